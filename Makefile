@@ -1,0 +1,42 @@
+# meshc: make demo | make test | make bench
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+TSTAMP := $(VENV)/.installed-test
+
+.PHONY: demo test unit lit bench clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install -q --upgrade pip
+
+$(STAMP): pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install -q -e .
+	touch $@
+
+$(TSTAMP): pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install -q -e '.[test]'
+	touch $(STAMP) $@
+
+demo: $(STAMP)
+	$(BIN)/meshc-opt examples/flagship_transformer_t3k.mlir -p 'ttir-to-ttnn-pipeline{system=t3k mesh-shape=2,4}' -o /tmp/meshc-flagship.ttnn.mlir
+	$(BIN)/meshc-run /tmp/meshc-flagship.ttnn.mlir --check --report
+
+unit: $(TSTAMP)
+	$(BIN)/python -m pytest -n auto test/unit
+
+lit: $(TSTAMP)
+	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/lit -sv test/lit
+
+test: $(TSTAMP)
+	$(BIN)/python -m pytest -n auto test/unit
+	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/lit -s test/lit
+
+bench: $(STAMP)
+	$(BIN)/python bench/compile.py
+	$(BIN)/python bench/sim.py
+	$(BIN)/python bench/reshard.py
+
+clean:
+	rm -rf $(VENV) build *.egg-info

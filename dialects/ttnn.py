@@ -1,0 +1,5 @@
+"""The ttnn dialect: memory configs, mesh distribution attributes and TTNN-level ops."""
+
+from xdsl.ir import Dialect
+
+TTNN = Dialect("ttnn", [], [])

@@ -1,0 +1,44 @@
+"""meshc: place tensors across a mesh of Tenstorrent-style chips, lower them, and simulate them.
+
+Python API (see DESIGN.md):
+    meshc.parse(text) -> ModuleOp
+    meshc.compile(module_or_text, pipeline) -> ModuleOp
+    meshc.run(module, inputs) -> RunResult
+    meshc.layout            the placement model
+"""
+
+from __future__ import annotations
+
+__version__ = "0.1.0"
+
+
+def parse(text: str, name: str = "<input>"):
+    """Parse and verify MLIR text with meshc's dialects; errors raise DiagnosticError."""
+    from meshc.driver import make_context, parse_source, verify_or_raise
+
+    module = parse_source(make_context(), text, name)
+    verify_or_raise(module, name)
+    return module
+
+
+def compile(module_or_text, pipeline: str, name: str = "<input>"):
+    """Run a pass pipeline spec (e.g. 'ttir-to-ttnn-pipeline{system=t3k mesh-shape=2,4}')."""
+    from meshc.diagnostics import DiagnosticError, LocatedError, op_diagnostic
+    from meshc.driver import build_pipeline, make_context, verify_or_raise
+
+    module = parse(module_or_text, name) if isinstance(module_or_text, str) else module_or_text
+    ctx = make_context()
+    for p in build_pipeline(pipeline):
+        try:
+            p.apply(ctx, module)
+        except LocatedError as e:
+            raise DiagnosticError([op_diagnostic(e.op, e.message, name)]) from None
+        verify_or_raise(module, name)
+    return module
+
+
+def run(module, inputs=None, **kwargs):
+    """Run a ttir, ttnn or ttmetal module on the simulator; returns a RunResult."""
+    from meshc.interp.runner import run as _run
+
+    return _run(module, inputs or {}, **kwargs)

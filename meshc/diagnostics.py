@@ -1,0 +1,245 @@
+"""Located diagnostics for meshc's tools: `file:line:col: error: ...` with the source line.
+
+Everything that reports an error about user input goes through this module:
+
+* `LocatingParser` is xDSL's parser, extended to stamp every parsed operation with a
+  `FileLineColLoc` and to turn attribute verification failures into located parse errors.
+* `verify_located` verifies a module op by op and reports each failure at its op's location,
+  MLIR style: `file:12:3: error: 'ttir.all_gather' op ...`.
+* `LocatedError` is what passes and verifiers raise for a failure tied to an op.
+* `check_expected_diagnostics` implements `--verify-diagnostics` (`// expected-error @+1 {{...}}`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+
+from xdsl.dialects.builtin import FileLineColLoc, IntAttr, ModuleOp, StringAttr
+from xdsl.ir import Attribute, Operation
+from xdsl.parser import Parser
+from xdsl.utils.exceptions import ParseError, VerifyException
+
+
+@dataclass(frozen=True)
+class Diagnostic:
+    """One message at one place of one source file."""
+
+    file: str
+    line: int
+    col: int
+    message: str
+    severity: str = "error"
+
+    def format(self, source: "SourceFile | None" = None) -> str:
+        head = f"{self.file}:{self.line}:{self.col}: {self.severity}: {self.message}"
+        if source is None:
+            return head
+        text = source.line_text(self.line)
+        if text is None:
+            return head
+        caret = " " * (self.col - 1) + "^"
+        return f"{head}\n{text}\n{caret}"
+
+
+@dataclass
+class SourceFile:
+    """The text of an input file, for quoting the line a diagnostic points at."""
+
+    name: str
+    text: str
+    _lines: list[str] = field(default_factory=list, init=False, repr=False)
+
+    def __post_init__(self):
+        self._lines = self.text.split("\n")
+
+    def line_text(self, line: int) -> str | None:
+        if 1 <= line <= len(self._lines):
+            return self._lines[line - 1]
+        return None
+
+    def position_of(self, offset: int) -> tuple[int, int]:
+        """1-based (line, col) of a character offset."""
+        line = self.text.count("\n", 0, offset) + 1
+        start = self.text.rfind("\n", 0, offset) + 1
+        return line, offset - start + 1
+
+
+class DiagnosticError(Exception):
+    """One or more located diagnostics; raised by the tools' front ends."""
+
+    def __init__(self, diagnostics: list[Diagnostic]):
+        super().__init__("\n".join(d.format() for d in diagnostics))
+        self.diagnostics = diagnostics
+
+
+class LocatedError(Exception):
+    """An error tied to an operation (or to nothing): raised by verifiers and passes.
+
+    The driver prints it at `op.location`, prefixed with `'op.name' op`.
+    """
+
+    def __init__(self, message: str, op: Operation | None = None):
+        super().__init__(message)
+        self.message = message
+        self.op = op
+
+
+def location_of(op: Operation | None) -> tuple[str, int, int] | None:
+    """(file, line, col) of an op, walking up to the nearest located ancestor."""
+    while op is not None:
+        loc = op.location
+        if isinstance(loc, FileLineColLoc):
+            return loc.filename.data, loc.line.data, loc.column.data
+        op = op.parent_op()
+    return None
+
+
+def op_diagnostic(op: Operation | None, message: str, default_file: str = "<unknown>") -> Diagnostic:
+    where = location_of(op)
+    text = f"'{op.name}' op {message}" if op is not None else message
+    if where is None:
+        return Diagnostic(default_file, 0, 0, text)
+    return Diagnostic(where[0], where[1], where[2], text)
+
+
+def stamp_location(op: Operation, file: str, line: int, col: int) -> None:
+    op.location = FileLineColLoc(StringAttr(file), IntAttr(line), IntAttr(col))
+
+
+class LocatingParser(Parser):
+    """xDSL's parser, with locations on ops and located attribute verification errors."""
+
+    def parse_operation(self) -> Operation:
+        start = self._current_token.span
+        op = super().parse_operation()
+        if not isinstance(op.location, FileLineColLoc):
+            loc = start.get_location()
+            stamp_location(op, loc.filename if hasattr(loc, "filename") else self.lexer.input.name,
+                           loc.line, loc.col)
+        return op
+
+    def _parse_extended_type_or_attribute(self, attr_or_dialect_name: str, is_type: bool):  # type: ignore[override]
+        start = self.pos - len(attr_or_dialect_name) - 1
+        try:
+            return super()._parse_extended_type_or_attribute(attr_or_dialect_name, is_type)  # type: ignore[call-overload]
+        except ParseError:
+            raise
+        except (VerifyException, ValueError) as e:
+            kind = "type" if is_type else "attribute"
+            prefix = "!" if is_type else "#"
+            self.raise_error(f"invalid {kind} '{prefix}{attr_or_dialect_name}': {e}", start, self.pos)
+
+
+def parse_error_diagnostic(e: ParseError) -> Diagnostic:
+    loc = e.span.get_location()
+    name = getattr(loc, "filename", None) or e.span.input.name
+    return Diagnostic(name, loc.line, loc.col, e.msg)
+
+
+# ----------------------------------------------------------------------------- verification
+
+TypeChecker = Callable[[Attribute], None]
+"""A check of one type (e.g. a tensor against its layout encoding); raises VerifyException."""
+
+_type_checkers: list[TypeChecker] = []
+
+
+def register_type_checker(check: TypeChecker) -> None:
+    """Dialects register checks that need a whole type (a tensor and its encoding)."""
+    if check not in _type_checkers:
+        _type_checkers.append(check)
+
+
+def _check_types(op: Operation) -> None:
+    types = [r.type for r in op.results] + [o.type for o in op.operands]
+    for region in op.regions:
+        for block in region.blocks:
+            types += [a.type for a in block.args]
+    seen: set[int] = set()
+    for t in types:
+        if id(t) in seen:
+            continue
+        seen.add(id(t))
+        for check in _type_checkers:
+            check(t)
+
+
+def verify_located(module: Operation, file: str = "<unknown>") -> list[Diagnostic]:
+    """Verify every op; return one located diagnostic per failing op (MLIR reports them all)."""
+    diags: list[Diagnostic] = []
+    for op in module.walk():
+        try:
+            op.verify(verify_nested_ops=False)
+            _check_types(op)
+        except LocatedError as e:
+            diags.append(op_diagnostic(e.op or op, e.message, file))
+        except VerifyException as e:
+            diags.append(op_diagnostic(op, _first_line(str(e)), file))
+    return diags
+
+
+def _first_line(msg: str) -> str:
+    return msg.strip().split("\n")[0]
+
+
+# ----------------------------------------------------------------------------- expected-error
+
+_EXPECTED = re.compile(
+    r"expected-(error|note|remark|warning)(-re)?\s*(@([+-]\d+|above|below))?\s*\{\{(.*?)\}\}"
+)
+
+
+@dataclass
+class Expectation:
+    line: int
+    severity: str
+    text: str
+    regex: bool
+    matched: bool = False
+
+
+def collect_expectations(text: str, first_line: int = 1) -> list[Expectation]:
+    """`// expected-error @+1 {{message}}` annotations of a chunk, by absolute line."""
+    out: list[Expectation] = []
+    lines = text.split("\n")
+    for i, line in enumerate(lines):
+        lineno = first_line + i
+        for m in _EXPECTED.finditer(line):
+            sev, is_re, _, off, msg = m.groups()
+            target = lineno
+            if off == "above":
+                target = lineno - 1
+            elif off == "below":
+                target = lineno + 1
+            elif off:
+                target = lineno + int(off)
+            out.append(Expectation(target, sev, msg, is_re is not None))
+    return out
+
+
+def check_expected_diagnostics(
+    expectations: list[Expectation], produced: Iterable[Diagnostic], file: str
+) -> list[str]:
+    """MLIR's --verify-diagnostics: every produced diagnostic expected, every expectation met."""
+    problems: list[str] = []
+    for d in produced:
+        hit = None
+        for ex in expectations:
+            if ex.matched or ex.line != d.line or ex.severity != d.severity:
+                continue
+            ok = re.search(ex.text, d.message) if ex.regex else ex.text in d.message
+            if ok:
+                hit = ex
+                break
+        if hit is None:
+            problems.append(f"{d.file}:{d.line}:{d.col}: error: unexpected {d.severity}: {d.message}")
+        else:
+            hit.matched = True
+    for ex in expectations:
+        if not ex.matched:
+            problems.append(
+                f"{file}:{ex.line}:1: error: expected {ex.severity} \"{ex.text}\" was not produced"
+            )
+    return problems

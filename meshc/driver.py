@@ -1,0 +1,152 @@
+"""The compiler driver shared by meshc-opt, meshc-run and the Python API.
+
+Context with meshc's dialects, located parsing and verification, pass pipelines by spec
+string, and printing with MLIR-style attribute aliases (`#device = #tt.device<...>` once at
+the top instead of the attribute on every op).
+"""
+
+from __future__ import annotations
+
+import re
+from io import StringIO
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.passes import ModulePass, PassPipeline
+from xdsl.printer import Printer
+from xdsl.utils.exceptions import ParseError, VerifyException
+
+from meshc.diagnostics import (
+    Diagnostic,
+    DiagnosticError,
+    LocatingParser,
+    parse_error_diagnostic,
+    verify_located,
+)
+
+
+def make_context(allow_unregistered: bool = False) -> Context:
+    """A context with builtin, func, arith, tensor and all of meshc's dialects."""
+    from meshc.dialects import get_all_dialects
+
+    ctx = Context(allow_unregistered=allow_unregistered)
+    for name, factory in get_all_dialects().items():
+        ctx.register_dialect(name, factory)
+    return ctx
+
+
+def parse_source(ctx: Context, text: str, name: str = "<input>") -> ModuleOp:
+    """Parse a module; a syntax or attribute error raises a located DiagnosticError."""
+    try:
+        return LocatingParser(ctx, text, name).parse_module()
+    except ParseError as e:
+        raise DiagnosticError([parse_error_diagnostic(e)]) from None
+    except VerifyException as e:  # an attribute built outside a located parse hook
+        raise DiagnosticError([Diagnostic(name, 0, 0, str(e).split("\n")[0])]) from None
+
+
+def verify_or_raise(module: ModuleOp, name: str = "<input>") -> None:
+    diags = verify_located(module, name)
+    if diags:
+        raise DiagnosticError(diags)
+
+
+def split_chunks(text: str) -> list[str]:
+    """Split on `// -----` lines; each chunk keeps its original line numbers (padded with newlines)."""
+    chunks: list[str] = []
+    current: list[str] = []
+    first_line = 0
+    for i, line in enumerate(text.split("\n")):
+        if line.strip() == "// -----":
+            chunks.append("\n" * first_line + "\n".join(current))
+            current = []
+            first_line = i + 1
+        else:
+            current.append(line)
+    chunks.append("\n" * first_line + "\n".join(current))
+    return chunks
+
+
+def build_pipeline(spec: str) -> tuple[ModulePass, ...]:
+    """Passes from a spec like `tt-register-device{system=t3k mesh-shape=2,4},ttir-layout`."""
+    if not spec.strip():
+        return ()
+    from meshc.passes import get_all_passes
+
+    try:
+        return PassPipeline.parse_spec(get_all_passes(), spec).passes
+    except ValueError:
+        raise
+    except Exception as e:  # option type errors etc. come out as assorted exceptions
+        raise ValueError(f"invalid pass pipeline '{spec}': {e}") from None
+
+
+# ----------------------------------------------------------------------------- printing
+
+ALIAS_PREFIXES: dict[str, str] = {
+    "#tt.system_desc<": "system_desc",
+    "#tt.device<": "device",
+    "#tt.metal_layout<": "layout",
+    "#ttnn.ttnn_layout<": "ttnn_layout",
+    "#ttnn.sharded_buffer_config<": "sharded_buffer_config",
+}
+"""Attributes printed once as `#name = ...` at the top of the output, as tt-mlir's alias hooks do."""
+
+_PREFIX_RE = re.compile("|".join(re.escape(p) for p in sorted(ALIAS_PREFIXES, key=len, reverse=True)))
+
+
+def _attr_end(text: str, start: int) -> int:
+    """Index just past the `>` closing the attribute whose `<` is at or after start."""
+    depth = 0
+    i = text.index("<", start)
+    in_str = False
+    while i < len(text):
+        c = text[i]
+        if in_str:
+            if c == "\\":
+                i += 1
+            elif c == '"':
+                in_str = False
+        elif c == '"':
+            in_str = True
+        elif c == "<":
+            depth += 1
+        elif c == ">" and text[i - 1] != "-":
+            depth -= 1
+            if depth == 0:
+                return i + 1
+        i += 1
+    return len(text)
+
+
+def apply_aliases(text: str) -> str:
+    """Hoist long meshc attributes into `#alias = ...` definitions, as mlir-opt prints them."""
+    names: dict[str, str] = {}
+    counts: dict[str, int] = {}
+    out: list[str] = []
+    pos = 0
+    for m in _PREFIX_RE.finditer(text):
+        if m.start() < pos:
+            continue  # nested inside an attribute already hoisted
+        end = _attr_end(text, m.start())
+        attr = text[m.start() : end]
+        if attr not in names:
+            base = ALIAS_PREFIXES[m.group(0)]
+            n = counts.get(base, 0)
+            counts[base] = n + 1
+            names[attr] = f"#{base}" if n == 0 else f"#{base}{n}"
+        out.append(text[pos : m.start()])
+        out.append(names[attr])
+        pos = end
+    if not names:
+        return text
+    out.append(text[pos:])
+    header = "".join(f"{alias} = {attr}\n" for attr, alias in names.items())
+    return header + "".join(out)
+
+
+def print_module(module: ModuleOp, generic: bool = False, aliases: bool = True) -> str:
+    stream = StringIO()
+    Printer(stream=stream, print_generic_format=generic).print_op(module)
+    text = stream.getvalue() + "\n"
+    return apply_aliases(text) if aliases else text

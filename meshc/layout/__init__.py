@@ -1,0 +1,39 @@
+"""The placement model: pure Python + numpy, no IR.
+
+Everything meshc knows about where bytes live is computed here, once: devices and their
+affine maps, tensor and memory layouts (pages, tiles, banks, core shards), mesh
+distribution (mesh mappers, ShardedBufferConfig, sharding specs) and resharding plans.
+Dialects carry these values, passes compute with them, the simulator executes them.
+
+Public names are imported lazily from their modules (see `_EXPORTS`).
+"""
+
+from importlib import import_module
+
+# public name -> module under meshc.layout
+_EXPORTS: dict[str, str] = {
+    # errors
+    "LayoutError": "errors",
+    "CapacityError": "errors",
+    "UnsupportedSharding": "errors",
+    # data types, systems
+    "DataType": "dtypes",
+    "get_dtype": "dtypes",
+    "SystemDesc": "system",
+    "ChipDesc": "system",
+    "system": "system",
+    "mesh_system": "system",
+    # meshes and sharding specs
+    "Mesh": "mesh",
+    "ShardingSpec": "mesh",
+}
+
+
+def __getattr__(name: str):
+    if name in _EXPORTS:
+        return getattr(import_module(f"meshc.layout.{_EXPORTS[name]}"), name)
+    raise AttributeError(f"module 'meshc.layout' has no attribute '{name}'")
+
+
+def __dir__():
+    return sorted(list(globals()) + list(_EXPORTS))

@@ -1,0 +1,151 @@
+"""Device meshes and sharding specs: which slice of a tensor every device of a mesh holds.
+
+A `Mesh` is an N-d arrangement of devices with optional axis names (`[DP=2, CP=2, TP=2]`);
+devices are numbered row-major, last axis fastest. A `ShardingSpec` says, for every tensor
+dim, which mesh axes shard it (major first: `S01` splits over axis 0, then within each piece
+over axis 1), and over which axes the tensor is only a partial sum. Splits follow
+torch.chunk: pieces of ceil(n / k), the last ones shorter or empty.
+
+This is the one place that answers "which elements does device d hold" for mesh
+distribution; mesh mappers, the reshard planner and the simulator all ask it.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from itertools import product
+
+import numpy as np
+
+from meshc.layout.errors import LayoutError
+
+
+@dataclass(frozen=True)
+class Mesh:
+    shape: tuple[int, ...]
+    names: tuple[str, ...] = ()
+    """Axis names; empty means the axes are known by index only."""
+
+    def __post_init__(self):
+        object.__setattr__(self, "shape", tuple(int(n) for n in self.shape))
+        object.__setattr__(self, "names", tuple(self.names))
+        if not self.shape or any(n < 1 for n in self.shape):
+            raise LayoutError(f"a mesh needs at least one axis and every axis at least one device, got {self.shape}")
+        if self.names and len(self.names) != len(self.shape):
+            raise LayoutError(f"mesh has {len(self.shape)} axes but {len(self.names)} names")
+        if len(set(self.names)) != len(self.names):
+            raise LayoutError(f"mesh axis names must be unique, got {self.names}")
+
+    @property
+    def rank(self) -> int:
+        return len(self.shape)
+
+    @property
+    def size(self) -> int:
+        return math.prod(self.shape)
+
+    def axis(self, key: int | str) -> int:
+        if isinstance(key, str) and not key.isdigit():
+            if key not in self.names:
+                raise LayoutError(f"mesh has no axis named '{key}'; its axes are {list(self.names) or list(range(self.rank))}")
+            return self.names.index(key)
+        a = int(key)
+        if not 0 <= a < self.rank:
+            raise LayoutError(f"mesh axis {a} out of range for a {self.rank}-d mesh {self.shape}")
+        return a
+
+    def coords(self) -> list[tuple[int, ...]]:
+        """Every device coordinate, in device-id (row-major) order."""
+        return list(product(*[range(n) for n in self.shape]))
+
+    def device_id(self, coord: tuple[int, ...]) -> int:
+        return int(np.ravel_multi_index(tuple(coord), self.shape))
+
+    def coord_of(self, device: int) -> tuple[int, ...]:
+        return tuple(int(i) for i in np.unravel_index(device, self.shape))
+
+    def __str__(self) -> str:
+        if self.names:
+            return "[" + ", ".join(f"{n}={s}" for n, s in zip(self.names, self.shape)) + "]"
+        return "x".join(str(n) for n in self.shape)
+
+
+def chunk_bounds(n: int, k: int, i: int) -> tuple[int, int]:
+    """[start, stop) of piece i when n elements split into k pieces as torch.chunk does."""
+    size = -(-n // k) if n else 0
+    start = min(i * size, n)
+    return start, min(start + size, n)
+
+
+@dataclass(frozen=True)
+class ShardingSpec:
+    mesh: Mesh
+    dims: tuple[tuple[int, ...], ...]
+    """For each tensor dim, the mesh axes sharding it, major first; () means replicated (R)."""
+    partial: tuple[int, ...] = ()
+    """Mesh axes over which the devices hold partial sums of the tensor (reduce to get it)."""
+
+    def __post_init__(self):
+        object.__setattr__(self, "dims", tuple(tuple(int(a) for a in d) for d in self.dims))
+        object.__setattr__(self, "partial", tuple(int(a) for a in self.partial))
+        used = [a for d in self.dims for a in d] + list(self.partial)
+        for a in used:
+            if not 0 <= a < self.mesh.rank:
+                raise LayoutError(f"sharding spec uses mesh axis {a}, but the mesh {self.mesh} has {self.mesh.rank} axes")
+        if len(set(used)) != len(used):
+            raise LayoutError(f"sharding spec uses a mesh axis more than once: {self.dims} partial {self.partial}")
+
+    @property
+    def rank(self) -> int:
+        return len(self.dims)
+
+    def replicated_axes(self) -> tuple[int, ...]:
+        used = {a for d in self.dims for a in d} | set(self.partial)
+        return tuple(a for a in range(self.mesh.rank) if a not in used)
+
+    def num_pieces(self, dim: int) -> int:
+        return math.prod(self.mesh.shape[a] for a in self.dims[dim])
+
+    def piece_index(self, coord: tuple[int, ...], dim: int) -> int:
+        """Index of the piece of `dim` a device holds (mixed radix over the dim's axes, major first)."""
+        idx = 0
+        for a in self.dims[dim]:
+            idx = idx * self.mesh.shape[a] + coord[a]
+        return idx
+
+    def local_bounds(self, shape: tuple[int, ...], coord: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
+        """Per tensor dim, the [start, stop) a device holds."""
+        self._check_shape(shape)
+        return tuple(
+            chunk_bounds(n, self.num_pieces(d), self.piece_index(coord, d)) for d, n in enumerate(shape)
+        )
+
+    def local_slices(self, shape: tuple[int, ...], coord: tuple[int, ...]) -> tuple[slice, ...]:
+        return tuple(slice(a, b) for a, b in self.local_bounds(shape, coord))
+
+    def local_shape(self, shape: tuple[int, ...], coord: tuple[int, ...]) -> tuple[int, ...]:
+        return tuple(b - a for a, b in self.local_bounds(shape, coord))
+
+    def is_even(self, shape: tuple[int, ...]) -> bool:
+        return all(n % self.num_pieces(d) == 0 for d, n in enumerate(shape))
+
+    def _check_shape(self, shape: tuple[int, ...]) -> None:
+        if len(shape) != self.rank:
+            raise LayoutError(f"sharding spec {self} has {self.rank} dims but the tensor has rank {len(shape)} {tuple(shape)}")
+
+    def __str__(self) -> str:
+        def axis(a: int) -> str:
+            return self.mesh.names[a] if self.mesh.names else str(a)
+
+        def one(d: tuple[int, ...]) -> str:
+            if not d:
+                return "R"
+            if self.mesh.names:
+                return "S(" + ",".join(axis(a) for a in d) + ")"
+            return "S" + "".join(str(a) for a in d)
+
+        text = "[" + ", ".join(one(d) for d in self.dims) + "]"
+        if self.partial:
+            text += " P(" + ",".join(axis(a) for a in self.partial) + ")"
+        return text

@@ -1,0 +1,137 @@
+"""System descriptions: chips, their core grids and memories, and the ethernet links between them.
+
+A `SystemDesc` is what `#tt.system_desc` carries and what the simulator builds its machine
+from. `system(name)` makes the usual Tenstorrent systems: n150 (1 chip), n300 (1x2),
+t3k (2x4) and galaxy (8x4), all wormhole_b0.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from meshc.layout.errors import LayoutError
+
+GiB = 1 << 30
+
+
+@dataclass(frozen=True)
+class Arch:
+    """Per-architecture constants."""
+
+    name: str
+    grid: tuple[int, int]
+    """Worker (tensix) core grid a chip, rows x cols."""
+    l1_size: int
+    """Bytes of L1 a worker core (the part usable for tensors)."""
+    dram_banks: int
+    dram_bank_size: int
+    dram_alignment: int = 32
+    l1_alignment: int = 16
+
+
+ARCHS: dict[str, Arch] = {
+    "grayskull": Arch("grayskull", (9, 12), 1_048_576 - 131_072, 8, GiB),
+    "wormhole_b0": Arch("wormhole_b0", (8, 8), 1_499_136, 12, GiB),
+    "blackhole": Arch("blackhole", (10, 13), 1_572_864 - 131_072, 8, 4 * GiB),
+}
+
+
+def get_arch(name: str) -> Arch:
+    if name not in ARCHS:
+        raise LayoutError(f"unknown architecture '{name}'; expected one of {', '.join(ARCHS)}")
+    return ARCHS[name]
+
+
+@dataclass(frozen=True)
+class ChipDesc:
+    arch: str
+    grid: tuple[int, int]
+    l1_size: int
+    dram_banks: int
+    dram_bank_size: int
+    coord: tuple[int, ...]
+    """Position of the chip in the system's chip mesh."""
+
+    @classmethod
+    def of_arch(cls, arch: str, coord: tuple[int, ...]) -> "ChipDesc":
+        a = get_arch(arch)
+        return cls(a.name, a.grid, a.l1_size, a.dram_banks, a.dram_bank_size, tuple(coord))
+
+    @property
+    def arch_info(self) -> Arch:
+        return get_arch(self.arch)
+
+
+@dataclass(frozen=True)
+class SystemDesc:
+    chips: tuple[ChipDesc, ...]
+    links: tuple[tuple[int, int], ...] = field(default=())
+    """Ethernet links as unordered chip-id pairs (a < b); each link carries traffic both ways."""
+    mesh_shape: tuple[int, ...] = (1,)
+    """Shape of the chip mesh; chip i sits at chips[i].coord."""
+
+    def __post_init__(self):
+        verify_system(self)
+
+    @property
+    def num_chips(self) -> int:
+        return len(self.chips)
+
+    def neighbours(self, chip: int) -> list[int]:
+        return sorted({b for a, b in self.links if a == chip} | {a for a, b in self.links if b == chip})
+
+    def chip_at(self, coord: tuple[int, ...]) -> int:
+        for i, c in enumerate(self.chips):
+            if c.coord == tuple(coord):
+                return i
+        raise LayoutError(f"no chip at mesh coordinate {tuple(coord)}")
+
+
+def verify_system(s: SystemDesc) -> None:
+    if not s.chips:
+        raise LayoutError("a system needs at least one chip")
+    coords = [c.coord for c in s.chips]
+    if len(set(coords)) != len(coords):
+        raise LayoutError("two chips of the system share a mesh coordinate")
+    for c in s.chips:
+        if len(c.coord) != len(s.mesh_shape) or any(not 0 <= x < n for x, n in zip(c.coord, s.mesh_shape)):
+            raise LayoutError(f"chip coordinate {c.coord} lies outside the chip mesh {s.mesh_shape}")
+        if c.grid[0] <= 0 or c.grid[1] <= 0 or c.l1_size <= 0 or c.dram_banks <= 0:
+            raise LayoutError(f"chip at {c.coord} has an empty grid or memory")
+    n = len(s.chips)
+    for a, b in s.links:
+        if not (0 <= a < n and 0 <= b < n) or a == b:
+            raise LayoutError(f"ethernet link ({a}, {b}) must join two different chips of the {n} in the system")
+
+
+def mesh_system(mesh_shape: tuple[int, ...], arch: str = "wormhole_b0", torus: bool = False) -> SystemDesc:
+    """Chips on a row-major mesh, ethernet between mesh neighbours (and wrap-around if torus)."""
+    import itertools
+
+    coords = list(itertools.product(*[range(n) for n in mesh_shape]))
+    index = {c: i for i, c in enumerate(coords)}
+    links: set[tuple[int, int]] = set()
+    for c in coords:
+        for axis, n in enumerate(mesh_shape):
+            if n == 1:
+                continue
+            nxt = list(c)
+            nxt[axis] = c[axis] + 1
+            if nxt[axis] == n:
+                if not torus or n <= 2:
+                    continue
+                nxt[axis] = 0
+            a, b = index[c], index[tuple(nxt)]
+            links.add((min(a, b), max(a, b)))
+    chips = tuple(ChipDesc.of_arch(arch, c) for c in coords)
+    return SystemDesc(chips, tuple(sorted(links)), tuple(mesh_shape))
+
+
+SYSTEMS: dict[str, tuple[int, ...]] = {"n150": (1, 1), "n300": (1, 2), "t3k": (2, 4), "galaxy": (8, 4)}
+
+
+def system(name: str) -> SystemDesc:
+    """The named wormhole_b0 system: n150, n300, t3k or galaxy."""
+    if name not in SYSTEMS:
+        raise LayoutError(f"unknown system '{name}'; expected one of {', '.join(SYSTEMS)} or a file path")
+    return mesh_system(SYSTEMS[name])

@@ -1,0 +1,21 @@
+"""meshc's passes (installed as `meshc.passes`), one pass a module, pipelines in pipelines.py.
+
+`get_all_passes()` is the lazy registry the tools use: pass name -> pass class factory.
+Each module listed in `_PASS_MODULES` defines the pass classes named beside it.
+"""
+
+from collections.abc import Callable
+from importlib import import_module
+
+from xdsl.passes import ModulePass
+
+# pass name -> (module under meshc.passes, class name)
+_PASSES: dict[str, tuple[str, str]] = {
+}
+
+
+def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
+    def factory(module: str, cls: str) -> Callable[[], type[ModulePass]]:
+        return lambda: getattr(import_module(f"meshc.passes.{module}"), cls)
+
+    return {name: factory(mod, cls) for name, (mod, cls) in _PASSES.items()}
