@@ -1,5 +1,695 @@
-"""The ttir dialect: tensor ops with value semantics, the input of meshc's pipelines."""
+"""The ttir dialect: tensor ops with value semantics, the input of meshc's pipelines.
 
-from xdsl.ir import Dialect
+Every op takes its input tensors and returns a new tensor (no destination operands, as
+tt-mlir does today), so the generic form
+`%2 = "ttir.matmul"(%0, %1) : (tensor<64x128xf32>, tensor<128x256xf32>) -> tensor<64x256xf32>`
+is the whole op. Multi-device programs are SPMD after `ttir.mesh_shard` (docs/contracts.md):
+ops compute on per-device shapes, collectives exchange along a `cluster_axis` of the mesh the
+module's `#tt.device` describes (a module without one runs on a one-device mesh).
 
-TTIR = Dialect("ttir", [], [])
+Op families share bases (elementwise unary and binary with numpy broadcasting, reductions,
+collectives) whose verifiers check result shapes and name what is wrong; ttnn's compute ops
+reuse the same bases. The shape rules themselves are plain functions in `shape_rules.py`.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from xdsl.dialects.builtin import (
+    AnyTensorTypeConstr,
+    ArrayAttr,
+    BoolAttr,
+    DenseArrayBase,
+    DenseIntOrFPElementsAttr,
+    IntegerAttr,
+    ModuleOp,
+    TensorType,
+)
+from xdsl.ir import Attribute, Data, Dialect, Operation, SSAValue
+from xdsl.irdl import (
+    IRDLOperation,
+    attr_def,
+    irdl_attr_definition,
+    irdl_op_definition,
+    operand_def,
+    opt_attr_def,
+    result_def,
+    traits_def,
+    var_operand_def,
+)
+from xdsl.parser import AttrParser
+from xdsl.printer import Printer
+from xdsl.traits import NoMemoryEffect
+from xdsl.utils.exceptions import VerifyException
+
+from meshc.dialects import shape_rules as rules
+
+# ----------------------------------------------------------------------------- enum attributes
+
+
+class WordEnumAttr(Data[str]):
+    """An enum attribute printed `#dialect.name<word>`; subclasses list their `words`."""
+
+    words: ClassVar[tuple[str, ...]] = ()
+
+    @classmethod
+    def parse_parameter(cls, parser: AttrParser) -> str:
+        with parser.in_angle_brackets():
+            pos = parser.pos
+            word = parser.parse_optional_identifier()
+            if word is None or word not in cls.words:
+                parser.raise_error(
+                    f"{cls.name} must be one of {', '.join(cls.words)}", pos, parser.pos
+                )
+            return word
+
+    def print_parameter(self, printer: Printer) -> None:
+        printer.print_string(f"<{self.data}>")
+
+    def verify(self) -> None:
+        if self.data not in self.words:
+            raise VerifyException(f"{self.name} must be one of {', '.join(self.words)}, got '{self.data}'")
+
+
+@irdl_attr_definition
+class ShardTypeAttr(WordEnumAttr):
+    """How `ttir.mesh_shard` treats the mesh: copy the whole tensor to every device, or split it."""
+
+    name = "ttir.shard_type"
+    words = ("replicate", "devices")
+
+
+@irdl_attr_definition
+class ShardDirectionAttr(WordEnumAttr):
+    """Host tensor -> per-device pieces (`full_to_shard`) or back (`shard_to_full`)."""
+
+    name = "ttir.shard_direction"
+    words = ("full_to_shard", "shard_to_full")
+
+
+@irdl_attr_definition
+class ReduceTypeAttr(WordEnumAttr):
+    """The reduction a collective applies across devices."""
+
+    name = "ttir.reduce_type"
+    words = ("sum", "mean", "max", "min")
+
+
+# ----------------------------------------------------------------------------- helpers
+
+_mesh_cache: dict[int, tuple[Attribute, tuple[int, ...]]] = {}
+
+
+def device_mesh_shape(device_attr: Attribute) -> tuple[int, ...]:
+    """The mesh shape of a `#tt.device` attribute (cached per attribute object)."""
+    hit = _mesh_cache.get(id(device_attr))
+    if hit is not None and hit[0] is device_attr:
+        return hit[1]
+    mesh = getattr(device_attr, "mesh_shape", None)
+    if mesh is None or callable(mesh):
+        mesh = device_attr.model().mesh_shape  # type: ignore[attr-defined]
+    if isinstance(mesh, Attribute):
+        mesh = rules.ints_of(mesh)
+    shape = tuple(int(n) for n in mesh)
+    _mesh_cache[id(device_attr)] = (device_attr, shape)
+    return shape
+
+
+def enclosing_module(op: Operation) -> ModuleOp | None:
+    cur: Operation | None = op
+    while cur is not None and not isinstance(cur, ModuleOp):
+        cur = cur.parent_op()
+    return cur
+
+
+def mesh_shape_of(op: Operation) -> tuple[int, ...] | None:
+    """The mesh an op runs on: the `tt.device` of its module, (1,) without one, None if detached."""
+    module = enclosing_module(op)
+    if module is None:
+        return None
+    device = module.attributes.get("tt.device")
+    if device is None:
+        return (1,)
+    return device_mesh_shape(device)
+
+
+def tensor_shape(value: SSAValue | Attribute) -> tuple[int, ...]:
+    t = value.type if isinstance(value, SSAValue) else value
+    assert isinstance(t, TensorType)
+    return tuple(t.get_shape())
+
+
+def int_value(attr: Attribute | None, default: int | None = None) -> int | None:
+    if attr is None:
+        return default
+    assert isinstance(attr, IntegerAttr)
+    return int(attr.value.data)
+
+
+def bool_value(attr: Attribute | None) -> bool:
+    return attr is not None and isinstance(attr, IntegerAttr) and bool(attr.value.data)
+
+
+def _check_same_shape(what: str, got: tuple[int, ...], expected: tuple[int, ...]) -> None:
+    if got != expected:
+        raise VerifyException(f"{what} {rules.fmt(got)} does not match the expected shape {rules.fmt(expected)}")
+
+
+# ----------------------------------------------------------------------------- op bases
+
+
+class TTIROpBase(IRDLOperation):
+    """Common base of ttir ops (and ttnn's mirrored compute ops)."""
+
+    def result_shape(self) -> tuple[int, ...]:
+        return tensor_shape(self.results[0])
+
+    def expect_result(self, expected: tuple[int, ...]) -> None:
+        _check_same_shape("result shape", self.result_shape(), expected)
+
+
+class ElementwiseUnaryBase(TTIROpBase):
+    """y = f(x) elementwise: the result has the operand's shape and element type."""
+
+    input = operand_def(AnyTensorTypeConstr)
+    result = result_def(AnyTensorTypeConstr)
+    traits = traits_def(NoMemoryEffect())
+    SAME_ELEMENT_TYPE: ClassVar[bool] = True
+
+    def __init__(self, input: SSAValue | Operation, result_type: Attribute):
+        super().__init__(operands=[input], result_types=[result_type])
+
+    def verify_(self) -> None:
+        self.expect_result(tensor_shape(self.input))
+        if self.SAME_ELEMENT_TYPE:
+            a, b = self.input.type, self.result.type
+            assert isinstance(a, TensorType) and isinstance(b, TensorType)
+            if a.element_type != b.element_type:
+                raise VerifyException(
+                    f"result element type {b.element_type} differs from the operand's {a.element_type}"
+                )
+
+
+class ElementwiseBinaryBase(TTIROpBase):
+    """z = f(x, y) elementwise with numpy broadcasting of the two operand shapes."""
+
+    lhs = operand_def(AnyTensorTypeConstr)
+    rhs = operand_def(AnyTensorTypeConstr)
+    result = result_def(AnyTensorTypeConstr)
+    traits = traits_def(NoMemoryEffect())
+
+    def __init__(self, lhs: SSAValue | Operation, rhs: SSAValue | Operation, result_type: Attribute):
+        super().__init__(operands=[lhs, rhs], result_types=[result_type])
+
+    def verify_(self) -> None:
+        self.expect_result(rules.broadcast_shapes(tensor_shape(self.lhs), tensor_shape(self.rhs)))
+
+
+class ReductionBase(TTIROpBase):
+    """Reduce over `dim_arg` (all dims when absent), keeping them as size 1 if `keep_dim`."""
+
+    input = operand_def(AnyTensorTypeConstr)
+    result = result_def(AnyTensorTypeConstr)
+    dim_arg = opt_attr_def(ArrayAttr)
+    keep_dim = opt_attr_def(BoolAttr)
+    traits = traits_def(NoMemoryEffect())
+
+    def reduced_dims(self) -> tuple[int, ...]:
+        shape = tensor_shape(self.input)
+        if self.dim_arg is None:
+            return tuple(range(len(shape)))
+        return rules.normalize_dims(rules.ints_of(self.dim_arg), len(shape), "dim_arg")
+
+    def verify_(self) -> None:
+        shape = tensor_shape(self.input)
+        self.expect_result(rules.reduce_shape(shape, self.reduced_dims(), bool_value(self.keep_dim)))
+
+
+class CollectiveBase(TTIROpBase):
+    """An exchange between the devices along one `cluster_axis` of the module's mesh."""
+
+    input = operand_def(AnyTensorTypeConstr)
+    result = result_def(AnyTensorTypeConstr)
+    cluster_axis = attr_def(IntegerAttr)
+
+    def axis_size(self) -> int | None:
+        """Devices along cluster_axis (None when the op is not inside a module yet)."""
+        mesh = mesh_shape_of(self)
+        if mesh is None:
+            return None
+        return rules.mesh_axis_size(mesh, int_value(self.cluster_axis))
+
+    def verify_(self) -> None:
+        n = self.axis_size()
+        if n is not None:
+            self.expect_result(self.expected_shape(tensor_shape(self.input), n))
+
+    def expected_shape(self, shape: tuple[int, ...], n: int) -> tuple[int, ...]:
+        return shape
+
+
+# ----------------------------------------------------------------------------- elementwise
+
+
+@irdl_op_definition
+class ExpOp(ElementwiseUnaryBase):
+    name = "ttir.exp"
+
+
+@irdl_op_definition
+class LogOp(ElementwiseUnaryBase):
+    name = "ttir.log"
+
+
+@irdl_op_definition
+class ReluOp(ElementwiseUnaryBase):
+    name = "ttir.relu"
+
+
+@irdl_op_definition
+class SigmoidOp(ElementwiseUnaryBase):
+    name = "ttir.sigmoid"
+
+
+@irdl_op_definition
+class TanhOp(ElementwiseUnaryBase):
+    name = "ttir.tanh"
+
+
+@irdl_op_definition
+class GeluOp(ElementwiseUnaryBase):
+    name = "ttir.gelu"
+
+
+@irdl_op_definition
+class NegOp(ElementwiseUnaryBase):
+    name = "ttir.neg"
+
+
+@irdl_op_definition
+class SqrtOp(ElementwiseUnaryBase):
+    name = "ttir.sqrt"
+
+
+@irdl_op_definition
+class TypecastOp(ElementwiseUnaryBase):
+    """Convert the element type; the shape is kept."""
+
+    name = "ttir.typecast"
+    SAME_ELEMENT_TYPE: ClassVar[bool] = False
+
+
+@irdl_op_definition
+class AddOp(ElementwiseBinaryBase):
+    name = "ttir.add"
+
+
+@irdl_op_definition
+class SubtractOp(ElementwiseBinaryBase):
+    name = "ttir.subtract"
+
+
+@irdl_op_definition
+class MultiplyOp(ElementwiseBinaryBase):
+    name = "ttir.multiply"
+
+
+@irdl_op_definition
+class DivOp(ElementwiseBinaryBase):
+    name = "ttir.div"
+
+
+@irdl_op_definition
+class MaximumOp(ElementwiseBinaryBase):
+    name = "ttir.maximum"
+
+
+# ----------------------------------------------------------------------------- matmul, data movement
+
+
+class MatmulBase(TTIROpBase):
+    """(..., M, K) x (..., K, N) -> (..., M, N); batch dims broadcast; optional transposes."""
+
+    a = operand_def(AnyTensorTypeConstr)
+    b = operand_def(AnyTensorTypeConstr)
+    result = result_def(AnyTensorTypeConstr)
+    transpose_a = opt_attr_def(BoolAttr)
+    transpose_b = opt_attr_def(BoolAttr)
+    traits = traits_def(NoMemoryEffect())
+
+    def verify_(self) -> None:
+        self.expect_result(
+            rules.matmul_shape(
+                tensor_shape(self.a), tensor_shape(self.b), bool_value(self.transpose_a), bool_value(self.transpose_b)
+            )
+        )
+
+
+@irdl_op_definition
+class MatmulOp(MatmulBase):
+    name = "ttir.matmul"
+
+
+class TransposeBase(TTIROpBase):
+    """Swap dims `dim0` and `dim1` (negative dims count from the end)."""
+
+    input = operand_def(AnyTensorTypeConstr)
+    result = result_def(AnyTensorTypeConstr)
+    dim0 = attr_def(IntegerAttr)
+    dim1 = attr_def(IntegerAttr)
+    traits = traits_def(NoMemoryEffect())
+
+    def dims(self) -> tuple[int, int]:
+        rank = len(tensor_shape(self.input))
+        d0 = rules.normalize_dim(int_value(self.dim0), rank, "dim0")
+        d1 = rules.normalize_dim(int_value(self.dim1), rank, "dim1")
+        return d0, d1
+
+    def verify_(self) -> None:
+        shape = list(tensor_shape(self.input))
+        d0, d1 = self.dims()
+        shape[d0], shape[d1] = shape[d1], shape[d0]
+        self.expect_result(tuple(shape))
+
+
+@irdl_op_definition
+class TransposeOp(TransposeBase):
+    name = "ttir.transpose"
+
+
+class PermuteBase(TTIROpBase):
+    """result dim i = operand dim permutation[i]."""
+
+    input = operand_def(AnyTensorTypeConstr)
+    result = result_def(AnyTensorTypeConstr)
+    permutation = attr_def(DenseArrayBase)
+    traits = traits_def(NoMemoryEffect())
+
+    def verify_(self) -> None:
+        shape = tensor_shape(self.input)
+        perm = rules.check_permutation(rules.ints_of(self.permutation), len(shape))
+        self.expect_result(tuple(shape[p] for p in perm))
+
+
+@irdl_op_definition
+class PermuteOp(PermuteBase):
+    name = "ttir.permute"
+
+
+class ReshapeBase(TTIROpBase):
+    """Same elements in row-major order, new shape (the result type; `shape` if given must agree)."""
+
+    input = operand_def(AnyTensorTypeConstr)
+    result = result_def(AnyTensorTypeConstr)
+    shape = opt_attr_def(ArrayAttr)
+    traits = traits_def(NoMemoryEffect())
+
+    def verify_(self) -> None:
+        rules.check_reshape(tensor_shape(self.input), self.result_shape())
+        if self.shape is not None:
+            _check_same_shape("result shape", self.result_shape(), tuple(rules.ints_of(self.shape)))
+
+
+@irdl_op_definition
+class ReshapeOp(ReshapeBase):
+    name = "ttir.reshape"
+
+
+class BroadcastBase(TTIROpBase):
+    """Broadcast to the result shape (numpy rules); `broadcast_dimensions` = per-dim repeat counts."""
+
+    input = operand_def(AnyTensorTypeConstr)
+    result = result_def(AnyTensorTypeConstr)
+    broadcast_dimensions = opt_attr_def(DenseArrayBase)
+    traits = traits_def(NoMemoryEffect())
+
+    def verify_(self) -> None:
+        rules.check_broadcast_to(
+            tensor_shape(self.input),
+            self.result_shape(),
+            None if self.broadcast_dimensions is None else rules.ints_of(self.broadcast_dimensions),
+        )
+
+
+@irdl_op_definition
+class BroadcastOp(BroadcastBase):
+    name = "ttir.broadcast"
+
+
+class ConcatBase(TTIROpBase):
+    """Join the operands along `dim`."""
+
+    inputs = var_operand_def(AnyTensorTypeConstr)
+    result = result_def(AnyTensorTypeConstr)
+    dim = attr_def(IntegerAttr)
+    traits = traits_def(NoMemoryEffect())
+
+    def verify_(self) -> None:
+        self.expect_result(rules.concat_shape([tensor_shape(v) for v in self.inputs], int_value(self.dim)))
+
+
+@irdl_op_definition
+class ConcatOp(ConcatBase):
+    name = "ttir.concat"
+
+
+@irdl_op_definition
+class SumOp(ReductionBase):
+    name = "ttir.sum"
+
+
+@irdl_op_definition
+class MeanOp(ReductionBase):
+    name = "ttir.mean"
+
+
+@irdl_op_definition
+class MaxOp(ReductionBase):
+    name = "ttir.max"
+
+
+class SoftmaxBase(TTIROpBase):
+    """softmax along `dimension`; the shape is kept."""
+
+    input = operand_def(AnyTensorTypeConstr)
+    result = result_def(AnyTensorTypeConstr)
+    dimension = attr_def(IntegerAttr)
+    traits = traits_def(NoMemoryEffect())
+
+    def verify_(self) -> None:
+        shape = tensor_shape(self.input)
+        rules.normalize_dim(int_value(self.dimension), len(shape), "dimension")
+        self.expect_result(shape)
+
+
+@irdl_op_definition
+class SoftmaxOp(SoftmaxBase):
+    name = "ttir.softmax"
+
+
+class EmbeddingBase(TTIROpBase):
+    """Rows of `weight` (V, D) gathered by integer `input` indices: result = input shape + (D,)."""
+
+    input = operand_def(AnyTensorTypeConstr)
+    weight = operand_def(AnyTensorTypeConstr)
+    result = result_def(AnyTensorTypeConstr)
+    traits = traits_def(NoMemoryEffect())
+
+    def verify_(self) -> None:
+        self.expect_result(rules.embedding_shape(tensor_shape(self.input), tensor_shape(self.weight)))
+
+
+@irdl_op_definition
+class EmbeddingOp(EmbeddingBase):
+    name = "ttir.embedding"
+
+
+@irdl_op_definition
+class EmptyOp(TTIROpBase):
+    """A tensor with unspecified contents."""
+
+    name = "ttir.empty"
+    result = result_def(AnyTensorTypeConstr)
+    traits = traits_def(NoMemoryEffect())
+
+
+@irdl_op_definition
+class ConstantOp(TTIROpBase):
+    """A tensor given by a dense elements attribute of the result's shape and element type."""
+
+    name = "ttir.constant"
+    result = result_def(AnyTensorTypeConstr)
+    value = attr_def(DenseIntOrFPElementsAttr)
+    traits = traits_def(NoMemoryEffect())
+
+    def verify_(self) -> None:
+        vt = self.value.type
+        rt = self.result.type
+        assert isinstance(rt, TensorType)
+        _check_same_shape("value shape", tuple(vt.get_shape()), self.result_shape())
+        if vt.get_element_type() != rt.element_type:
+            raise VerifyException(
+                f"value element type {vt.get_element_type()} differs from the result's {rt.element_type}"
+            )
+
+
+@irdl_op_definition
+class ToLayoutOp(TTIROpBase):
+    """Same values, another layout (the result's encoding): a copy between placements."""
+
+    name = "ttir.to_layout"
+    input = operand_def(AnyTensorTypeConstr)
+    result = result_def(AnyTensorTypeConstr)
+    traits = traits_def(NoMemoryEffect())
+
+    def verify_(self) -> None:
+        self.expect_result(tensor_shape(self.input))
+        a, b = self.input.type, self.result.type
+        assert isinstance(a, TensorType) and isinstance(b, TensorType)
+        if a.element_type != b.element_type:
+            raise VerifyException(
+                f"result element type {b.element_type} differs from the operand's {a.element_type}; "
+                "use ttir.typecast to change it"
+            )
+
+
+# ----------------------------------------------------------------------------- multi-device
+
+
+@irdl_op_definition
+class MeshShardOp(TTIROpBase):
+    """Host tensor <-> per-device pieces over the module's mesh (SPMD entry and exit).
+
+    `shard_dims[a]` is the tensor dim mesh axis `a` splits (-1: none); `shard_shape[d]` is the
+    number of pieces of tensor dim d (the product of the mesh axes splitting it, major axis
+    first). full_to_shard: result = operand / shard_shape per dim (the pieces must be equal);
+    shard_to_full: result = operand * shard_shape. `replicate` copies the whole tensor.
+    """
+
+    name = "ttir.mesh_shard"
+    input = operand_def(AnyTensorTypeConstr)
+    result = result_def(AnyTensorTypeConstr)
+    shard_type = attr_def(ShardTypeAttr)
+    shard_direction = attr_def(ShardDirectionAttr)
+    shard_shape = attr_def(DenseArrayBase)
+    shard_dims = attr_def(DenseArrayBase)
+
+    @property
+    def is_full_to_shard(self) -> bool:
+        return self.shard_direction.data == "full_to_shard"
+
+    @property
+    def is_replicate(self) -> bool:
+        return self.shard_type.data == "replicate"
+
+    def spec_dims(self) -> tuple[tuple[int, ...], ...]:
+        """Per tensor dim, the mesh axes splitting it (major first): a ShardingSpec's `dims`."""
+        rank = len(tensor_shape(self.input))
+        dims = rules.ints_of(self.shard_dims)
+        out: list[list[int]] = [[] for _ in range(rank)]
+        if not self.is_replicate:
+            for axis, d in enumerate(dims):
+                if d >= 0:
+                    out[d].append(axis)
+        return tuple(tuple(a) for a in out)
+
+    def verify_(self) -> None:
+        full = tensor_shape(self.input) if self.is_full_to_shard else self.result_shape()
+        local = self.result_shape() if self.is_full_to_shard else tensor_shape(self.input)
+        pieces = rules.check_mesh_shard(
+            full,
+            self.is_replicate,
+            rules.ints_of(self.shard_shape),
+            rules.ints_of(self.shard_dims),
+            mesh_shape_of(self),
+        )
+        expected_local = rules.local_shape(full, pieces)
+        if self.is_full_to_shard:
+            self.expect_result(expected_local)
+        else:
+            _check_same_shape("operand shape", local, expected_local)
+
+
+@irdl_op_definition
+class AllGatherOp(CollectiveBase):
+    """Concatenate the pieces of the devices along cluster_axis on `all_gather_dim`."""
+
+    name = "ttir.all_gather"
+    all_gather_dim = attr_def(IntegerAttr)
+
+    def expected_shape(self, shape: tuple[int, ...], n: int) -> tuple[int, ...]:
+        d = rules.normalize_dim(int_value(self.all_gather_dim), len(shape), "all_gather_dim")
+        return shape[:d] + (shape[d] * n,) + shape[d + 1 :]
+
+
+@irdl_op_definition
+class ReduceScatterOp(CollectiveBase):
+    """Reduce across cluster_axis, each device keeping its piece of `scatter_dim`."""
+
+    name = "ttir.reduce_scatter"
+    scatter_dim = attr_def(IntegerAttr)
+    reduce_type = attr_def(ReduceTypeAttr)
+
+    def expected_shape(self, shape: tuple[int, ...], n: int) -> tuple[int, ...]:
+        d = rules.normalize_dim(int_value(self.scatter_dim), len(shape), "scatter_dim")
+        return shape[:d] + (rules.divide(shape[d], n, f"scatter_dim {d}"),) + shape[d + 1 :]
+
+
+@irdl_op_definition
+class AllReduceOp(CollectiveBase):
+    """Reduce across cluster_axis; every device gets the whole reduced tensor."""
+
+    name = "ttir.all_reduce"
+    reduce_type = attr_def(ReduceTypeAttr)
+
+
+@irdl_op_definition
+class AllToAllOp(CollectiveBase):
+    """Split `split_dim` into one piece per device of cluster_axis, exchange, concat on `concat_dim`."""
+
+    name = "ttir.all_to_all"
+    split_dim = attr_def(IntegerAttr)
+    concat_dim = attr_def(IntegerAttr)
+
+    def expected_shape(self, shape: tuple[int, ...], n: int) -> tuple[int, ...]:
+        s = rules.normalize_dim(int_value(self.split_dim), len(shape), "split_dim")
+        c = rules.normalize_dim(int_value(self.concat_dim), len(shape), "concat_dim")
+        out = list(shape)
+        out[s] = rules.divide(out[s], n, f"split_dim {s}")
+        out[c] = out[c] * n
+        return tuple(out)
+
+
+@irdl_op_definition
+class CollectivePermuteOp(TTIROpBase):
+    """Device `src` sends its tensor to device `dst` for each (src, dst) pair (flat device ids);
+    a device that receives nothing gets zeros."""
+
+    name = "ttir.collective_permute"
+    input = operand_def(AnyTensorTypeConstr)
+    result = result_def(AnyTensorTypeConstr)
+    source_target_pairs = attr_def(DenseIntOrFPElementsAttr)
+
+    def pairs(self) -> list[tuple[int, int]]:
+        return rules.pairs_of(self.source_target_pairs)
+
+    def verify_(self) -> None:
+        self.expect_result(tensor_shape(self.input))
+        mesh = mesh_shape_of(self)
+        rules.check_permute_pairs(self.pairs(), None if mesh is None else rules.prod(mesh))
+
+
+_ATTRIBUTES: list[type[Attribute]] = [ShardTypeAttr, ShardDirectionAttr, ReduceTypeAttr]
+_OPS: list[type[Operation]] = [
+    ExpOp, LogOp, ReluOp, SigmoidOp, TanhOp, GeluOp, NegOp, SqrtOp, TypecastOp,
+    AddOp, SubtractOp, MultiplyOp, DivOp, MaximumOp,
+    MatmulOp, TransposeOp, PermuteOp, ReshapeOp, BroadcastOp, ConcatOp,
+    SumOp, MeanOp, MaxOp, SoftmaxOp, EmbeddingOp, EmptyOp, ConstantOp, ToLayoutOp,
+    MeshShardOp, AllGatherOp, ReduceScatterOp, AllReduceOp, AllToAllOp, CollectivePermuteOp,
+]  # fmt: skip
+
+# ---- resharding and MoE ops (issue 7) ----
+
+
+TTIR = Dialect("ttir", _OPS, _ATTRIBUTES)

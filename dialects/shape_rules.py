@@ -1,0 +1,224 @@
+"""Shape rules of the ttir / ttnn ops, as plain functions that raise VerifyException.
+
+Each rule computes the shape an op must produce from its operand shapes and attributes, or
+says precisely what is wrong (naming the dim, the rank, both shapes). The op verifiers in
+ttir.py and ttnn.py call them; the passes use them to build result types.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+from xdsl.dialects.builtin import ArrayAttr, DenseArrayBase, DenseIntOrFPElementsAttr, IntegerAttr
+from xdsl.ir import Attribute
+from xdsl.utils.exceptions import VerifyException
+
+Shape = tuple[int, ...]
+
+
+def fmt(shape: Sequence[int]) -> str:
+    return "(" + ", ".join(str(n) for n in shape) + ("," if len(shape) == 1 else "") + ")"
+
+
+def prod(xs: Sequence[int]) -> int:
+    return math.prod(xs)
+
+
+def ints_of(attr: Attribute) -> tuple[int, ...]:
+    """Integers of an `array<i64: ...>`, an `[1 : i32, ...]` array or a dense elements attribute."""
+    if isinstance(attr, DenseArrayBase):
+        return tuple(int(v) for v in attr.get_values())
+    if isinstance(attr, ArrayAttr):
+        out = []
+        for a in attr.data:
+            if not isinstance(a, IntegerAttr):
+                raise VerifyException(f"expected an array of integers, got an element {a}")
+            out.append(int(a.value.data))
+        return tuple(out)
+    if isinstance(attr, DenseIntOrFPElementsAttr):
+        return tuple(int(v) for v in attr.get_values())
+    raise VerifyException(f"expected an integer array attribute, got {attr}")
+
+
+def normalize_dim(dim: int | None, rank: int, what: str) -> int:
+    assert dim is not None
+    if not -rank <= dim < rank:
+        raise VerifyException(f"{what} {dim} is out of range for a tensor of rank {rank} (expected {-rank} <= {what} < {rank})")
+    return dim + rank if dim < 0 else dim
+
+
+def normalize_dims(dims: Sequence[int], rank: int, what: str) -> tuple[int, ...]:
+    out = tuple(normalize_dim(d, rank, what) for d in dims)
+    if len(set(out)) != len(out):
+        raise VerifyException(f"{what} {list(dims)} names a dim twice")
+    return out
+
+
+def divide(n: int, k: int, what: str) -> int:
+    if n % k:
+        raise VerifyException(f"{what} of size {n} does not split into {k} equal pieces")
+    return n // k
+
+
+def broadcast_shapes(a: Shape, b: Shape) -> Shape:
+    """numpy broadcasting of two shapes."""
+    rank = max(len(a), len(b))
+    pa = (1,) * (rank - len(a)) + tuple(a)
+    pb = (1,) * (rank - len(b)) + tuple(b)
+    out = []
+    for i, (x, y) in enumerate(zip(pa, pb)):
+        if x != y and x != 1 and y != 1:
+            raise VerifyException(
+                f"operand shapes {fmt(a)} and {fmt(b)} do not broadcast: dim {i} is {x} against {y}"
+            )
+        out.append(max(x, y) if x and y else 0)
+    return tuple(out)
+
+
+def reduce_shape(shape: Shape, dims: Sequence[int], keep_dim: bool) -> Shape:
+    if keep_dim:
+        return tuple(1 if i in dims else n for i, n in enumerate(shape))
+    return tuple(n for i, n in enumerate(shape) if i not in dims)
+
+
+def matmul_shape(a: Shape, b: Shape, transpose_a: bool, transpose_b: bool) -> Shape:
+    if len(a) < 2 or len(b) < 2:
+        raise VerifyException(f"matmul operands need rank >= 2, got shapes {fmt(a)} and {fmt(b)}")
+    m, ka = (a[-1], a[-2]) if transpose_a else (a[-2], a[-1])
+    kb, n = (b[-1], b[-2]) if transpose_b else (b[-2], b[-1])
+    if ka != kb:
+        raise VerifyException(
+            f"matmul inner dimensions differ: a {fmt(a)} has K = {ka}, b {fmt(b)} has K = {kb}"
+        )
+    batch = broadcast_shapes(a[:-2], b[:-2])
+    return batch + (m, n)
+
+
+def check_permutation(perm: Sequence[int], rank: int) -> tuple[int, ...]:
+    if sorted(perm) != list(range(rank)):
+        raise VerifyException(f"permutation {list(perm)} is not a permutation of the {rank} dims 0..{rank - 1}")
+    return tuple(perm)
+
+
+def check_reshape(a: Shape, b: Shape) -> None:
+    if prod(a) != prod(b):
+        raise VerifyException(
+            f"reshape from {fmt(a)} ({prod(a)} elements) to {fmt(b)} ({prod(b)} elements) changes the element count"
+        )
+
+
+def check_broadcast_to(a: Shape, b: Shape, repeats: Sequence[int] | None) -> None:
+    if len(a) > len(b):
+        raise VerifyException(f"cannot broadcast {fmt(a)} to the lower-rank {fmt(b)}")
+    pa = (1,) * (len(b) - len(a)) + tuple(a)
+    for i, (x, y) in enumerate(zip(pa, b)):
+        if x != y and x != 1:
+            raise VerifyException(f"cannot broadcast {fmt(a)} to {fmt(b)}: dim {i} is {x}, expected 1 or {y}")
+    if repeats is not None:
+        if len(repeats) != len(b):
+            raise VerifyException(f"broadcast_dimensions has {len(repeats)} entries, expected one per result dim ({len(b)})")
+        want = tuple(x * r for x, r in zip(pa, repeats))
+        if want != tuple(b):
+            raise VerifyException(
+                f"broadcast_dimensions {list(repeats)} applied to {fmt(a)} gives {fmt(want)}, but the result is {fmt(b)}"
+            )
+
+
+def concat_shape(shapes: Sequence[Shape], dim: int | None) -> Shape:
+    if not shapes:
+        raise VerifyException("concat needs at least one operand")
+    rank = len(shapes[0])
+    d = normalize_dim(dim, rank, "dim")
+    for i, s in enumerate(shapes):
+        if len(s) != rank or any(x != y for j, (x, y) in enumerate(zip(s, shapes[0])) if j != d):
+            raise VerifyException(
+                f"operand {i} {fmt(s)} does not match operand 0 {fmt(shapes[0])} outside dim {d}"
+            )
+    out = list(shapes[0])
+    out[d] = sum(s[d] for s in shapes)
+    return tuple(out)
+
+
+def embedding_shape(indices: Shape, weight: Shape) -> Shape:
+    if len(weight) != 2:
+        raise VerifyException(f"embedding weight must be 2-d (rows, features), got {fmt(weight)}")
+    return tuple(indices) + (weight[1],)
+
+
+def mesh_axis_size(mesh: Shape, axis: int | None) -> int:
+    assert axis is not None
+    if not 0 <= axis < len(mesh):
+        raise VerifyException(
+            f"cluster_axis {axis} is out of range for the {len(mesh)}-d mesh {fmt(mesh)} (expected 0 <= cluster_axis < {len(mesh)})"
+        )
+    return mesh[axis]
+
+
+def check_mesh_shard(
+    full: Shape, replicate: bool, shard_shape: Sequence[int], shard_dims: Sequence[int], mesh: Shape | None
+) -> tuple[int, ...]:
+    """Check a mesh_shard's attributes; return the number of pieces of every tensor dim."""
+    rank = len(full)
+    if replicate:
+        if any(n != 1 for n in shard_shape):
+            raise VerifyException(f"a replicate mesh_shard has shard_shape {list(shard_shape)}; expected all 1")
+        if any(d != -1 for d in shard_dims):
+            raise VerifyException(f"a replicate mesh_shard has shard_dims {list(shard_dims)}; expected all -1")
+        return (1,) * rank
+    if len(shard_shape) != rank:
+        raise VerifyException(f"shard_shape has {len(shard_shape)} entries, expected one per tensor dim ({rank})")
+    if any(n < 1 for n in shard_shape):
+        raise VerifyException(f"shard_shape {list(shard_shape)} must be positive")
+    for a, d in enumerate(shard_dims):
+        if d != -1 and not 0 <= d < rank:
+            raise VerifyException(
+                f"shard_dims[{a}] = {d} is not a dim of the rank-{rank} tensor (expected -1 or 0 <= dim < {rank})"
+            )
+    if mesh is not None:
+        if len(shard_dims) != len(mesh):
+            raise VerifyException(
+                f"shard_dims has {len(shard_dims)} entries, expected one per mesh axis of the mesh {fmt(mesh)}"
+            )
+        want = [1] * rank
+        for a, d in enumerate(shard_dims):
+            if d >= 0:
+                want[d] *= mesh[a]
+        if tuple(want) != tuple(shard_shape):
+            raise VerifyException(
+                f"shard_shape {list(shard_shape)} does not match shard_dims {list(shard_dims)} on the mesh "
+                f"{fmt(mesh)}: expected {want}"
+            )
+    for d, (n, k) in enumerate(zip(full, shard_shape)):
+        if n % k:
+            raise VerifyException(f"tensor dim {d} of size {n} does not split into {k} equal pieces")
+    return tuple(shard_shape)
+
+
+def local_shape(full: Shape, pieces: Sequence[int]) -> Shape:
+    return tuple(n // k for n, k in zip(full, pieces))
+
+
+def pairs_of(attr: Attribute) -> list[tuple[int, int]]:
+    vals = ints_of(attr)
+    if isinstance(attr, DenseIntOrFPElementsAttr):
+        shape = tuple(attr.get_type().get_shape())
+        if len(shape) != 2 or shape[1] != 2:
+            raise VerifyException(f"source_target_pairs must be an Nx2 tensor, got shape {fmt(shape)}")
+    if len(vals) % 2:
+        raise VerifyException("source_target_pairs must hold (source, target) pairs")
+    return [(vals[i], vals[i + 1]) for i in range(0, len(vals), 2)]
+
+
+def check_permute_pairs(pairs: Sequence[tuple[int, int]], ndevices: int | None) -> None:
+    for s, t in pairs:
+        for role, x in (("source", s), ("target", t)):
+            if x < 0 or (ndevices is not None and x >= ndevices):
+                raise VerifyException(
+                    f"{role} device {x} of pair ({s}, {t}) is not on the mesh of {ndevices} devices"
+                )
+    for i, role in ((0, "source"), (1, "target")):
+        seen = [p[i] for p in pairs]
+        dup = sorted({x for x in seen if seen.count(x) > 1})
+        if dup:
+            raise VerifyException(f"device {dup[0]} is a {role} of more than one pair")
