@@ -1,0 +1,187 @@
+"""Collectives as real moves over ethernet links, so that their traffic is measured.
+
+Every collective works on a distributed value (one array a device, device order over the
+machine's mesh) within *groups*: the devices that share every mesh coordinate but the
+`cluster_axis` one, ordered along that axis (or the whole mesh in device order when the axis is
+None). A group whose two ends are joined by a link is a ring; otherwise it is a line.
+
+- all_gather: ring: n - 1 steps, each device forwards the piece it got last to its successor;
+  line: every piece travels to both ends, hop by hop.
+- reduce_scatter: piece k is reduced along a chain that ends at device k (ring: starting at
+  k + 1 and going round; line: from both ends towards k), one partial piece a hop.
+- all_reduce: reduce_scatter then all_gather over the flattened tensor (padded to n pieces).
+- all_to_all: device p sends its piece q to device q over the routed path.
+- collective_permute: each (source, target) pair sends the whole tensor; a device nobody
+  sends to ends with zeros.
+
+Each send is counted by `Machine.send` (every hop of its route, each direction apart) and on
+the NOCs of both end chips. The arithmetic happens in float32 (or the integer type); the caller
+rounds results to the storage type when it writes them.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+
+from meshc.layout.errors import LayoutError
+from meshc.sim.machine import Machine
+
+REDUCERS = {"sum": np.add, "max": np.maximum, "min": np.minimum, "prod": np.multiply}
+
+
+def groups(mesh_shape: tuple[int, ...], cluster_axis: int | None) -> list[list[int]]:
+    """Device-index groups along `cluster_axis` (each ordered along the axis), or the whole mesh."""
+    n = int(np.prod(mesh_shape))
+    if cluster_axis is None:
+        return [list(range(n))]
+    if not 0 <= cluster_axis < len(mesh_shape):
+        raise LayoutError(f"cluster_axis {cluster_axis} is out of range for the {len(mesh_shape)}-d mesh {mesh_shape}")
+    ids = np.arange(n).reshape(mesh_shape)
+    moved = np.moveaxis(ids, cluster_axis, -1).reshape(-1, mesh_shape[cluster_axis])
+    return [list(map(int, row)) for row in moved]
+
+
+class Collectives:
+    def __init__(self, machine: Machine):
+        self.m = machine
+
+    def _chips(self, group: list[int]) -> list[int]:
+        return [self.m.devices[g] for g in group]
+
+    def _send(self, a: int, b: int, nbytes: int) -> None:
+        if a == b or nbytes == 0:
+            return
+        self.m.send(a, b, nbytes)
+        self.m.traffic.noc[a] += nbytes
+        self.m.traffic.noc[b] += nbytes
+
+    def _is_ring(self, chips: list[int]) -> bool:
+        return len(chips) > 2 and self.m.router.linked(chips[0], chips[-1])
+
+    # ------------------------------------------------------------------ all_gather
+
+    def all_gather(self, vals: list[np.ndarray], dim: int, cluster_axis: int | None) -> list[np.ndarray]:
+        out: list[np.ndarray | None] = [None] * len(vals)
+        for group in groups(self.m.mesh_shape, cluster_axis):
+            chips = self._chips(group)
+            n = len(group)
+            have = [{p: vals[g]} for p, g in enumerate(group)]
+            if self._is_ring(chips):
+                for step in range(1, n):
+                    for p in range(n):
+                        origin = (p - step + 1) % n
+                        q = (p + 1) % n
+                        piece = have[p][origin]
+                        self._send(chips[p], chips[q], piece.nbytes)
+                        have[q][origin] = piece
+            else:
+                for origin in range(n):
+                    piece = vals[group[origin]]
+                    for p in range(origin, n - 1):  # rightwards
+                        self._send(chips[p], chips[p + 1], piece.nbytes)
+                        have[p + 1][origin] = have[p][origin]
+                    for p in range(origin, 0, -1):  # leftwards
+                        self._send(chips[p], chips[p - 1], piece.nbytes)
+                        have[p - 1][origin] = have[p][origin]
+            for p, g in enumerate(group):
+                out[g] = np.concatenate([have[p][o] for o in range(n)], axis=dim)
+        return out  # type: ignore[return-value]
+
+    # ------------------------------------------------------------------ reduce_scatter
+
+    def reduce_scatter(self, vals: list[np.ndarray], dim: int, cluster_axis: int | None,
+                       reduce: str = "sum") -> list[np.ndarray]:
+        if reduce not in REDUCERS:
+            raise LayoutError(f"reduce_type '{reduce}' is not one of {', '.join(REDUCERS)}")
+        op = REDUCERS[reduce]
+        out: list[np.ndarray | None] = [None] * len(vals)
+        for group in groups(self.m.mesh_shape, cluster_axis):
+            chips = self._chips(group)
+            n = len(group)
+            size = vals[group[0]].shape[dim]
+            if size % n:
+                raise LayoutError(f"reduce_scatter splits dim {dim} of size {size} into {n} pieces; "
+                                  f"it must divide evenly")
+            pieces = [np.split(vals[g], n, axis=dim) for g in group]
+            ring = self._is_ring(chips)
+            for k in range(n):
+                if ring:
+                    order = [(k + 1 + i) % n for i in range(n)]
+                    acc = pieces[order[0]][k]
+                    for a, b in itertools.pairwise(order):
+                        self._send(chips[a], chips[b], acc.nbytes)
+                        acc = op(acc, pieces[b][k])
+                    out[group[k]] = acc
+                else:
+                    acc = pieces[k][k]
+                    left = None
+                    for p in range(0, k):
+                        left = pieces[p][k] if left is None else op(left, pieces[p][k])
+                        self._send(chips[p], chips[p + 1], left.nbytes)
+                    right = None
+                    for p in range(n - 1, k, -1):
+                        right = pieces[p][k] if right is None else op(right, pieces[p][k])
+                        self._send(chips[p], chips[p - 1], right.nbytes)
+                    if left is not None:
+                        acc = op(left, acc)
+                    if right is not None:
+                        acc = op(acc, right)
+                    out[group[k]] = acc
+        return out  # type: ignore[return-value]
+
+    # ------------------------------------------------------------------ all_reduce
+
+    def all_reduce(self, vals: list[np.ndarray], cluster_axis: int | None, reduce: str = "sum") -> list[np.ndarray]:
+        n = len(groups(self.m.mesh_shape, cluster_axis)[0])
+        if n == 1:
+            return [v.copy() for v in vals]
+        shape = vals[0].shape
+        size = vals[0].size
+        padded = -(-size // n) * n
+        flat = []
+        for v in vals:
+            f = np.zeros(padded, v.dtype)
+            f[:size] = v.reshape(-1)
+            flat.append(f)
+        scattered = self.reduce_scatter(flat, 0, cluster_axis, reduce)
+        gathered = self.all_gather(scattered, 0, cluster_axis)
+        return [g[:size].reshape(shape) for g in gathered]
+
+    # ------------------------------------------------------------------ all_to_all
+
+    def all_to_all(self, vals: list[np.ndarray], split_dim: int, concat_dim: int,
+                   cluster_axis: int | None) -> list[np.ndarray]:
+        out: list[np.ndarray | None] = [None] * len(vals)
+        for group in groups(self.m.mesh_shape, cluster_axis):
+            chips = self._chips(group)
+            n = len(group)
+            size = vals[group[0]].shape[split_dim]
+            if size % n:
+                raise LayoutError(f"all_to_all splits dim {split_dim} of size {size} into {n} pieces; "
+                                  f"it must divide evenly")
+            pieces = [np.split(vals[g], n, axis=split_dim) for g in group]
+            for p in range(n):
+                for q in range(n):
+                    self._send(chips[p], chips[q], pieces[p][q].nbytes)
+            for q, g in enumerate(group):
+                out[g] = np.concatenate([pieces[p][q] for p in range(n)], axis=concat_dim)
+        return out  # type: ignore[return-value]
+
+    # ------------------------------------------------------------------ collective_permute
+
+    def collective_permute(self, vals: list[np.ndarray], pairs) -> list[np.ndarray]:
+        n = len(vals)
+        out = [np.zeros_like(v) for v in vals]
+        targets = set()
+        for src, dst in pairs:
+            src, dst = int(src), int(dst)
+            if not (0 <= src < n and 0 <= dst < n):
+                raise LayoutError(f"collective_permute pair ({src}, {dst}) names a device outside the {n} of the mesh")
+            if dst in targets:
+                raise LayoutError(f"collective_permute sends to device {dst} twice")
+            targets.add(dst)
+            self._send(self.m.devices[src], self.m.devices[dst], vals[src].nbytes)
+            out[dst] = vals[src].copy()
+        return out

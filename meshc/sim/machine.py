@@ -1,0 +1,223 @@
+"""The simulated machine: a system of chips, each a grid of cores with an L1 and DRAM banks.
+
+`Machine(system, mesh_shape)` builds one checked allocator per core L1 and per DRAM bank of
+every chip, a router over the system's ethernet links and the traffic counters. The program's
+device mesh maps onto chips: device d (row-major over `mesh_shape`) is the chip at the same
+mesh coordinate of the system (a smaller mesh takes the chips at the origin corner).
+
+Host transfers (`write` / `read`) move whole device tensors in and out of mesh buffers and
+count host bytes per chip, NOC bytes per chip and DRAM bytes per bank; `send` moves bytes
+between chips over routed ethernet hops. Ops bracket their traffic with `op(name)` so that the
+time model can charge each op its busiest resource.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from contextlib import contextmanager
+from dataclasses import dataclass
+
+import numpy as np
+
+from meshc.layout.dtypes import get_dtype
+from meshc.layout.errors import LayoutError
+from meshc.layout.system import SystemDesc, system as named_system
+from meshc.sim.allocator import Allocator, allocate_lockstep
+from meshc.sim.encoding import decode, encode, storage_dtype
+from meshc.sim.links import router_for
+from meshc.sim.memory import MemorySpec, MeshBuffer, ShardLayout
+from meshc.sim.traffic import Traffic
+
+
+@dataclass
+class OpRecord:
+    name: str
+    traffic: Traffic
+    seconds: float
+
+
+class Chip:
+    """One chip: an allocator per worker core's L1 and per DRAM bank."""
+
+    def __init__(self, chip_id: int, desc):
+        self.id = chip_id
+        self.desc = desc
+        arch = desc.arch_info
+        gy, gx = desc.grid
+        self.grid = (gy, gx)
+        self.l1 = {(y, x): Allocator(f"the L1 of core ({y}, {x}) of chip {chip_id}", desc.l1_size, arch.l1_alignment)
+                   for y in range(gy) for x in range(gx)}
+        self.dram = [Allocator(f"DRAM bank {b} of chip {chip_id}", desc.dram_bank_size, arch.dram_alignment)
+                     for b in range(desc.dram_banks)]
+        self.l1_alignment = arch.l1_alignment
+        self.dram_alignment = arch.dram_alignment
+
+    def allocators(self, layout: ShardLayout) -> list[Allocator]:
+        if layout.spec.buffer == "dram":
+            return [self.dram[b] for b in layout.owners]
+        return [self.l1[c] for c in layout.owners]
+
+    @property
+    def l1_peak(self) -> int:
+        """Peak bytes allocated in any one core's L1."""
+        return max(a.peak for a in self.l1.values())
+
+    @property
+    def dram_peak(self) -> int:
+        return max(a.peak for a in self.dram)
+
+
+class Machine:
+    def __init__(self, system: SystemDesc | str = "n150", mesh_shape: tuple[int, ...] | None = None):
+        self.system = named_system(system) if isinstance(system, str) else system
+        self.chips = [Chip(i, c) for i, c in enumerate(self.system.chips)]
+        self.router = router_for(self.system)
+        self.traffic = Traffic()
+        self.ops: list[OpRecord] = []
+        self.buffers: dict[int, MeshBuffer] = {}
+        self._ids = itertools.count()
+        self.mesh_shape = tuple(mesh_shape) if mesh_shape else tuple(self.system.mesh_shape)
+        self.devices = self._map_devices(self.mesh_shape)
+
+    def _map_devices(self, mesh_shape: tuple[int, ...]) -> tuple[int, ...]:
+        smesh = self.system.mesh_shape
+        if math.prod(mesh_shape) == 1:
+            return (0,)
+        # align the program mesh with the system mesh: pad with leading 1s, or fold leading 1s away
+        ms = tuple(mesh_shape)
+        while len(ms) > len(smesh) and ms[0] == 1:
+            ms = ms[1:]
+        ms = (1,) * (len(smesh) - len(ms)) + ms
+        if len(ms) != len(smesh) or any(a > b for a, b in zip(ms, smesh)):
+            raise LayoutError(f"a {'x'.join(map(str, mesh_shape))} device mesh does not fit the system's "
+                              f"{'x'.join(map(str, smesh))} chip mesh")
+        return tuple(self.system.chip_at(c) for c in itertools.product(*[range(n) for n in ms]))
+
+    @property
+    def num_devices(self) -> int:
+        return len(self.devices)
+
+    # ------------------------------------------------------------------ allocation
+
+    def layout(self, shape, dtype, memory_config) -> ShardLayout:
+        chip = self.chips[self.devices[0]]
+        spec = MemorySpec.of(memory_config)
+        align = chip.dram_alignment if spec.buffer == "dram" else chip.l1_alignment
+        return ShardLayout(tuple(int(s) for s in shape), get_dtype(dtype), spec, chip.grid,
+                           len(chip.dram), align)
+
+    def allocate(self, shape, dtype, memory_config=None, name: str = "", devices=None) -> MeshBuffer:
+        """A mesh buffer holding a `shape` tensor on every device, at one address everywhere."""
+        layout = self.layout(shape, dtype, memory_config)
+        devs = tuple(self.devices if devices is None else devices)
+        allocs = [a for d in devs for a in self.chips[d].allocators(layout)]
+        addr = allocate_lockstep(allocs, layout.owner_bytes)
+        buf = MeshBuffer(next(self._ids), name or f"buffer{len(self.buffers)}", layout, devs, addr)
+        self.buffers[buf.id] = buf
+        return buf
+
+    def free(self, buf: MeshBuffer) -> None:
+        if buf.freed:
+            return
+        for d in buf.devices:
+            for a in self.chips[d].allocators(buf.layout):
+                a.free(buf.address)
+        buf.freed = True
+        buf._data = None
+        del self.buffers[buf.id]
+
+    # ------------------------------------------------------------------ counting
+
+    def _count_local(self, buf: MeshBuffer, device_index: int, write: bool) -> None:
+        """Bytes of one device's part of a buffer crossing that chip's NOC (and its DRAM banks)."""
+        chip = buf.devices[device_index]
+        per_owner = buf.layout.owner_data_bytes()
+        self.traffic.noc[chip] += int(per_owner.sum())
+        if buf.memory == "dram":
+            counter = self.traffic.dram_write if write else self.traffic.dram_read
+            for bank, n in zip(buf.layout.owners, per_owner):
+                if n:
+                    counter[(chip, bank)] += int(n)
+
+    def count_read(self, buf: MeshBuffer, device_index: int) -> None:
+        self._count_local(buf, device_index, write=False)
+
+    def count_write(self, buf: MeshBuffer, device_index: int) -> None:
+        self._count_local(buf, device_index, write=True)
+
+    def send(self, src_chip: int, dst_chip: int, nbytes: int) -> None:
+        """Count `nbytes` over every hop of the ethernet route from src_chip to dst_chip."""
+        for hop in self.router.route(src_chip, dst_chip):
+            self.traffic.link[hop] += int(nbytes)
+
+    @contextmanager
+    def op(self, name: str):
+        """Charge the traffic inside the block to one op of the time model."""
+        before = self.traffic.copy()
+        try:
+            yield
+        finally:
+            delta = self.traffic - before
+            self.ops.append(OpRecord(name, delta, delta.time_estimate()))
+
+    @property
+    def time_estimate(self) -> float:
+        return sum(o.seconds for o in self.ops)
+
+    # ------------------------------------------------------------------ host transfers
+
+    def write(self, buf: MeshBuffer, shards) -> None:
+        """Host -> device: shards[i] (host values) into device i's part of `buf`."""
+        layout = buf.layout
+        if len(shards) != len(buf.devices):
+            raise LayoutError(f"buffer '{buf.name}' spans {len(buf.devices)} devices, got {len(shards)} shards")
+        data = buf.data
+        for i, s in enumerate(shards):
+            s = np.asarray(s)
+            if tuple(s.shape) != layout.shape:
+                raise LayoutError(f"device {i} shard has shape {tuple(s.shape)}, but buffer '{buf.name}' holds "
+                                  f"{'x'.join(map(str, layout.shape))} tensors")
+            layout.scatter(encode(s, layout.dtype), data[i])
+            self.traffic.host_to_device[buf.devices[i]] += layout.nbytes
+            self.count_write(buf, i)
+
+    def read(self, buf: MeshBuffer, out: list[np.ndarray] | None = None) -> list[np.ndarray]:
+        """Device -> host: every device's tensor of `buf` (host values)."""
+        layout = buf.layout
+        st = storage_dtype(layout.dtype)
+        data = buf.data
+        result = []
+        for i in range(len(buf.devices)):
+            target = out[i] if out is not None and st == out[i].dtype else np.empty(layout.shape, st)
+            layout.gather(data[i], target)
+            self.traffic.device_to_host[buf.devices[i]] += layout.nbytes
+            self.count_read(buf, i)
+            result.append(decode(target, layout.dtype))
+        return result
+
+    def peek(self, buf: MeshBuffer, device_index: int) -> np.ndarray:
+        """One device's tensor of `buf` as host values, without counting (for kernels' local reads)."""
+        layout = buf.layout
+        out = np.empty(layout.shape, storage_dtype(layout.dtype))
+        layout.gather(buf.data[device_index], out)
+        return decode(out, layout.dtype)
+
+    def poke(self, buf: MeshBuffer, device_index: int, values: np.ndarray) -> None:
+        """Store host values as device `device_index`'s tensor of `buf`, without counting."""
+        buf.layout.scatter(encode(np.asarray(values), buf.layout.dtype), buf.data[device_index])
+
+    # ------------------------------------------------------------------ reports
+
+    def memory_use(self) -> dict[int, dict[str, int]]:
+        """Per chip: peak L1 bytes of its busiest core, L1 bytes in use now (all cores), DRAM peak a bank."""
+        out = {}
+        for d in sorted(set(self.devices)):
+            c = self.chips[d]
+            out[d] = {"peak_l1_core": c.l1_peak, "l1_in_use": sum(a.in_use for a in c.l1.values()),
+                      "peak_dram_bank": c.dram_peak}
+        return out
+
+    @property
+    def peak_l1_core(self) -> int:
+        return max(c.l1_peak for c in self.chips)
