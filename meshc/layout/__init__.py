@@ -26,6 +26,12 @@ _EXPORTS: dict[str, str] = {
     # meshes and sharding specs
     "Mesh": "mesh",
     "ShardingSpec": "mesh",
+    # single-chip placement (issue 3)
+    "MemoryConfig": "memory_config",
+    "CoreRange": "memory_config",
+    "CoreRangeSet": "memory_config",
+    "place": "placement",
+    "Placement": "placement",
 }
 
 
