@@ -1,5 +1,428 @@
-"""The ttmetal dialect: mesh buffers, host transfers and programs over core grids."""
+"""The ttmetal dialect: mesh buffers, host transfers and programs over core grids.
 
-from xdsl.ir import Dialect
+A ttmetal program is host code: it creates mesh buffers (one per device of the module's
+mesh, each with the per-device shape, placed per core or per DRAM bank by its memory config),
+writes host tensors into them (`enqueue_write_buffer`, distributing by `shard_dims` and the
+ShardedBufferConfig), runs programs (`enqueue_program`: every core of a grid, on every
+device, runs the kernel region over the buffers), moves data between devices
+(`enqueue_ccl`), reads results back (`enqueue_read_buffer`) and frees buffers.
 
-TTMetal = Dialect("ttmetal", [], [])
+Kernels are regions of tile-level ops with a fixed meaning (docs/ttmetal.md): `read_tiles`
+brings a block of a buffer into the core (from wherever it lives: the simulator counts the
+bytes that cross cores), `tile_unary`, `tile_binary`, `tile_matmul`, `tile_reduce` and
+`tile_transpose` compute on blocks, `write_tiles` stores a block, `kernel_end` ends it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from xdsl.dialects.builtin import (
+    AnyTensorTypeConstr,
+    ArrayAttr,
+    DenseArrayBase,
+    IntAttr,
+    IntegerAttr,
+    StringAttr,
+    TensorType,
+)
+from xdsl.ir import Attribute, Dialect, Operation, ParametrizedAttribute, SSAValue, TypeAttribute
+from xdsl.irdl import (
+    IRDLOperation,
+    attr_def,
+    irdl_attr_definition,
+    irdl_op_definition,
+    operand_def,
+    opt_attr_def,
+    region_def,
+    result_def,
+    traits_def,
+    var_operand_def,
+)
+from xdsl.parser import AttrParser
+from xdsl.printer import Printer
+from xdsl.traits import IsTerminator
+from xdsl.utils.exceptions import VerifyException
+
+from meshc.dialects import shape_rules as rules
+
+# ----------------------------------------------------------------------------- types
+
+
+@irdl_attr_definition
+class BufferType(ParametrizedAttribute, TypeAttribute):
+    """`!ttmetal.buffer<64x128xf32>`: a mesh buffer; the shape is the per-device tensor shape."""
+
+    name = "ttmetal.buffer"
+    shape: ArrayAttr[IntAttr]
+    element_type: Attribute
+
+    def __init__(self, shape: Sequence[int], element_type: Attribute):
+        super().__init__(ArrayAttr([IntAttr(n) for n in shape]), element_type)
+
+    def get_shape(self) -> tuple[int, ...]:
+        return tuple(a.data for a in self.shape.data)
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
+        with parser.in_angle_brackets():
+            dims, elem = parser.parse_ranked_shape()
+        return (ArrayAttr([IntAttr(n) for n in dims]), elem)
+
+    def print_parameters(self, printer: Printer) -> None:
+        printer.print_string("<" + "".join(f"{n}x" for n in self.get_shape()))
+        printer.print_attribute(self.element_type)
+        printer.print_string(">")
+
+    def verify(self) -> None:
+        if any(n < 0 for n in self.get_shape()):
+            raise VerifyException(f"buffer shape {list(self.get_shape())} must be static and non-negative")
+
+
+def _name_check(op: Operation, field: str, expected: str) -> None:
+    attr = op.attributes.get(field)
+    if attr is not None and getattr(attr, "name", None) != expected:
+        raise VerifyException(f"{field} must be a #{expected} attribute, got {attr}")
+
+
+def _buffer_shape(v: SSAValue) -> tuple[int, ...]:
+    assert isinstance(v.type, BufferType)
+    return v.type.get_shape()
+
+
+def _tensor_shape(v: SSAValue) -> tuple[int, ...]:
+    assert isinstance(v.type, TensorType)
+    return tuple(v.type.get_shape())
+
+
+# ----------------------------------------------------------------------------- host ops
+
+
+@irdl_op_definition
+class CreateBufferOp(IRDLOperation):
+    """Allocate a mesh buffer: on every device, the per-device tensor laid out by `memory_config`.
+
+    `grid` (`#tt.grid`, optional) is the logical core grid of a sharded buffer with its map to
+    physical cores; shard (i, j) of the 2-d folded tensor lives on logical core (i, j).
+    `tile` (array<i64: 32, 32>, optional) makes pages tiles; `config` is the
+    `#ttnn.sharded_buffer_config` of the host <-> mesh transfers, `form` "2d" or "nd".
+    """
+
+    name = "ttmetal.create_buffer"
+    result = result_def(BufferType)
+    memory_config = attr_def(Attribute)
+    grid = opt_attr_def(Attribute)
+    tile = opt_attr_def(DenseArrayBase)
+    config = opt_attr_def(Attribute)
+    form = opt_attr_def(StringAttr)
+
+    def verify_(self) -> None:
+        _name_check(self, "memory_config", "ttnn.memory_config")
+        _name_check(self, "grid", "tt.grid")
+        _name_check(self, "config", "ttnn.sharded_buffer_config")
+        if self.form is not None and self.form.data not in ("2d", "nd"):
+            raise VerifyException(f"form must be \"2d\" or \"nd\", got \"{self.form.data}\"")
+        if self.tile is not None:
+            t = rules.ints_of(self.tile)
+            if len(t) != 2 or t not in _TILES:
+                raise VerifyException(f"tile {list(t)} is not a tile shape; expected one of {sorted(_TILES)}")
+
+
+_TILES = {(32, 32), (16, 32), (32, 16), (16, 16), (8, 32), (4, 32), (2, 32), (1, 32)}
+
+
+class _ShardedTransfer(IRDLOperation):
+    """Host tensor <-> mesh buffer, split over the mesh by `shard_dims` as ttir.mesh_shard."""
+
+    shard_dims = attr_def(DenseArrayBase)
+
+    def check(self, full: tuple[int, ...], local: tuple[int, ...]) -> None:
+        from meshc.dialects.ttir import mesh_shape_of
+
+        mesh = mesh_shape_of(self)
+        dims = rules.ints_of(self.shard_dims)
+        pieces = [1] * len(full)
+        if mesh is not None and len(dims) != len(mesh):
+            raise VerifyException(f"shard_dims has {len(dims)} entries, expected one per mesh axis of {rules.fmt(mesh)}")
+        for a, d in enumerate(dims):
+            if d != -1 and not 0 <= d < len(full):
+                raise VerifyException(f"shard_dims[{a}] = {d} is not a dim of the rank-{len(full)} tensor")
+            if d >= 0 and mesh is not None:
+                pieces[d] *= mesh[a]
+        for d, (n, k) in enumerate(zip(full, pieces)):
+            if n % k:
+                raise VerifyException(f"tensor dim {d} of size {n} does not split into {k} equal pieces")
+        expected = rules.local_shape(full, pieces)
+        if expected != local:
+            raise VerifyException(
+                f"buffer shape {rules.fmt(local)} does not match the per-device shape {rules.fmt(expected)} of the host tensor {rules.fmt(full)}"
+            )
+
+
+@irdl_op_definition
+class EnqueueWriteBufferOp(_ShardedTransfer):
+    """Write a host tensor into a mesh buffer (each device gets its piece)."""
+
+    name = "ttmetal.enqueue_write_buffer"
+    input = operand_def(AnyTensorTypeConstr)
+    buffer = operand_def(BufferType)
+
+    def verify_(self) -> None:
+        self.check(_tensor_shape(self.input), _buffer_shape(self.buffer))
+
+
+@irdl_op_definition
+class EnqueueReadBufferOp(_ShardedTransfer):
+    """Read a mesh buffer back into one host tensor (the pieces assembled per `shard_dims`)."""
+
+    name = "ttmetal.enqueue_read_buffer"
+    buffer = operand_def(BufferType)
+    result = result_def(AnyTensorTypeConstr)
+
+    def verify_(self) -> None:
+        self.check(_tensor_shape(self.result), _buffer_shape(self.buffer))
+
+
+@irdl_op_definition
+class DeallocateBufferOp(IRDLOperation):
+    name = "ttmetal.deallocate_buffer"
+    buffer = operand_def(BufferType)
+
+
+@irdl_op_definition
+class FinishOp(IRDLOperation):
+    """Wait for every enqueued command to complete."""
+
+    name = "ttmetal.finish"
+
+
+_CCL_KINDS = ("all_gather", "reduce_scatter", "all_reduce", "all_to_all", "collective_permute")
+
+
+@irdl_op_definition
+class EnqueueCclOp(IRDLOperation):
+    """A collective between devices over ethernet, buffer to buffer (ttir/ttnn collective semantics).
+
+    `kind` names the collective; its attributes are ttir's (all_gather_dim, scatter_dim,
+    split_dim, concat_dim, cluster_axis, reduce_type, source_target_pairs).
+    """
+
+    name = "ttmetal.enqueue_ccl"
+    input = operand_def(BufferType)
+    output = operand_def(BufferType)
+    kind = attr_def(StringAttr)
+
+    def verify_(self) -> None:
+        if self.kind.data not in _CCL_KINDS:
+            raise VerifyException(f"kind must be one of {', '.join(_CCL_KINDS)}, got \"{self.kind.data}\"")
+
+
+# ----------------------------------------------------------------------------- programs
+
+
+@irdl_op_definition
+class EnqueueProgramOp(IRDLOperation):
+    """Run a kernel on every core of `grid` (rows x cols, at `grid_offset`) of every device.
+
+    The region has one block whose arguments are the operand buffers; core (y, x) executes
+    it with `y`, `x` bound for the block selectors of read_tiles / write_tiles.
+    """
+
+    name = "ttmetal.enqueue_program"
+    buffers = var_operand_def(BufferType)
+    grid = attr_def(DenseArrayBase)
+    grid_offset = opt_attr_def(DenseArrayBase)
+    body = region_def("single_block")
+
+    def core_grid(self) -> tuple[int, int]:
+        g = rules.ints_of(self.grid)
+        return g[0], g[1]
+
+    def verify_(self) -> None:
+        g = rules.ints_of(self.grid)
+        if len(g) != 2 or any(n < 1 for n in g):
+            raise VerifyException(f"grid {list(g)} must be two positive sizes (rows, cols)")
+        if self.grid_offset is not None:
+            off = rules.ints_of(self.grid_offset)
+            if len(off) != 2 or any(o < 0 for o in off):
+                raise VerifyException(f"grid_offset {list(off)} must be two non-negative core coordinates")
+        block = self.body.block
+        if len(block.args) != len(self.buffers):
+            raise VerifyException(
+                f"the kernel takes {len(block.args)} buffers but the program passes {len(self.buffers)}"
+            )
+        for i, (a, b) in enumerate(zip(block.args, self.buffers)):
+            if a.type != b.type:
+                raise VerifyException(f"kernel argument {i} has type {a.type}, but the program passes {b.type}")
+        if not block.ops or not isinstance(block.last_op, KernelEndOp):
+            raise VerifyException("the kernel must end with ttmetal.kernel_end")
+
+
+_SELECTORS = ("y", "x", "all")
+
+
+def block_shape(shape: tuple[int, ...], select: Sequence[str], grid: tuple[int, int]) -> tuple[int, int]:
+    """Shape of the block a core sees of a buffer folded to 2-d, under (row, col) selectors."""
+    h = rules.prod(shape[:-1]) if len(shape) > 1 else 1
+    w = shape[-1] if shape else 1
+    out = []
+    for n, sel, what in ((h, select[0], "rows"), (w, select[1], "cols")):
+        if sel == "all":
+            out.append(n)
+        else:
+            k = grid[0] if sel == "y" else grid[1]
+            if n % k:
+                raise VerifyException(f"buffer {what} ({n}) do not split into {k} blocks for selector '{sel}'")
+            out.append(n // k)
+    return out[0], out[1]
+
+
+class _BlockAccess(IRDLOperation):
+    """Shared by read_tiles / write_tiles: `select` = [row selector, col selector]."""
+
+    select = attr_def(ArrayAttr)
+
+    def selectors(self) -> tuple[str, str]:
+        s = [a.data if isinstance(a, StringAttr) else None for a in self.select.data]
+        if len(s) != 2 or any(x not in _SELECTORS for x in s):
+            raise VerifyException(f"select must be two of \"y\", \"x\", \"all\" (rows, cols), got {self.select}")
+        return s[0], s[1]  # type: ignore[return-value]
+
+    def program(self) -> EnqueueProgramOp:
+        op = self.parent_op()
+        if not isinstance(op, EnqueueProgramOp):
+            raise VerifyException("must be inside a ttmetal.enqueue_program kernel")
+        return op
+
+    def check_block(self, buffer: SSAValue, block: SSAValue) -> None:
+        expected = block_shape(_buffer_shape(buffer), self.selectors(), self.program().core_grid())
+        got = _tensor_shape(block)
+        if got != expected:
+            raise VerifyException(f"block shape {rules.fmt(got)} does not match the selected block {rules.fmt(expected)}")
+
+
+@irdl_op_definition
+class ReadTilesOp(_BlockAccess):
+    """Bring the selected block of a buffer (folded to 2-d) into this core."""
+
+    name = "ttmetal.read_tiles"
+    buffer = operand_def(BufferType)
+    result = result_def(AnyTensorTypeConstr)
+
+    def verify_(self) -> None:
+        self.check_block(self.buffer, self.result)
+
+
+@irdl_op_definition
+class WriteTilesOp(_BlockAccess):
+    """Store a block into the selected block of a buffer."""
+
+    name = "ttmetal.write_tiles"
+    block = operand_def(AnyTensorTypeConstr)
+    buffer = operand_def(BufferType)
+
+    def verify_(self) -> None:
+        self.check_block(self.buffer, self.block)
+
+
+_UNARY = ("exp", "log", "relu", "sigmoid", "tanh", "gelu", "neg", "sqrt", "typecast", "copy")
+_BINARY = ("add", "subtract", "multiply", "div", "maximum")
+_REDUCE = ("sum", "mean", "max")
+
+
+def _check_kind(kind: StringAttr, allowed: tuple[str, ...]) -> None:
+    if kind.data not in allowed:
+        raise VerifyException(f"op must be one of {', '.join(allowed)}, got \"{kind.data}\"")
+
+
+@irdl_op_definition
+class TileUnaryOp(IRDLOperation):
+    name = "ttmetal.tile_unary"
+    input = operand_def(AnyTensorTypeConstr)
+    result = result_def(AnyTensorTypeConstr)
+    op = attr_def(StringAttr)
+
+    def verify_(self) -> None:
+        _check_kind(self.op, _UNARY)
+        if _tensor_shape(self.input) != _tensor_shape(self.result):
+            raise VerifyException("result block shape differs from the operand's")
+
+
+@irdl_op_definition
+class TileBinaryOp(IRDLOperation):
+    """Elementwise on two blocks, numpy broadcasting (a (h, 1) or (1, w) block broadcasts)."""
+
+    name = "ttmetal.tile_binary"
+    lhs = operand_def(AnyTensorTypeConstr)
+    rhs = operand_def(AnyTensorTypeConstr)
+    result = result_def(AnyTensorTypeConstr)
+    op = attr_def(StringAttr)
+
+    def verify_(self) -> None:
+        _check_kind(self.op, _BINARY)
+        expected = rules.broadcast_shapes(_tensor_shape(self.lhs), _tensor_shape(self.rhs))
+        if _tensor_shape(self.result) != expected:
+            raise VerifyException(f"result block {rules.fmt(_tensor_shape(self.result))} does not match {rules.fmt(expected)}")
+
+
+@irdl_op_definition
+class TileMatmulOp(IRDLOperation):
+    name = "ttmetal.tile_matmul"
+    a = operand_def(AnyTensorTypeConstr)
+    b = operand_def(AnyTensorTypeConstr)
+    result = result_def(AnyTensorTypeConstr)
+
+    def verify_(self) -> None:
+        expected = rules.matmul_shape(_tensor_shape(self.a), _tensor_shape(self.b), False, False)
+        if _tensor_shape(self.result) != expected:
+            raise VerifyException(f"result block {rules.fmt(_tensor_shape(self.result))} does not match {rules.fmt(expected)}")
+
+
+@irdl_op_definition
+class TileReduceOp(IRDLOperation):
+    """Reduce a block along `dim` (0 rows, 1 cols), keeping it as size 1."""
+
+    name = "ttmetal.tile_reduce"
+    input = operand_def(AnyTensorTypeConstr)
+    result = result_def(AnyTensorTypeConstr)
+    op = attr_def(StringAttr)
+    dim = attr_def(IntegerAttr)
+
+    def verify_(self) -> None:
+        _check_kind(self.op, _REDUCE)
+        d = int(self.dim.value.data)
+        if d not in (0, 1):
+            raise VerifyException(f"dim {d} must be 0 (rows) or 1 (cols) of the block")
+        expected = rules.reduce_shape(_tensor_shape(self.input), (d,), True)
+        if _tensor_shape(self.result) != expected:
+            raise VerifyException(f"result block {rules.fmt(_tensor_shape(self.result))} does not match {rules.fmt(expected)}")
+
+
+@irdl_op_definition
+class TileTransposeOp(IRDLOperation):
+    """Transpose a block (each core transposes its data locally)."""
+
+    name = "ttmetal.tile_transpose"
+    input = operand_def(AnyTensorTypeConstr)
+    result = result_def(AnyTensorTypeConstr)
+
+    def verify_(self) -> None:
+        s = _tensor_shape(self.input)
+        if _tensor_shape(self.result) != tuple(reversed(s)):
+            raise VerifyException(f"result block {rules.fmt(_tensor_shape(self.result))} is not the transpose of {rules.fmt(s)}")
+
+
+@irdl_op_definition
+class KernelEndOp(IRDLOperation):
+    name = "ttmetal.kernel_end"
+    traits = traits_def(IsTerminator())
+
+
+_ATTRIBUTES: list[type[Attribute]] = [BufferType]
+_OPS: list[type[Operation]] = [
+    CreateBufferOp, EnqueueWriteBufferOp, EnqueueReadBufferOp, DeallocateBufferOp, FinishOp,
+    EnqueueCclOp, EnqueueProgramOp, ReadTilesOp, WriteTilesOp, TileUnaryOp, TileBinaryOp,
+    TileMatmulOp, TileReduceOp, TileTransposeOp, KernelEndOp,
+]  # fmt: skip
+
+TTMetal = Dialect("ttmetal", _OPS, _ATTRIBUTES)
