@@ -26,6 +26,21 @@ _EXPORTS: dict[str, str] = {
     # meshes and sharding specs
     "Mesh": "mesh",
     "ShardingSpec": "mesh",
+    # mesh distribution (issue 4)
+    "parse_spec": "sharding_spec",
+    "format_spec": "sharding_spec",
+    "to_global": "sharding_spec",
+    "from_global": "sharding_spec",
+    "distribute": "mesh_mappers",
+    "aggregate": "mesh_mappers",
+    "mapper_from_spec": "mesh_mappers",
+    "ShardTensorToMesh": "mesh_mappers",
+    "ShardTensor2dMesh": "mesh_mappers",
+    "ShardTensorNdMesh": "mesh_mappers",
+    "ReplicateTensorToMesh": "mesh_mappers",
+    "ConcatMeshToTensor": "mesh_mappers",
+    "ConcatMesh2dToTensor": "mesh_mappers",
+    "ConcatMeshNdToTensor": "mesh_mappers",
     # single-chip placement (issue 3)
     "MemoryConfig": "memory_config",
     "CoreRange": "memory_config",

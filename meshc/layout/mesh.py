@@ -13,7 +13,7 @@ distribution; mesh mappers, the reshard planner and the simulator all ask it.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import product
 
 import numpy as np
@@ -85,10 +85,19 @@ class ShardingSpec:
     """For each tensor dim, the mesh axes sharding it, major first; () means replicated (R)."""
     partial: tuple[int, ...] = ()
     """Mesh axes over which the devices hold partial sums of the tensor (reduce to get it)."""
+    dim_names: tuple[str, ...] = field(default=(), compare=False)
+    """Optional tensor dim names of the named form `[B=2/DP=2, ...]` (issue 4); not part of equality."""
+    dim_sizes: tuple[int | None, ...] = field(default=(), compare=False)
+    """Optional tensor dim sizes the named form declared (None = not given); not part of equality."""
 
     def __post_init__(self):
         object.__setattr__(self, "dims", tuple(tuple(int(a) for a in d) for d in self.dims))
         object.__setattr__(self, "partial", tuple(int(a) for a in self.partial))
+        object.__setattr__(self, "dim_names", tuple(self.dim_names))
+        object.__setattr__(self, "dim_sizes", tuple(None if n is None else int(n) for n in self.dim_sizes))
+        for extra, what in ((self.dim_names, "dim_names"), (self.dim_sizes, "dim_sizes")):
+            if extra and len(extra) != len(self.dims):
+                raise LayoutError(f"sharding spec has {len(self.dims)} dims but {len(extra)} {what}")
         used = [a for d in self.dims for a in d] + list(self.partial)
         for a in used:
             if not 0 <= a < self.mesh.rank:

@@ -1,0 +1,274 @@
+"""TTNN's mesh mappers and composers, and `distribute` / `aggregate` built on sharding specs.
+
+Mappers (tensor -> one piece per device):
+* `ShardTensorToMesh(dim)`: split `dim` over every device, in row-major device order.
+* `ShardTensor2dMesh(dims=(d0, d1))`: on a 2D mesh (rows, cols), split `d0` over the rows
+  (mesh axis 0) and `d1` over the columns (axis 1); None replicates along that axis.
+  `d0 == d1` splits the dim over rows, then each piece over columns (spec `S01`).
+* `ShardTensorNdMesh(dims)`: meshc's generalisation of the 2D mapper, one entry per mesh axis.
+* `ReplicateTensorToMesh()`: every device gets the whole tensor.
+
+Composers (pieces -> tensor), as TTNN composes:
+* `ConcatMeshToTensor(dim)`: concatenate every device's piece along `dim` in device order
+  (replicas included, as TTNN does).
+* `ConcatMesh2dToTensor(dims=(d0, d1))`: concatenate along `d1` within each mesh row, then the
+  rows along `d0`. meshc also accepts None for an axis: read only the first device along it.
+* `ConcatMeshNdToTensor(dims)`: the same with one entry per mesh axis.
+
+Every mapper and composer is a `ShardingSpec` in disguise (`.spec(mesh, rank)`), so splitting
+and gathering are implemented once, in `meshc.layout.sharding_spec`. Splits follow torch.chunk;
+a mapper requires equal pieces unless built with `pad=True`, which zero-pads the tensor at the
+end of each split dim to a multiple of the piece count (aggregate(..., shape=) trims it again).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from meshc.layout.errors import LayoutError
+from meshc.layout.mesh import Mesh, ShardingSpec, chunk_bounds
+from meshc.layout.sharding_spec import format_spec, from_global, parse_spec, to_global
+
+
+def as_mesh(mesh_shape: Mesh | Sequence[int] | int) -> Mesh:
+    if isinstance(mesh_shape, Mesh):
+        return mesh_shape
+    if isinstance(mesh_shape, int):
+        return Mesh((mesh_shape,))
+    return Mesh(tuple(mesh_shape))
+
+
+def _norm_dim(who: str, dim: int, rank: int) -> int:
+    if not -rank <= dim < rank:
+        raise LayoutError(f"{who}: dim {dim} is out of range for a tensor of rank {rank} "
+                          f"(expected {-rank} <= dim < {rank})")
+    return dim % rank
+
+
+def _axis_spec(who: str, mesh: Mesh, rank: int, per_axis: Sequence[int | None]) -> ShardingSpec:
+    """The spec of 'mesh axis i shards tensor dim per_axis[i]' (None: replicated along axis i)."""
+    if len(per_axis) != mesh.rank:
+        raise LayoutError(f"{who} gives {len(per_axis)} dims for a {mesh.rank}-d mesh {mesh}: "
+                          f"expected one entry (a tensor dim or None) per mesh axis")
+    dims: list[list[int]] = [[] for _ in range(rank)]
+    for axis, d in enumerate(per_axis):
+        if d is not None:
+            dims[_norm_dim(who, int(d), rank)].append(axis)
+    return ShardingSpec(mesh, tuple(tuple(a) for a in dims))
+
+
+class MeshMapper:
+    """Base of the mappers: `spec(mesh, rank)` says which piece each device gets."""
+
+    pad: bool = False
+
+    def spec(self, mesh: Mesh | Sequence[int], rank: int) -> ShardingSpec:
+        raise NotImplementedError  # each mapper defines it
+
+
+@dataclass(frozen=True)
+class ShardTensorToMesh(MeshMapper):
+    dim: int
+    pad: bool = False
+
+    def spec(self, mesh, rank):
+        mesh = as_mesh(mesh)
+        dims = [()] * rank
+        dims[_norm_dim(str(self), self.dim, rank)] = tuple(range(mesh.rank))
+        return ShardingSpec(mesh, tuple(dims))
+
+    def __str__(self):
+        return f"ShardTensorToMesh(dim={self.dim}{', pad=True' if self.pad else ''})"
+
+
+@dataclass(frozen=True)
+class ShardTensor2dMesh(MeshMapper):
+    dims: tuple[int | None, int | None]
+    pad: bool = False
+
+    def __post_init__(self):
+        object.__setattr__(self, "dims", tuple(self.dims))
+        if len(self.dims) != 2:
+            raise LayoutError(f"ShardTensor2dMesh takes dims=(d0, d1), one per mesh axis; got {self.dims}")
+
+    def spec(self, mesh, rank):
+        mesh = as_mesh(mesh)
+        if mesh.rank != 2:
+            raise LayoutError(f"{self} needs a 2D mesh (rows, cols), got mesh {mesh} with {mesh.rank} axes; "
+                              f"use ShardTensorNdMesh with one dim per mesh axis")
+        return _axis_spec(str(self), mesh, rank, self.dims)
+
+    def __str__(self):
+        return f"ShardTensor2dMesh(dims={_dims_text(self.dims)}{', pad=True' if self.pad else ''})"
+
+
+@dataclass(frozen=True)
+class ShardTensorNdMesh(MeshMapper):
+    dims: tuple[int | None, ...]
+    pad: bool = False
+
+    def __post_init__(self):
+        object.__setattr__(self, "dims", tuple(self.dims))
+
+    def spec(self, mesh, rank):
+        return _axis_spec(str(self), as_mesh(mesh), rank, self.dims)
+
+    def __str__(self):
+        return f"ShardTensorNdMesh(dims={_dims_text(self.dims)}{', pad=True' if self.pad else ''})"
+
+
+@dataclass(frozen=True)
+class ReplicateTensorToMesh(MeshMapper):
+    def spec(self, mesh, rank):
+        return ShardingSpec(as_mesh(mesh), ((),) * rank)
+
+    def __str__(self):
+        return "ReplicateTensorToMesh()"
+
+
+def _dims_text(dims) -> str:
+    return "(" + ", ".join("None" if d is None else str(d) for d in dims) + ")"
+
+
+class MeshComposer:
+    """Base of the composers: `spec(mesh, rank)` says which piece each device holds."""
+
+    def spec(self, mesh: Mesh | Sequence[int], rank: int) -> ShardingSpec:
+        raise NotImplementedError  # each composer defines it
+
+
+@dataclass(frozen=True)
+class ConcatMeshToTensor(MeshComposer):
+    dim: int
+
+    def spec(self, mesh, rank):
+        return ShardTensorToMesh(self.dim).spec(mesh, rank)
+
+    def __str__(self):
+        return f"ConcatMeshToTensor(dim={self.dim})"
+
+
+@dataclass(frozen=True)
+class ConcatMesh2dToTensor(MeshComposer):
+    dims: tuple[int | None, int | None]
+
+    def __post_init__(self):
+        object.__setattr__(self, "dims", tuple(self.dims))
+        if len(self.dims) != 2:
+            raise LayoutError(f"ConcatMesh2dToTensor takes dims=(d0, d1), one per mesh axis; got {self.dims}")
+
+    def spec(self, mesh, rank):
+        mesh = as_mesh(mesh)
+        if mesh.rank != 2:
+            raise LayoutError(f"{self} needs a 2D mesh (rows, cols), got mesh {mesh} with {mesh.rank} axes; "
+                              f"use ConcatMeshNdToTensor with one dim per mesh axis")
+        return _axis_spec(str(self), mesh, rank, self.dims)
+
+    def __str__(self):
+        return f"ConcatMesh2dToTensor(dims={_dims_text(self.dims)})"
+
+
+@dataclass(frozen=True)
+class ConcatMeshNdToTensor(MeshComposer):
+    dims: tuple[int | None, ...]
+
+    def __post_init__(self):
+        object.__setattr__(self, "dims", tuple(self.dims))
+
+    def spec(self, mesh, rank):
+        return _axis_spec(str(self), as_mesh(mesh), rank, self.dims)
+
+    def __str__(self):
+        return f"ConcatMeshNdToTensor(dims={_dims_text(self.dims)})"
+
+
+def mapper_from_spec(spec: ShardingSpec | str, mesh=None) -> MeshMapper:
+    """The TTNN mapper (or ShardTensorNdMesh) that distributes as `spec` does; LayoutError if none.
+
+    No mapper makes partial sums, and a mapper shards each dim over its mesh axes in ascending
+    axis order, so `S10` (axis 1 major) has none.
+    """
+    spec = spec if isinstance(spec, ShardingSpec) else parse_spec(spec, mesh)
+    text = format_spec(spec)
+    if spec.partial:
+        raise LayoutError(f"no mesh mapper makes partial sums; spec {text} has partial axes {spec.partial}")
+    sharded = [(d, axes) for d, axes in enumerate(spec.dims) if axes]
+    for d, axes in sharded:
+        if list(axes) != sorted(axes):
+            raise LayoutError(f"no mesh mapper shards dim {d} over mesh axes {axes} in that order "
+                              f"(mappers take the axes in ascending order); spec {text}")
+    if not sharded:
+        return ReplicateTensorToMesh()
+    if len(sharded) == 1 and sharded[0][1] == tuple(range(spec.mesh.rank)):
+        return ShardTensorToMesh(sharded[0][0])
+    per_axis: list[int | None] = [None] * spec.mesh.rank
+    for d, axes in sharded:
+        if len(axes) > 1:
+            raise LayoutError(f"no mesh mapper shards dim {d} over mesh axes {axes} unless it is the only "
+                              f"sharded dim and uses every axis (ShardTensorToMesh); spec {text}")
+        for a in axes:
+            per_axis[a] = d
+    if spec.mesh.rank == 2:
+        return ShardTensor2dMesh(tuple(per_axis))
+    return ShardTensorNdMesh(tuple(per_axis))
+
+
+def _spec_of(mapper, mesh: Mesh, rank: int) -> ShardingSpec:
+    if isinstance(mapper, (MeshMapper, MeshComposer)):
+        return mapper.spec(mesh, rank)
+    if isinstance(mapper, ShardingSpec):
+        if mapper.mesh.shape != mesh.shape:
+            raise LayoutError(f"spec {format_spec(mapper)} is for mesh {mapper.mesh}, not {mesh}")
+        return mapper
+    if isinstance(mapper, str):
+        return parse_spec(mapper, mesh if mesh.names else mesh.shape)
+    raise LayoutError(f"expected a mesh mapper, composer or sharding spec, got {mapper!r}")
+
+
+def split_sizes(n: int, k: int) -> list[int]:
+    """The piece sizes torch.chunk gives when n elements split into k pieces (empty ones kept)."""
+    return [b - a for a, b in (chunk_bounds(n, k, i) for i in range(k))]
+
+
+def distribute(tensor: np.ndarray, mesh_shape, mapper, copy: bool = True) -> dict[tuple[int, ...], np.ndarray]:
+    """Split `tensor` over the mesh as `mapper` says: {device coord: piece}, row-major coord order.
+
+    `mapper` is a mesh mapper, a ShardingSpec or spec text. A mapper needs equal pieces (a
+    LayoutError names the dim and the torch.chunk sizes otherwise) unless it has `pad=True`.
+    """
+    tensor = np.asarray(tensor)
+    mesh = as_mesh(mesh_shape)
+    spec = _spec_of(mapper, mesh, tensor.ndim)
+    if isinstance(mapper, MeshMapper):
+        pads = []
+        for d, n in enumerate(tensor.shape):
+            k = spec.num_pieces(d)
+            size = -(-n // k)
+            if n != size * k:
+                if not mapper.pad:
+                    raise LayoutError(
+                        f"{mapper}: dim {d} of size {n} does not split into {k} equal pieces "
+                        f"(torch.chunk gives {split_sizes(n, k)}); use a size divisible by {k}, "
+                        f"or pad=True to zero-pad it to {max(size, 1) * k}")
+                size = max(size, 1)
+            pads.append((0, size * k - n))
+        if any(p for _, p in pads):
+            tensor = np.pad(tensor, pads)
+    return from_global(tensor, spec, copy=copy)
+
+
+def aggregate(shards: Mapping | Sequence, mesh_shape, composer, shape: Sequence[int] | None = None) -> np.ndarray:
+    """Put the pieces back together as `composer` says; `shape` trims a padded result."""
+    mesh = as_mesh(mesh_shape)
+    any_shard = next(iter(shards.values())) if isinstance(shards, Mapping) else next(iter(shards))
+    spec = _spec_of(composer, mesh, np.ndim(any_shard))
+    out = to_global(shards, spec)
+    if shape is not None:
+        shape = tuple(int(n) for n in shape)
+        if len(shape) != out.ndim or any(s > o for s, o in zip(shape, out.shape)):
+            raise LayoutError(f"cannot trim the gathered tensor {out.shape} to {shape}")
+        out = out[tuple(slice(0, n) for n in shape)]
+    return out
