@@ -12,6 +12,417 @@ _ATTRIBUTES: list = []
 _OPS: list = []
 
 # ---- memory attributes (issue 3) ----
+# Where a tensor lives on one chip: buffer type, memory layout, shard spec (core range set,
+# shard shape, orientation), memory config, and the `#ttnn.ttnn_layout` tensor encoding.
+# Each converts to and from its meshc.layout model; a tensor with a ttnn_layout is checked by
+# placing it (meshc.layout.placement.place), so a shard spec that does not fit is an error.
+# Core coordinates are (y, x), as everywhere in meshc.
+
+from functools import lru_cache as _lru_cache  # noqa: E402
+from typing import ClassVar as _ClassVar  # noqa: E402
+
+from xdsl.dialects.builtin import (  # noqa: E402
+    ArrayAttr as _ArrayAttr,
+    IntAttr as _IntAttr,
+    NoneAttr as _NoneAttr,
+    StringAttr as _MemStringAttr,
+    TensorType as _TensorType,
+)
+from xdsl.ir import Data as _Data, ParametrizedAttribute as _MemPAttr  # noqa: E402
+from xdsl.irdl import irdl_attr_definition as _mem_attr_definition  # noqa: E402
+from xdsl.parser import AttrParser as _AttrParser  # noqa: E402
+from xdsl.printer import Printer as _Printer  # noqa: E402
+from xdsl.utils.exceptions import VerifyException as _MemVerifyException  # noqa: E402
+
+from meshc.layout import memory_config as _mc  # noqa: E402
+from meshc.layout.errors import LayoutError as _LayoutError  # noqa: E402
+
+
+class _KeywordAttr(_Data[str]):
+    """An attribute that is one keyword of a fixed set, printed `#ttnn.name<keyword>`."""
+
+    KEYWORDS: _ClassVar[tuple[str, ...]] = ()
+
+    def __init__(self, data: str):
+        super().__init__(data)
+
+    def verify(self) -> None:
+        if self.data not in self.KEYWORDS:
+            raise _MemVerifyException(f"{self.name} must be one of {', '.join(self.KEYWORDS)}; got '{self.data}'")
+
+    @classmethod
+    def parse_keyword(cls, parser: _AttrParser) -> str:
+        word = parser.parse_optional_identifier()
+        if word not in cls.KEYWORDS:
+            parser.raise_error(f"expected one of {', '.join(cls.KEYWORDS)} for {cls.name}"
+                               + (f", got '{word}'" if word else ""))
+        return word  # type: ignore[return-value]
+
+    @classmethod
+    def parse_parameter(cls, parser: _AttrParser) -> str:
+        with parser.in_angle_brackets():
+            return cls.parse_keyword(parser)
+
+    def print_parameter(self, printer: _Printer) -> None:
+        printer.print_string(f"<{self.data}>")
+
+
+@_mem_attr_definition
+class BufferTypeAttr(_KeywordAttr):
+    """`#ttnn.buffer_type<l1|dram|system_memory>`: the memory a tensor is in."""
+
+    name = "ttnn.buffer_type"
+    KEYWORDS = ("l1", "dram", "system_memory")
+
+
+@_mem_attr_definition
+class TensorMemoryLayoutAttr(_KeywordAttr):
+    """`#ttnn.tensor_memory_layout<interleaved|height_sharded|...>`: how pages spread over banks/cores."""
+
+    name = "ttnn.tensor_memory_layout"
+    KEYWORDS = _mc.LAYOUTS
+
+
+@_mem_attr_definition
+class ShardOrientationAttr(_KeywordAttr):
+    """`#ttnn.shard_orientation<row_major|col_major>`: the order shards take the cores in."""
+
+    name = "ttnn.shard_orientation"
+    KEYWORDS = _mc.ORIENTATIONS
+
+
+def _parse_core(parser: _AttrParser) -> tuple[int, int]:
+    parser.parse_punctuation("(")
+    y = parser.parse_integer(allow_boolean=False, allow_negative=False)
+    parser.parse_punctuation(",")
+    x = parser.parse_integer(allow_boolean=False, allow_negative=False)
+    parser.parse_punctuation(")")
+    return y, x
+
+
+def _as_layout_error(fn):
+    """Run a model constructor; its LayoutError becomes a VerifyException (a located error)."""
+    try:
+        return fn()
+    except _LayoutError as e:
+        raise _MemVerifyException(str(e)) from None
+
+
+@_mem_attr_definition
+class CoreRangeAttr(_MemPAttr):
+    """`#ttnn.core_range<(y0, x0), (y1, x1)>`: a rectangle of cores, both corners included."""
+
+    name = "ttnn.core_range"
+    start_y: _IntAttr
+    start_x: _IntAttr
+    end_y: _IntAttr
+    end_x: _IntAttr
+
+    def __init__(self, start: tuple[int, int], end: tuple[int, int]):
+        super().__init__(_IntAttr(start[0]), _IntAttr(start[1]), _IntAttr(end[0]), _IntAttr(end[1]))
+
+    def verify(self) -> None:
+        super().verify()
+        self.model()
+
+    def model(self) -> _mc.CoreRange:
+        return _as_layout_error(lambda: _mc.CoreRange((self.start_y.data, self.start_x.data),
+                                                      (self.end_y.data, self.end_x.data)))
+
+    @classmethod
+    def from_model(cls, r: _mc.CoreRange) -> "CoreRangeAttr":
+        return cls(r.start, r.end)
+
+    @classmethod
+    def parse_parameters(cls, parser: _AttrParser):
+        with parser.in_angle_brackets():
+            s = _parse_core(parser)
+            parser.parse_punctuation(",")
+            e = _parse_core(parser)
+        return [_IntAttr(s[0]), _IntAttr(s[1]), _IntAttr(e[0]), _IntAttr(e[1])]
+
+    def print_parameters(self, printer: _Printer) -> None:
+        printer.print_string(f"<({self.start_y.data}, {self.start_x.data}), ({self.end_y.data}, {self.end_x.data})>")
+
+
+@_mem_attr_definition
+class CoreRangeSetAttr(_MemPAttr):
+    """`#ttnn.core_range_set<[#ttnn.core_range<...>, ...]>`: disjoint core ranges, in order."""
+
+    name = "ttnn.core_range_set"
+    ranges: _ArrayAttr[CoreRangeAttr]
+
+    def __init__(self, ranges):
+        super().__init__(_ArrayAttr(list(ranges)))
+
+    def verify(self) -> None:
+        super().verify()
+        self.model()
+
+    def model(self) -> _mc.CoreRangeSet:
+        return _as_layout_error(lambda: _mc.CoreRangeSet(tuple(r.model() for r in self.ranges.data)))
+
+    @classmethod
+    def from_model(cls, crs) -> "CoreRangeSetAttr":
+        crs = _mc.CoreRangeSet.of(crs)
+        return cls([CoreRangeAttr.from_model(r) for r in crs.ranges])
+
+    @classmethod
+    def parse_parameters(cls, parser: _AttrParser):
+        with parser.in_angle_brackets():
+            ranges = parser.parse_comma_separated_list(parser.Delimiter.SQUARE, parser.parse_attribute)
+        for r in ranges:
+            if not isinstance(r, CoreRangeAttr):
+                parser.raise_error(f"a core range set holds #ttnn.core_range attributes; got {r}")
+        return [_ArrayAttr(ranges)]
+
+    def print_parameters(self, printer: _Printer) -> None:
+        printer.print_string("<[")
+        printer.print_list(self.ranges.data, printer.print_attribute)
+        printer.print_string("]>")
+
+
+def _parse_shape(parser: _AttrParser) -> list[int]:
+    with parser.in_angle_brackets():
+        dims = parser.parse_dimension_list()
+    if not dims:
+        parser.raise_error("expected a shape like <32x64>")
+    return dims
+
+
+@_mem_attr_definition
+class ShardSpecAttr(_MemPAttr):
+    """`#ttnn.shard_spec<#ttnn.core_range_set<[...]>, <HxW>, <row_major|col_major>>` (shape in elements)."""
+
+    name = "ttnn.shard_spec"
+    core_range_set: CoreRangeSetAttr
+    shard_shape: _ArrayAttr[_IntAttr]
+    orientation: ShardOrientationAttr
+
+    def __init__(self, core_range_set: CoreRangeSetAttr, shard_shape, orientation: str = "row_major"):
+        super().__init__(core_range_set, _ArrayAttr([_IntAttr(v) for v in shard_shape]),
+                         ShardOrientationAttr(orientation))
+
+    @property
+    def shape(self) -> tuple[int, ...]:
+        return tuple(v.data for v in self.shard_shape.data)
+
+    def verify(self) -> None:
+        super().verify()
+        if any(v <= 0 for v in self.shape):
+            raise _MemVerifyException(f"shard shape {'x'.join(map(str, self.shape))} must have positive extents")
+
+    def model(self) -> _mc.ShardSpec:
+        return _mc.ShardSpec(self.core_range_set.model(), self.shape, self.orientation.data)
+
+    @classmethod
+    def from_model(cls, spec: _mc.ShardSpec) -> "ShardSpecAttr":
+        if spec.shard_shape is None:
+            raise _LayoutError("a #ttnn.shard_spec needs a shard shape; place() the tensor to derive one")
+        return cls(CoreRangeSetAttr.from_model(spec.grid), spec.shard_shape, spec.orientation)
+
+    @classmethod
+    def parse_parameters(cls, parser: _AttrParser):
+        with parser.in_angle_brackets():
+            crs = parser.parse_attribute()
+            if not isinstance(crs, CoreRangeSetAttr):
+                parser.raise_error(f"a shard spec starts with a #ttnn.core_range_set; got {crs}")
+            parser.parse_punctuation(",")
+            shape = _parse_shape(parser)
+            parser.parse_punctuation(",")
+            orientation = ShardOrientationAttr.parse_parameter(parser)
+        return [crs, _ArrayAttr([_IntAttr(v) for v in shape]), ShardOrientationAttr(orientation)]
+
+    def print_parameters(self, printer: _Printer) -> None:
+        printer.print_string("<")
+        printer.print_attribute(self.core_range_set)
+        printer.print_string(f", <{'x'.join(map(str, self.shape))}>, <{self.orientation.data}>>")
+
+
+@_mem_attr_definition
+class MemoryConfigAttr(_MemPAttr):
+    """`#ttnn.memory_config<#ttnn.buffer_type<...>, <layout>[, #ttnn.shard_spec<...>]>`."""
+
+    name = "ttnn.memory_config"
+    buffer_type: BufferTypeAttr
+    memory_layout: TensorMemoryLayoutAttr
+    shard_spec: ShardSpecAttr | _NoneAttr
+
+    def __init__(self, buffer_type: str, memory_layout: str, shard_spec: ShardSpecAttr | None = None):
+        super().__init__(BufferTypeAttr(buffer_type), TensorMemoryLayoutAttr(memory_layout),
+                         shard_spec if shard_spec is not None else _NoneAttr())
+
+    def verify(self) -> None:
+        super().verify()
+        buf, lay = self.buffer_type.data, self.memory_layout.data
+        spec = self.shard_spec
+        if lay == "interleaved" and isinstance(spec, ShardSpecAttr):
+            raise _MemVerifyException("an interleaved memory config spreads pages over every bank: "
+                                      "it takes no #ttnn.shard_spec")
+        if lay != "interleaved" and not isinstance(spec, ShardSpecAttr):
+            raise _MemVerifyException(f"a {lay} memory config needs a #ttnn.shard_spec (cores, shard shape, orientation)")
+        if buf == "system_memory":
+            if lay != "interleaved":
+                raise _MemVerifyException(f"system_memory is host memory: it cannot be {lay}; use l1 or dram")
+            return
+        self.model()
+
+    def model(self) -> _mc.MemoryConfig:
+        """The meshc.layout MemoryConfig (system_memory has none: it is host memory)."""
+        if self.buffer_type.data == "system_memory":
+            raise _MemVerifyException("system_memory is host memory: it has no device memory config")
+        spec = self.shard_spec
+        if isinstance(spec, ShardSpecAttr):
+            s = spec.model()
+            return _as_layout_error(lambda: _mc.MemoryConfig(self.buffer_type.data, self.memory_layout.data,
+                                                             s.grid, s.shard_shape, s.orientation))
+        return _as_layout_error(lambda: _mc.MemoryConfig(self.buffer_type.data, self.memory_layout.data))
+
+    @classmethod
+    def from_model(cls, m: _mc.MemoryConfig) -> "MemoryConfigAttr":
+        spec = m.shard_spec
+        return cls(m.buffer, m.layout, ShardSpecAttr.from_model(spec) if spec is not None else None)
+
+    @property
+    def is_host(self) -> bool:
+        return self.buffer_type.data == "system_memory"
+
+    @classmethod
+    def parse_parameters(cls, parser: _AttrParser):
+        with parser.in_angle_brackets():
+            buf = parser.parse_attribute()
+            if not isinstance(buf, BufferTypeAttr):
+                parser.raise_error(f"a memory config starts with a #ttnn.buffer_type; got {buf}")
+            parser.parse_punctuation(",")
+            lay = TensorMemoryLayoutAttr.parse_parameter(parser)
+            spec = _NoneAttr()
+            if parser.parse_optional_punctuation(","):
+                spec = parser.parse_attribute()
+                if not isinstance(spec, ShardSpecAttr):
+                    parser.raise_error(f"expected a #ttnn.shard_spec after the memory layout; got {spec}")
+        return [buf, TensorMemoryLayoutAttr(lay), spec]
+
+    def print_parameters(self, printer: _Printer) -> None:
+        printer.print_string("<")
+        printer.print_attribute(self.buffer_type)
+        printer.print_string(f", <{self.memory_layout.data}>")
+        if isinstance(self.shard_spec, ShardSpecAttr):
+            printer.print_string(", ")
+            printer.print_attribute(self.shard_spec)
+        printer.print_string(">")
+
+
+@_mem_attr_definition
+class TTNNLayoutAttr(_MemPAttr):
+    """`#ttnn.ttnn_layout<tile<32x32>|row_major, DTYPE, #ttnn.memory_config<...>>`: a tensor encoding.
+
+    DTYPE is the storage data type (f32, f16, bf16, bfp_bf8, bfp_bf4, u32, u16, u8, si32); it
+    may differ from the tensor's element type (a bf16 tensor stored as bfp_bf8) but not in kind
+    (float vs integer).
+    """
+
+    name = "ttnn.ttnn_layout"
+    tile: _ArrayAttr[_IntAttr]
+    """Tile shape (rows, cols); empty for row-major."""
+    data_type: _MemStringAttr
+    memory_config: MemoryConfigAttr
+
+    def __init__(self, tile, data_type: str, memory_config: MemoryConfigAttr):
+        t = [] if tile is None else [_IntAttr(v) for v in tile]
+        super().__init__(_ArrayAttr(t), _MemStringAttr(data_type), memory_config)
+
+    @property
+    def tile_shape(self) -> tuple[int, int] | None:
+        t = tuple(v.data for v in self.tile.data)
+        return t if t else None  # type: ignore[return-value]
+
+    def verify(self) -> None:
+        super().verify()
+        from meshc.layout.dtypes import get_dtype
+        from meshc.layout.tensor_layout import check_tile
+
+        d = _as_layout_error(lambda: get_dtype(self.data_type.data))
+        _as_layout_error(lambda: check_tile(self.tile_shape))
+        if d.is_block_float and self.tile_shape is None:
+            raise _MemVerifyException(f"{d.name} is a block float, stored in tiles: a row_major layout cannot hold it")
+
+    def model(self) -> tuple[tuple[int, int] | None, str, _mc.MemoryConfig]:
+        """(tile or None, data type name, MemoryConfig)."""
+        return self.tile_shape, self.data_type.data, self.memory_config.model()
+
+    @classmethod
+    def from_model(cls, tile, data_type: str, memory_config: _mc.MemoryConfig) -> "TTNNLayoutAttr":
+        return cls(tile, data_type, MemoryConfigAttr.from_model(memory_config))
+
+    def place(self, shape, arch: str = "wormhole_b0"):
+        """The Placement of a tensor of this shape (raises LayoutError when it does not fit)."""
+        from meshc.layout.placement import place
+
+        tile, dt, cfg = self.model()
+        return place(tuple(shape), dt, cfg, tile=tile, arch=arch)
+
+    @classmethod
+    def parse_parameters(cls, parser: _AttrParser):
+        with parser.in_angle_brackets():
+            kind = parser.parse_optional_identifier()
+            if kind == "tile":
+                tile = _parse_shape(parser)
+            elif kind == "row_major":
+                tile = []
+            else:
+                parser.raise_error("a ttnn_layout starts with tile<RxC> or row_major")
+            parser.parse_punctuation(",")
+            dt = parser.parse_identifier(" (the data type, e.g. bf16)")
+            parser.parse_punctuation(",")
+            mem = parser.parse_attribute()
+            if not isinstance(mem, MemoryConfigAttr):
+                parser.raise_error(f"a ttnn_layout ends with a #ttnn.memory_config; got {mem}")
+        return [_ArrayAttr([_IntAttr(v) for v in tile]), _MemStringAttr(dt), mem]
+
+    def print_parameters(self, printer: _Printer) -> None:
+        t = self.tile_shape
+        printer.print_string(f"<tile<{t[0]}x{t[1]}>, " if t else "<row_major, ")
+        printer.print_string(f"{self.data_type.data}, ")
+        printer.print_attribute(self.memory_config)
+        printer.print_string(">")
+
+
+@_lru_cache(maxsize=256)
+def _check_placement(shape: tuple[int, ...], layout: TTNNLayoutAttr) -> None:
+    layout.place(shape)
+
+
+def check_ttnn_layout(t) -> None:
+    """Type checker: a tensor with a #ttnn.ttnn_layout must fit it (shard spec, grid, capacity)."""
+    if not isinstance(t, _TensorType) or not isinstance(t.encoding, TTNNLayoutAttr):
+        return
+    from meshc.layout.dtypes import get_dtype
+
+    enc: TTNNLayoutAttr = t.encoding
+    shape = tuple(t.get_shape())
+    what = f"tensor<{'x'.join(map(str, shape))}x{t.element_type}>"
+    if any(d < 0 for d in shape):
+        raise _MemVerifyException(f"{what} with a #ttnn.ttnn_layout must have a static shape")
+    d = get_dtype(enc.data_type.data)
+    elt = str(t.element_type)
+    elt_is_float = elt.startswith(("f", "bf"))
+    if elt_is_float != d.is_float:
+        raise _MemVerifyException(f"{what} cannot be stored as {d.name}: a {'float' if elt_is_float else 'integer'} "
+                                  f"tensor needs a {'float' if elt_is_float else 'integer'} data type in its ttnn_layout")
+    if enc.memory_config.is_host:
+        return
+    try:
+        _check_placement(shape, enc)
+    except _LayoutError as e:
+        raise _MemVerifyException(f"{what} does not fit its #ttnn.ttnn_layout: {e}") from None
+
+
+from meshc.diagnostics import register_type_checker as _register_type_checker  # noqa: E402
+
+_register_type_checker(check_ttnn_layout)
+
+_ATTRIBUTES += [BufferTypeAttr, TensorMemoryLayoutAttr, ShardOrientationAttr, CoreRangeAttr, CoreRangeSetAttr,
+                ShardSpecAttr, MemoryConfigAttr, TTNNLayoutAttr]
 
 
 # ---- mesh distribution attributes (issue 4) ----

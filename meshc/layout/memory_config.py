@@ -137,6 +137,15 @@ class CoreRangeSet:
 
 
 @dataclass(frozen=True)
+class ShardSpec:
+    """The sharded part of a memory config: cores, shard shape (elements), orientation."""
+
+    grid: CoreRangeSet
+    shard_shape: "tuple[int, ...] | None"
+    orientation: str = "row_major"
+
+
+@dataclass(frozen=True)
 class MemoryConfig:
     buffer: str = "dram"
     layout: str = "interleaved"
@@ -184,6 +193,12 @@ class MemoryConfig:
     @property
     def core_ranges(self) -> CoreRangeSet | None:
         return self.grid  # type: ignore[return-value]
+
+    @property
+    def shard_spec(self) -> ShardSpec | None:
+        if not self.is_sharded:
+            return None
+        return ShardSpec(self.grid, self.shard_shape, self.orientation)  # type: ignore[arg-type]
 
 
 L1_MEMORY_CONFIG = MemoryConfig("l1", "interleaved")

@@ -441,10 +441,10 @@ def _nd_sharded(shape, d, tile, cfg: MemoryConfig, a: Arch) -> Placement:
 
 def _check_capacity(p: Placement) -> None:
     cap = p.arch.l1_size if p.config.buffer == "l1" else p.arch.dram_bank_size
-    where = "L1" if p.config.buffer == "l1" else "DRAM bank"
+    where = f"the L1 of a {p.arch.name} core" if p.config.buffer == "l1" else f"a {p.arch.name} DRAM bank"
     need = p.owner_slots * p.aligned_page_bytes
     if len(need) and need.max() > cap:
         k = int(np.argmax(need))
         raise CapacityError(f"{p.config.layout.replace('_', ' ')} {_fmt(p.shape)}x{p.dtype.name} needs "
-                            f"{int(need[k])} B on {_owner_name(p.owners[k])}, but a {where} of {p.arch.name} "
+                            f"{int(need[k])} B on {_owner_name(p.owners[k])}, but {where} "
                             f"holds {cap} B: {int(need[k]) - cap} B short")
