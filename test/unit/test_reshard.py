@@ -1,0 +1,125 @@
+"""Reshard planner: the seed's cases and the bench's cases, with bounds derived by hand."""
+
+import numpy as np
+import pytest
+
+from meshc.layout.errors import LayoutError
+from meshc.layout.mesh import Mesh, ShardingSpec
+from meshc.layout.reshard import execute_plan, lower_bound_bytes, plan_reshard
+from meshc.layout.system import mesh_system
+
+M22 = Mesh((2, 2))
+ATT = Mesh((2, 2, 2), ("DP", "CP", "TP"))
+EP = Mesh((8,), ("EP",))
+
+
+def spec(mesh, *dims, partial=()):
+    return ShardingSpec(mesh, tuple(tuple(d) for d in dims), tuple(partial))
+
+
+def split(x, s):
+    return [x[s.local_slices(x.shape, s.mesh.coord_of(d))] for d in range(s.mesh.size)]
+
+
+def check_moves(shape, src, tgt, **kw):
+    """Plan, execute on numpy, compare every device with numpy's slice of the global tensor."""
+    plan = plan_reshard(shape, "f32", src, tgt, **kw)
+    x = np.arange(int(np.prod(shape)), dtype=np.float32).reshape(shape)
+    out = execute_plan(plan, split(x, src))
+    for d, got in enumerate(out):
+        np.testing.assert_array_equal(got, x[tgt.local_slices(shape, tgt.mesh.coord_of(d))])
+    return plan
+
+
+# bounds below: (elements a device needs and lacks, summed over devices) x 4 bytes, by hand
+CASES = [
+    # [S0, R] -> [R, S0] on 2x2, 4x4: device (i, j) holds rows-half i, needs cols-half i; lacks a 2x2 quarter
+    ("S0R_to_RS0", (4, 4), spec(M22, [0], []), spec(M22, [], [0]), 4 * 4 * 4),
+    # [S01, R] -> [S10, R]: devices 1 and 2 swap their 1x4 rows; 0 and 3 keep theirs
+    ("S01_to_S10", (4, 4), spec(M22, [0, 1], []), spec(M22, [1, 0], []), 2 * 4 * 4),
+    # [R, S01] -> [S0, S1]: (0,0) and (1,1) lack 2 elements, (0,1) and (1,0) lack 4
+    ("RS01_to_S0S1", (4, 4), spec(M22, [], [0, 1]), spec(M22, [0], [1]), 12 * 4),
+    # [S0, S1] -> [R, R]: every device lacks 3 of the 4 quarters (4 elements each)
+    ("S0S1_to_RR", (4, 4), spec(M22, [0], [1]), spec(M22, [], []), 4 * 12 * 4),
+    # seed 004: [E=8, B/DP, C=1, M/TP] (replicated over CP) -> [E/EP, B, C, M] over 8 devices:
+    # device e needs expert e's 2x1x2 = 4 elements, holds 1 (its dp row, its tp half)
+    ("seed_moe", (8, 2, 1, 2), spec(ATT, [], [0], [], [2]), spec(EP, [0], [], [], []), 8 * 3 * 4),
+    # and back: device (dp, cp, tp) needs 8 experts x 1 element, holds its own expert's one
+    ("seed_moe_back", (8, 2, 1, 2), spec(EP, [0], [], [], []), spec(ATT, [], [0], [], [2]), 8 * 7 * 4),
+]
+
+
+@pytest.mark.parametrize("name,shape,src,tgt,bound", CASES, ids=[c[0] for c in CASES])
+def test_cases_meet_hand_bound(name, shape, src, tgt, bound):
+    plan = check_moves(shape, src, tgt)
+    assert plan.lower_bound_bytes == bound
+    assert lower_bound_bytes(shape, "f32", src, tgt) == bound
+    assert plan.delivered_bytes == bound
+
+
+def test_step_names():
+    kinds = lambda p: [s.kind for s in p.steps]
+    assert kinds(check_moves((4, 4), spec(M22, [0], []), spec(M22, [], [0]))) == ["all_to_all", "all_slice"]
+    p = check_moves((4, 4), spec(M22, [0, 1], []), spec(M22, [1, 0], []))
+    assert kinds(p)[0] == "collective_permute" and p.steps[0].groups == ((1, 2),)
+    p = check_moves((4, 4), spec(M22, [0], [1]), spec(M22, [], []))
+    assert kinds(p) == ["all_gather", "all_gather"]
+    # R -> S: nothing moves
+    p = check_moves((4, 4), spec(M22, [], []), spec(M22, [0], [1]))
+    assert kinds(p) == ["all_slice"] and p.delivered_bytes == 0
+
+
+def test_never_gathers_then_slices_where_all_to_all_does():
+    # [S0, R] -> [R, S0]: the gather-then-slice route moves twice the bytes; the plan moves the bound
+    src, tgt = spec(M22, [0], []), spec(M22, [], [0])
+    plan = check_moves((4, 4), src, tgt)
+    naive = check_moves((4, 4), src, tgt, strategy="gather_then_slice")
+    assert plan.delivered_bytes == 64 and naive.delivered_bytes == 128
+    for s in plan.steps:  # no device receives a byte outside its target piece
+        for t in s.transfers:
+            tb = tgt.local_bounds((4, 4), tgt.mesh.coord_of(t.dst))
+            assert all(a <= lo and hi <= b for (lo, hi), (a, b) in zip(t.box, tb))
+
+
+def test_link_hops_on_a_line():
+    # 1x4 line: [S0] -> [S0] shifted is impossible, so use [R] <- [S0]: device 0 needs 3 quarters
+    # from devices 1, 2, 3 at 1, 2, 3 hops directly; forwarded along the line it is 1 hop each step.
+    m = Mesh((4,))
+    plan = check_moves((8,), spec(m, [0]), spec(m, []), system=mesh_system((4,)))
+    # every device gets 6 elements it lacks = 24 B, 4 devices
+    assert plan.delivered_bytes == 4 * 6 * 4
+    # hops: a cell from device s to d crosses |s - d| links: sum over ordered pairs |s-d| * 2 elements * 4 B
+    assert plan.link_hop_bytes == sum(abs(s - d) for s in range(4) for d in range(4)) * 2 * 4
+
+
+def test_partial_sums_reduce_exactly():
+    rng = np.random.default_rng(1)
+    x = rng.integers(-50, 50, size=(4, 6)).astype(np.float64)
+    src = spec(M22, [0], [], partial=[1])
+    part = rng.integers(-50, 50, size=x.shape).astype(np.float64)
+    parts = [part, x - part]  # sums to x over mesh axis 1
+    shards = [parts[M22.coord_of(d)[1]][src.local_slices(x.shape, M22.coord_of(d))] for d in range(4)]
+    for tgt, kind in [(spec(M22, [0], []), "all_reduce"), (spec(M22, [0], [1]), "reduce_scatter"),
+                      (spec(M22, [], []), "reduce_scatter")]:
+        plan = plan_reshard(x.shape, "f32", src, tgt)
+        assert plan.steps[0].kind == kind
+        out = execute_plan(plan, shards)
+        for d in range(4):
+            np.testing.assert_array_equal(out[d], x[tgt.local_slices(x.shape, M22.coord_of(d))])
+    # all_reduce of a 2x6 row block over 2 devices: each receives the other's half (6 el) then its other half
+    plan = plan_reshard(x.shape, "f32", src, spec(M22, [0], []))
+    assert plan.delivered_bytes == 4 * (6 + 6) * 4
+
+
+def test_errors_name_the_problem():
+    with pytest.raises(LayoutError, match="has 4 devices but target mesh"):
+        plan_reshard((4,), "f32", spec(M22, [0]), spec(EP, [0]))
+    with pytest.raises(LayoutError, match="rank"):
+        plan_reshard((4, 4, 4), "f32", spec(M22, [0], []), spec(M22, [], [0]))
+    with pytest.raises(LayoutError, match="block floats"):
+        plan_reshard((32, 32), "bfp_bf8", spec(M22, [0], []), spec(M22, [], [0]))
+    with pytest.raises(LayoutError, match="not partial over"):
+        plan_reshard((4, 4), "f32", spec(M22, [0], []), spec(M22, [0], [], partial=[1]))
+    plan = plan_reshard((4, 4), "f32", spec(M22, [0], []), spec(M22, [], [0]))
+    with pytest.raises(LayoutError, match="device 1 shard has shape"):
+        execute_plan(plan, [np.zeros((2, 4))] + [np.zeros((3, 4))] * 3)
