@@ -1,0 +1,252 @@
+"""The `#tt.metal_layout` model: how a tensor is collapsed, gridded and sharded across cores.
+
+`#tt.metal_layout<LINEAR, OOB, <GRID>, memref<SHARD x ELEM, #tt.memory_space<MS>>>`:
+
+* LINEAR is an affine map from the tensor's index to a point of the *collapsed* tensor, whose
+  rank is the grid's. `collapse_intervals` say which tensor dims fold into one: the default
+  `[(0, -1)]` folds all but the last (Python-style end, exclusive; negative counts from the
+  rank), so a 2x3x64x128 tensor gets `(d0, d1, d2, d3) -> (d0 * 192 + d1 * 64 + d2, d3)`.
+* GRID is the core grid the collapsed tensor is divided over.
+* SHARD is one core's piece: per dim ceil(extent / grid), where the extent is
+  LINEAR(last index) + 1 (in general: the largest value LINEAR takes, plus one). With a tile
+  element type the last two dims count tiles: the element count divided by the tile shape,
+  rounded up. 2x3x64x128 on grid 2x4: memref 192x32xf32, or 6x1 tiles of 32x32.
+* OOB is the value of padding (undef, zero, one, inf, neginf); MS is system, dram or l1.
+
+`build_metal_layout(...)` derives a layout; `MetalLayout.verify_against(shape)` checks a
+written one against its tensor.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from math import prod
+
+from meshc.layout.affine import AffineExpr, AffineMap, Dim, as_map
+from meshc.layout.dtypes import DataType, get_dtype
+from meshc.layout.errors import LayoutError
+
+MEMORY_SPACES = ("system", "dram", "l1")
+OOB_VALUES = ("undef", "zero", "one", "inf", "neginf")
+TILE_SHAPES = ((32, 32), (16, 32), (32, 16), (16, 16), (8, 32), (4, 32), (2, 32), (1, 32))
+"""Tile shapes the hardware supports (rows x cols); 16x16 faces, or narrower for the short tiles."""
+
+
+def _fmt(shape) -> str:
+    return "x".join(str(int(s)) for s in shape)
+
+
+def _ceil_div(a: int, b: int) -> int:
+    return -(-a // b)
+
+
+@dataclass(frozen=True)
+class Tile:
+    """`!tt.tile<32x32, bf16>`: a tile shape and the data type of its elements."""
+
+    shape: tuple[int, int]
+    dtype: DataType
+
+    def __post_init__(self):
+        object.__setattr__(self, "shape", tuple(int(s) for s in self.shape))
+        object.__setattr__(self, "dtype", get_dtype(self.dtype))
+        if self.shape not in TILE_SHAPES:
+            raise LayoutError(f"tile shape {_fmt(self.shape)} is not supported; expected one of "
+                              f"{', '.join(_fmt(s) for s in TILE_SHAPES)}")
+        if self.dtype.is_block_float:
+            self.dtype.bytes_for(*self.shape)  # a whole number of exponent blocks
+
+    @property
+    def size_bytes(self) -> int:
+        return self.dtype.bytes_for(*self.shape)
+
+    def __str__(self) -> str:
+        return f"{_fmt(self.shape)}, {self.dtype.name}"
+
+
+def _check_choice(value: str, choices: tuple[str, ...], what: str) -> str:
+    if value not in choices:
+        raise LayoutError(f"unknown {what} '{value}'; expected one of {', '.join(choices)}")
+    return value
+
+
+@dataclass(frozen=True)
+class MetalLayout:
+    linear: AffineMap
+    oob: str
+    grid: tuple[int, ...]
+    shard_shape: tuple[int, ...]
+    """The memref shape: elements per core, or tiles in the last two dims when `element` is a Tile."""
+    element: "DataType | Tile"
+    memory_space: str
+
+    def __post_init__(self):
+        object.__setattr__(self, "linear", as_map(self.linear))
+        object.__setattr__(self, "grid", tuple(int(g) for g in self.grid))
+        object.__setattr__(self, "shard_shape", tuple(int(s) for s in self.shard_shape))
+        if not isinstance(self.element, Tile):
+            object.__setattr__(self, "element", get_dtype(self.element))
+        self.verify()
+
+    @property
+    def tiled(self) -> bool:
+        return isinstance(self.element, Tile)
+
+    @property
+    def dtype(self) -> DataType:
+        return self.element.dtype if isinstance(self.element, Tile) else self.element
+
+    def verify(self) -> None:
+        """Checks that need no tensor: the parts agree with each other."""
+        _check_choice(self.oob, OOB_VALUES, "OOB value")
+        _check_choice(self.memory_space, MEMORY_SPACES, "memory space")
+        if not self.grid or any(g <= 0 for g in self.grid):
+            raise LayoutError(f"grid <{_fmt(self.grid)}> must have a rank of at least 1 and positive sizes")
+        if self.linear.num_results != len(self.grid):
+            raise LayoutError(f"the LINEAR map {self.linear} has {self.linear.num_results} results, but the "
+                              f"grid <{_fmt(self.grid)}> has rank {len(self.grid)}")
+        if len(self.shard_shape) != len(self.grid):
+            raise LayoutError(f"the memref shard {_fmt(self.shard_shape)} has rank {len(self.shard_shape)}, "
+                              f"but the grid <{_fmt(self.grid)}> has rank {len(self.grid)}")
+        if any(s <= 0 for s in self.shard_shape):
+            raise LayoutError(f"the memref shard {_fmt(self.shard_shape)} must have positive sizes")
+        if self.tiled and len(self.grid) < 2:
+            raise LayoutError("a tiled layout needs a grid of rank 2 or more (tiles cover the last two dims)")
+
+    @property
+    def shard_elements(self) -> tuple[int, ...]:
+        """One core's shard in elements (tiles times the tile shape in the last two dims)."""
+        if isinstance(self.element, Tile):
+            th, tw = self.element.shape
+            s = self.shard_shape
+            return s[:-2] + (s[-2] * th, s[-1] * tw)
+        return self.shard_shape
+
+    @property
+    def shard_bytes(self) -> int:
+        if isinstance(self.element, Tile):
+            return prod(self.shard_shape) * self.element.size_bytes
+        return prod(self.shard_shape) * self.element.itemsize
+
+    def collapsed_shape(self, shape) -> tuple[int, ...]:
+        return collapsed_shape(self.linear, shape)
+
+    def verify_against(self, shape) -> None:
+        """Raise LayoutError unless this layout can hold a tensor of `shape`."""
+        shape = _check_tensor_shape(shape)
+        if self.linear.num_dims != len(shape):
+            raise LayoutError(f"the LINEAR map {self.linear} takes {self.linear.num_dims} dims, but the "
+                              f"tensor {_fmt(shape)} has rank {len(shape)}")
+        collapsed = self.collapsed_shape(shape)
+        have = self.shard_elements
+        for i, (n, g, s) in enumerate(zip(collapsed, self.grid, have)):
+            if s * g < n:
+                unit = f" of {_fmt(self.element.shape)} tiles" if isinstance(self.element, Tile) else ""
+                raise LayoutError(
+                    f"the memref shard {_fmt(self.shard_shape)}{unit} on grid <{_fmt(self.grid)}> covers "
+                    f"{_fmt(tuple(a * b for a, b in zip(have, self.grid)))} elements, but the tensor "
+                    f"{_fmt(shape)} collapses to {_fmt(collapsed)}: dim {i} needs {n}, has {s * g}")
+
+
+def _check_tensor_shape(shape) -> tuple[int, ...]:
+    shape = tuple(int(s) for s in shape)
+    if any(s <= 0 for s in shape):
+        raise LayoutError(f"tensor shape {_fmt(shape) or '<scalar>'} must have static, positive sizes "
+                          "to be laid out")
+    return shape
+
+
+def collapsed_shape(linear: "AffineMap | str", shape) -> tuple[int, ...]:
+    """The extent of each LINEAR result over the tensor: largest value + 1 (values must be >= 0)."""
+    linear = as_map(linear)
+    shape = _check_tensor_shape(shape)
+    out = []
+    for i, (lo, hi) in enumerate(linear.bounds(shape)):
+        if lo < 0:
+            raise LayoutError(f"result {i} of the LINEAR map {linear} reaches {lo} on tensor "
+                              f"{_fmt(shape)}; LINEAR values must not be negative")
+        out.append(hi + 1)
+    return tuple(out)
+
+
+def normalize_intervals(rank: int, collapse_intervals=None) -> list[tuple[int, int]]:
+    """Collapse intervals as sorted, non-overlapping [start, end) pairs with non-negative bounds."""
+    if collapse_intervals is None:
+        collapse_intervals = [(0, -1)]
+    out: list[tuple[int, int]] = []
+    for iv in collapse_intervals:
+        if len(iv) != 2:
+            raise LayoutError(f"collapse interval {tuple(iv)} must be a (start, end) pair")
+        s, e = (int(v) + rank if int(v) < 0 else int(v) for v in iv)
+        if not 0 <= s <= e <= rank:
+            raise LayoutError(f"collapse interval {tuple(iv)} does not lie within the {rank} dims of the tensor")
+        if e - s >= 1:
+            out.append((s, e))
+    out.sort()
+    for (s0, e0), (s1, _) in zip(out, out[1:]):
+        if s1 < e0:
+            raise LayoutError(f"collapse intervals overlap at dim {s1}")
+    return out
+
+
+def linear_map(shape, collapse_intervals=None) -> AffineMap:
+    """LINEAR for a tensor shape: each interval's dims fold row-major into one result."""
+    shape = _check_tensor_shape(shape)
+    rank = len(shape)
+    intervals = normalize_intervals(rank, collapse_intervals)
+    starts = {s: e for s, e in intervals}
+    d = [Dim(i) for i in range(rank)]
+    results: list[AffineExpr] = []
+    i = 0
+    while i < rank:
+        end = starts.get(i, i + 1)
+        expr: AffineExpr | None = None
+        for j in range(i, end):
+            stride = prod(shape[j + 1 : end])
+            term = d[j] if stride == 1 else d[j] * stride
+            expr = term if expr is None else expr + term
+        assert expr is not None
+        results.append(expr)
+        i = end
+    return AffineMap(rank, tuple(results))
+
+
+def shard_shape_for(linear: AffineMap, shape, grid, tile: Tile | None = None) -> tuple[int, ...]:
+    """ceil(collapsed / grid) per dim; with a tile, the last two dims in tiles (rounded up)."""
+    grid = tuple(int(g) for g in grid)
+    collapsed = collapsed_shape(linear, shape)
+    if len(collapsed) != len(grid):
+        raise LayoutError(f"the LINEAR map {linear} gives {len(collapsed)} dims, but the grid "
+                          f"<{_fmt(grid)}> has rank {len(grid)}")
+    if any(g <= 0 for g in grid):
+        raise LayoutError(f"grid <{_fmt(grid)}> must have positive sizes")
+    shard = [_ceil_div(n, g) for n, g in zip(collapsed, grid)]
+    if tile is not None:
+        if len(shard) < 2:
+            raise LayoutError("a tiled layout needs a grid of rank 2 or more (tiles cover the last two dims)")
+        shard[-2] = _ceil_div(shard[-2], tile.shape[0])
+        shard[-1] = _ceil_div(shard[-1], tile.shape[1])
+    return tuple(shard)
+
+
+def build_metal_layout(
+    shape,
+    grid,
+    collapse_intervals=None,
+    memory_space: str = "l1",
+    dtype: "str | DataType" = "f32",
+    tile: "tuple[int, int] | Tile | None" = None,
+    oob: str = "undef",
+) -> MetalLayout:
+    """The layout of a tensor on a core grid: LINEAR from the collapse intervals, the shard, the memref.
+
+    `tile` is a tile shape (e.g. (32, 32)) whose elements are `dtype`, or a Tile; None for
+    untiled (row-major) storage of `dtype` elements.
+    """
+    linear = linear_map(shape, collapse_intervals)
+    t = tile if isinstance(tile, Tile) or tile is None else Tile(tuple(tile), get_dtype(dtype))
+    shard = shard_shape_for(linear, shape, grid, t)
+    element: DataType | Tile = t if t is not None else get_dtype(dtype)
+    layout = MetalLayout(linear, oob, tuple(grid), shard, element, memory_space)
+    layout.verify_against(shape)
+    return layout
