@@ -216,7 +216,8 @@ def mapper_from_spec(spec: ShardingSpec | str, mesh=None) -> MeshMapper:
     return ShardTensorNdMesh(tuple(per_axis))
 
 
-def _spec_of(mapper, mesh: Mesh, rank: int) -> ShardingSpec:
+def spec_of(mapper, mesh: Mesh, rank: int) -> ShardingSpec:
+    """The sharding spec of a mapper, composer, ShardingSpec or spec text, for a tensor of `rank`."""
     if isinstance(mapper, (MeshMapper, MeshComposer)):
         return mapper.spec(mesh, rank)
     if isinstance(mapper, ShardingSpec):
@@ -233,6 +234,14 @@ def split_sizes(n: int, k: int) -> list[int]:
     return [b - a for a, b in (chunk_bounds(n, k, i) for i in range(k))]
 
 
+def uneven_error(mapper, d: int, n: int, k: int) -> LayoutError:
+    """The error for a dim that torch.chunk does not split into equal pieces."""
+    return LayoutError(
+        f"{mapper}: dim {d} of size {n} does not split into {k} equal pieces "
+        f"(torch.chunk gives {split_sizes(n, k)}); use a size divisible by {k}, "
+        f"or pad=True to zero-pad it to {max(-(-n // k), 1) * k}")
+
+
 def distribute(tensor: np.ndarray, mesh_shape, mapper, copy: bool = True) -> dict[tuple[int, ...], np.ndarray]:
     """Split `tensor` over the mesh as `mapper` says: {device coord: piece}, row-major coord order.
 
@@ -241,7 +250,7 @@ def distribute(tensor: np.ndarray, mesh_shape, mapper, copy: bool = True) -> dic
     """
     tensor = np.asarray(tensor)
     mesh = as_mesh(mesh_shape)
-    spec = _spec_of(mapper, mesh, tensor.ndim)
+    spec = spec_of(mapper, mesh, tensor.ndim)
     if isinstance(mapper, MeshMapper):
         pads = []
         for d, n in enumerate(tensor.shape):
@@ -249,10 +258,7 @@ def distribute(tensor: np.ndarray, mesh_shape, mapper, copy: bool = True) -> dic
             size = -(-n // k)
             if n != size * k:
                 if not mapper.pad:
-                    raise LayoutError(
-                        f"{mapper}: dim {d} of size {n} does not split into {k} equal pieces "
-                        f"(torch.chunk gives {split_sizes(n, k)}); use a size divisible by {k}, "
-                        f"or pad=True to zero-pad it to {max(size, 1) * k}")
+                    raise uneven_error(mapper, d, n, k)
                 size = max(size, 1)
             pads.append((0, size * k - n))
         if any(p for _, p in pads):
@@ -264,7 +270,7 @@ def aggregate(shards: Mapping | Sequence, mesh_shape, composer, shape: Sequence[
     """Put the pieces back together as `composer` says; `shape` trims a padded result."""
     mesh = as_mesh(mesh_shape)
     any_shard = next(iter(shards.values())) if isinstance(shards, Mapping) else next(iter(shards))
-    spec = _spec_of(composer, mesh, np.ndim(any_shard))
+    spec = spec_of(composer, mesh, np.ndim(any_shard))
     out = to_global(shards, spec)
     if shape is not None:
         shape = tuple(int(n) for n in shape)
