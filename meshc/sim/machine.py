@@ -69,7 +69,8 @@ class Chip:
 
 
 class Machine:
-    def __init__(self, system: SystemDesc | str = "n150", mesh_shape: tuple[int, ...] | None = None):
+    def __init__(self, system: SystemDesc | str = "n150", mesh_shape: tuple[int, ...] | None = None,
+                 chip_ids: tuple[int, ...] | None = None):
         self.system = named_system(system) if isinstance(system, str) else system
         self.chips = [Chip(i, c) for i, c in enumerate(self.system.chips)]
         self.router = router_for(self.system)
@@ -78,20 +79,25 @@ class Machine:
         self.buffers: dict[int, MeshBuffer] = {}
         self._ids = itertools.count()
         self.mesh_shape = tuple(mesh_shape) if mesh_shape else tuple(self.system.mesh_shape)
-        self.devices = self._map_devices(self.mesh_shape)
+        if chip_ids is not None:
+            chip_ids = tuple(int(c) for c in chip_ids)
+            if len(chip_ids) != math.prod(self.mesh_shape):
+                raise LayoutError(f"{len(chip_ids)} chip ids for a {'x'.join(map(str, self.mesh_shape))} device mesh")
+            bad = [c for c in chip_ids if not 0 <= c < len(self.chips)]
+            if bad:
+                raise LayoutError(f"chip id {bad[0]} is not a chip of the {len(self.chips)}-chip system")
+            self.devices = chip_ids
+        else:
+            self.devices = self._map_devices(self.mesh_shape)
 
     def _map_devices(self, mesh_shape: tuple[int, ...]) -> tuple[int, ...]:
-        smesh = self.system.mesh_shape
-        if math.prod(mesh_shape) == 1:
-            return (0,)
-        # align the program mesh with the system mesh: pad with leading 1s, or fold leading 1s away
-        ms = tuple(mesh_shape)
-        while len(ms) > len(smesh) and ms[0] == 1:
-            ms = ms[1:]
-        ms = (1,) * (len(smesh) - len(ms)) + ms
-        if len(ms) != len(smesh) or any(a > b for a, b in zip(ms, smesh)):
+        smesh = tuple(self.system.mesh_shape)
+        sq = tuple(n for n in mesh_shape if n > 1)
+        if len(sq) > len(smesh) or any(a > b for a, b in zip((1,) * (len(smesh) - len(sq)) + sq, smesh)):
             raise LayoutError(f"a {'x'.join(map(str, mesh_shape))} device mesh does not fit the system's "
                               f"{'x'.join(map(str, smesh))} chip mesh")
+        ms = (1,) * (len(smesh) - len(sq)) + sq
+        # device order is row-major over the program mesh, which size-1 axes do not change
         return tuple(self.system.chip_at(c) for c in itertools.product(*[range(n) for n in ms]))
 
     @property

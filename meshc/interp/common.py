@@ -1,0 +1,177 @@
+"""What the interpreters share: reading an op's kernel attributes, element types, distributed
+values, and the mesh / system a module runs on.
+
+A run-time value is a host `np.ndarray` or a `Distributed` value (one array a device, device
+order row-major over the mesh), as docs/contracts.md fixes.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from xdsl.dialects.builtin import (
+    AnyFloat,
+    BFloat16Type,
+    Float16Type,
+    Float32Type,
+    IntegerType,
+    ModuleOp,
+    Signedness,
+    TensorType,
+)
+from xdsl.ir import Attribute, Operation, SSAValue
+
+from meshc.layout.errors import LayoutError
+
+
+class Distributed(list):
+    """One numpy array a device of the mesh, in device order."""
+
+    def __repr__(self) -> str:
+        return f"Distributed({len(self)} x {self[0].shape if self else ()})"
+
+
+def element_dtype_name(t: Attribute) -> str:
+    """meshc data type name of a tensor type (the device type its layout encoding names, if any)."""
+    if isinstance(t, TensorType):
+        enc = t.encoding
+        for getter in ("device_dtype", "dtype_name"):
+            fn = getattr(enc, getter, None)
+            if callable(fn):
+                return str(fn())
+        model = getattr(enc, "model", None)
+        if callable(model):
+            try:
+                m = model()
+                dt = getattr(m, "dtype", None)
+                if dt is not None:
+                    return getattr(dt, "name", str(dt))
+            except Exception:  # an encoding without a data type
+                pass
+        t = t.element_type
+    if isinstance(t, Float32Type):
+        return "f32"
+    if isinstance(t, BFloat16Type):
+        return "bf16"
+    if isinstance(t, Float16Type):
+        return "f16"
+    if isinstance(t, IntegerType):
+        w = t.width.data
+        signed = t.signedness.data != Signedness.UNSIGNED
+        if signed and w == 32:
+            return "si32"
+        if not signed and w in (8, 16, 32):
+            return f"u{w}"
+        if w in (8, 16) and signed:
+            return f"u{w}"
+        raise LayoutError(f"integer type {t} is not one the device holds (si32, ui32, ui16, ui8)")
+    if isinstance(t, AnyFloat):
+        raise LayoutError(f"float type {t} is not one the device holds (f32, f16, bf16)")
+    raise LayoutError(f"element type {t} is not one the device holds")
+
+
+def shape_of(v: SSAValue | Attribute) -> tuple[int, ...]:
+    t = v.type if isinstance(v, SSAValue) else v
+    if not isinstance(t, TensorType):
+        raise LayoutError(f"expected a tensor, got {t}")
+    return tuple(int(n) for n in t.get_shape())
+
+
+def _int(attr) -> int:
+    return int(attr.value.data)
+
+
+def kernel_attrs(op: Operation) -> dict:
+    """The attributes a compute kernel needs, normalised (negative dims resolved)."""
+    a: dict = {}
+    if op.results and isinstance(op.results[0].type, TensorType):
+        a["result_shape"] = shape_of(op.results[0])
+    if "dimension" in op.attributes:
+        rank = len(shape_of(op.operands[0]))
+        d = _int(op.attributes["dimension"])
+        a["dimension"] = d + rank if d < 0 else d
+    if hasattr(op, "dims") and "dim0" in op.attributes:
+        a["dim0"], a["dim1"] = op.dims()
+    if hasattr(op, "reduced_dims"):
+        a["dim_arg"] = op.reduced_dims()
+        ka = op.attributes.get("keep_dim")
+        a["keep_dim"] = bool(ka is not None and ka.value.data)
+    if "permutation" in op.attributes:
+        from meshc.dialects.shape_rules import ints_of
+
+        a["permutation"] = ints_of(op.attributes["permutation"])
+    if "dim" in op.attributes:
+        rank = len(shape_of(op.operands[0]))
+        d = _int(op.attributes["dim"])
+        a["dim"] = d + rank if d < 0 else d
+    for flag in ("transpose_a", "transpose_b"):
+        f = op.attributes.get(flag)
+        a[flag] = bool(f is not None and f.value.data)
+    return a
+
+
+def module_mesh_shape(module: ModuleOp) -> tuple[int, ...]:
+    dev = module_device(module)
+    return (1,) if dev is None else tuple(int(n) for n in dev.mesh_shape)
+
+
+def module_device(module: ModuleOp):
+    """The module's `#tt.device` as a meshc.layout Device, or None."""
+    if module.attributes.get("tt.device") is None:
+        return None
+    from meshc.dialects.tt import module_device as md
+
+    return md(module)
+
+
+def module_system(module: ModuleOp, mesh_shape: tuple[int, ...]):
+    """The module's `#tt.system_desc` as a SystemDesc; without one, the smallest named system
+    whose chip mesh holds the program's mesh (n150, n300, t3k, galaxy), else a plain chip mesh."""
+    from meshc.layout.system import SYSTEMS, mesh_system, system
+
+    attr = module.attributes.get("tt.system_desc")
+    if attr is not None and callable(getattr(attr, "model", None)):
+        return attr.model()
+    for name, shape in SYSTEMS.items():
+        if mesh_fits(mesh_shape, shape):
+            return system(name)
+    return mesh_system(tuple(mesh_shape))
+
+
+def mesh_fits(mesh_shape: tuple[int, ...], system_mesh: tuple[int, ...]) -> bool:
+    """Whether a device mesh (size-1 axes ignored) fits a chip mesh, aligned at the last axis."""
+    sq = tuple(n for n in mesh_shape if n > 1)
+    if len(sq) > len(system_mesh):
+        return False
+    sq = (1,) * (len(system_mesh) - len(sq)) + sq
+    return all(a <= b for a, b in zip(sq, system_mesh))
+
+
+def find_entry(module: ModuleOp, entry: str | None):
+    from xdsl.dialects import func
+
+    funcs = [op for op in module.body.ops if isinstance(op, func.FuncOp)]
+    if entry is not None:
+        for f in funcs:
+            if f.sym_name.data == entry:
+                return f
+        names = ", ".join("@" + f.sym_name.data for f in funcs) or "none"
+        raise LayoutError(f"no function @{entry} in the module (functions: {names})")
+    defined = [f for f in funcs if f.body.blocks]
+    for f in defined:
+        if f.sym_name.data == "main":
+            return f
+    public = [f for f in defined if f.sym_visibility is None or f.sym_visibility.data == "public"]
+    if not public:
+        raise LayoutError("the module has no function to run")
+    return public[0]
+
+
+def random_input(shape: tuple[int, ...], dtype: str, rng: np.random.Generator) -> np.ndarray:
+    """A seeded random input: standard normal floats (rounded to the type), small ints for ints."""
+    from meshc.sim.encoding import quantize
+
+    if dtype in ("si32", "u32", "u16", "u8"):
+        from meshc.layout.dtypes import get_dtype
+
+        return rng.integers(0, 8, size=shape).astype(get_dtype(dtype).host_dtype)
+    return quantize(rng.standard_normal(shape).astype(np.float32), dtype)

@@ -1,0 +1,237 @@
+"""`run(module, inputs, **kw) -> RunResult`: run a module on the simulator (or on numpy).
+
+- ttnn modules run on the simulator (meshc/interp/ttnn.py);
+- ttir modules are first lowered with `ttir-to-ttnn-pipeline` (for the module's device, or
+  the `pipeline` given) and then run on the simulator; `mode="golden"` runs them on numpy;
+- ttmetal modules are not executed yet (a clear error says so).
+Inputs are matched to the entry function's arguments by name (`arg0`, `arg1`, ... or the
+`--input NAME=` names) or by position; with a `seed`, missing inputs are seeded random.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+from xdsl.dialects import func
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.interpreter import Interpreter
+from xdsl.interpreters.func import FuncFunctions
+
+from meshc.diagnostics import LocatedError
+from meshc.interp.common import (
+    Distributed,
+    element_dtype_name,
+    find_entry,
+    module_mesh_shape,
+    module_system,
+    random_input,
+    shape_of,
+)
+from meshc.layout.errors import LayoutError
+from meshc.sim.traffic import Traffic
+
+
+class RunError(ValueError):
+    """Bad input to a run (missing input, wrong shape, out of memory...); `op` is where, if known."""
+
+    def __init__(self, message: str, op=None):
+        super().__init__(message)
+        self.message = message
+        self.op = op
+
+
+@dataclass
+class RunResult:
+    outputs: list = field(default_factory=list)
+    """One entry a result of the entry function: an np.ndarray, or a list of arrays (one a
+    device) for a result that stays distributed."""
+    names: list[str] = field(default_factory=list)
+    inputs: dict[str, np.ndarray] = field(default_factory=dict)
+    traffic: Traffic = field(default_factory=Traffic)
+    memory: dict = field(default_factory=dict)
+    """Per chip: peak_l1_core (bytes, busiest core), l1_in_use, peak_dram_bank."""
+    peak_l1_core: int = 0
+    time_estimate: float = 0.0
+    """Seconds, from the bottleneck model of meshc/sim/traffic.py."""
+    ops: list = field(default_factory=list)
+    """Per op: name, traffic, seconds."""
+    mode: str = "sim"
+    mesh_shape: tuple[int, ...] = (1,)
+    system: object = None
+
+    @property
+    def output_dict(self) -> dict[str, object]:
+        return dict(zip(self.names, self.outputs))
+
+
+def dialect_of(module: ModuleOp) -> str:
+    names = {op.name.split(".")[0] for op in module.walk()}
+    for d in ("ttmetal", "ttnn", "ttir"):
+        if d in names:
+            return d
+    return "ttir"
+
+
+def arg_names(f: func.FuncOp) -> list[str]:
+    names = []
+    for i, a in enumerate(f.body.blocks.first.args):
+        names.append(a.name_hint or f"arg{i}")
+    return names
+
+
+def prepare_inputs(f: func.FuncOp, inputs, seed: int | None) -> dict[str, np.ndarray]:
+    from meshc.layout.dtypes import get_dtype
+
+    args = list(f.body.blocks.first.args)
+    names = arg_names(f)
+    if isinstance(inputs, (list, tuple)):
+        if len(inputs) > len(args):
+            raise RunError(f"@{f.sym_name.data} takes {len(args)} inputs, got {len(inputs)}")
+        inputs = dict(zip(names, inputs))
+    inputs = dict(inputs or {})
+    for k in list(inputs):
+        if k not in names:
+            alias = {f"arg{i}": n for i, n in enumerate(names)}
+            if k in alias:
+                inputs[alias[k]] = inputs.pop(k)
+            else:
+                raise RunError(f"@{f.sym_name.data} has no input named '{k}'; its inputs are {', '.join(names)}")
+    rng = np.random.default_rng(seed) if seed is not None else None
+    out = {}
+    for name, a in zip(names, args):
+        shape = shape_of(a)
+        dtype = element_dtype_name(a.type)
+        if name not in inputs:
+            if rng is None:
+                raise RunError(f"missing input '{name}' ({a.type}); give it, or a seed for random inputs")
+            out[name] = random_input(shape, dtype, rng)
+            continue
+        x = np.asarray(inputs[name])
+        if tuple(x.shape) != shape:
+            raise RunError(f"input '{name}' has shape {'x'.join(map(str, x.shape)) or 'scalar'}, but "
+                           f"@{f.sym_name.data} takes {a.type}")
+        want = get_dtype(dtype).host_dtype
+        if x.dtype != want:
+            if x.dtype.kind != want.kind and not (x.dtype.kind in "fiu" and want.kind in "fiu"):
+                raise RunError(f"input '{name}' holds {x.dtype} values, but @{f.sym_name.data} takes {a.type}")
+            x = x.astype(want)
+        out[name] = x
+    return out
+
+
+def _unwrap(e: BaseException):
+    """The LocatedError / LayoutError an interpreter exception wraps, if any."""
+    seen = set()
+    while e is not None and id(e) not in seen:
+        seen.add(id(e))
+        if isinstance(e, (LocatedError, LayoutError, RunError)):
+            return e
+        e = e.__cause__ or e.__context__
+    return None
+
+
+def _interpret(module: ModuleOp, f: func.FuncOp, functions, args, listeners=()):
+    interp = Interpreter(module, listeners=tuple(listeners))
+    interp.register_implementations(FuncFunctions())
+    interp.register_implementations(functions)
+    try:
+        return interp.call_op(f, tuple(args))
+    except Exception as e:  # the interpreter wraps our errors; find them again
+        inner = _unwrap(e)
+        if inner is None:
+            raise
+        op = getattr(inner, "op", None)
+        msg = getattr(inner, "message", None) or str(inner)
+        raise RunError(msg, op) from None
+
+
+def _finish(result: RunResult, f, values) -> RunResult:
+    result.names = [f"result{i}" for i in range(len(values))]
+    result.outputs = [list(v) if isinstance(v, Distributed) else np.asarray(v) for v in values]
+    return result
+
+
+def run_golden(module: ModuleOp, inputs=None, entry: str | None = None, seed: int | None = None) -> RunResult:
+    """The numpy reference run (meshc/interp/ttir.py) of a ttir or ttnn module."""
+    from meshc.interp.ttir import golden_functions
+
+    f = find_entry(module, entry)
+    mesh = module_mesh_shape(module)
+    ins = prepare_inputs(f, inputs, seed)
+    values = _interpret(module, f, golden_functions(mesh), list(ins.values()))
+    return _finish(RunResult(inputs=ins, mode="golden", mesh_shape=mesh), f, values)
+
+
+def default_pipeline(module: ModuleOp) -> str:
+    mesh = module_mesh_shape(module)
+    from meshc.interp.common import mesh_fits
+    from meshc.layout.system import SYSTEMS
+
+    name = next((n for n, s in SYSTEMS.items() if mesh_fits(mesh, s)), "galaxy")
+    return f"ttir-to-ttnn-pipeline{{system={name} mesh-shape={','.join(map(str, mesh))}}}"
+
+
+def lower(module: ModuleOp, pipeline: str | None = None) -> ModuleOp:
+    """A ttir module lowered for the simulator (a clone; the input is untouched)."""
+    import meshc
+
+    if dialect_of(module) != "ttir":
+        return module
+    spec = pipeline or default_pipeline(module)
+    return meshc.compile(module.clone(), spec)
+
+
+def run(module: ModuleOp, inputs=None, entry: str | None = None, seed: int | None = None,
+        mode: str = "sim", pipeline: str | None = None, system=None, progress=None) -> RunResult:
+    """Run `module` (ttir lowered first, or ttnn) on the simulator; mode="golden" runs numpy."""
+    if isinstance(module, str):
+        import meshc
+
+        module = meshc.parse(module)
+    if mode == "golden":
+        return run_golden(module, inputs, entry, seed)
+    d = dialect_of(module)
+    if d == "ttmetal":
+        raise RunError("running ttmetal modules is not supported yet: run the ttnn form "
+                       "(ttir-to-ttnn-pipeline) instead")
+    if d == "ttir":
+        module = lower(module, pipeline)
+    from meshc.interp.ttnn import BufferLifetimes, sim_functions
+    from meshc.layout.system import SystemDesc, system as named_system
+    from meshc.sim.machine import Machine
+
+    f = find_entry(module, entry)
+    mesh = module_mesh_shape(module)
+    if system is None:
+        sysdesc = module_system(module, mesh)
+    else:
+        sysdesc = named_system(system) if isinstance(system, str) else system
+        assert isinstance(sysdesc, SystemDesc)
+    try:
+        from meshc.interp.common import module_device
+
+        dev = module_device(module)
+        machine = Machine(sysdesc, mesh, None if dev is None else tuple(dev.chip_ids))
+    except LayoutError as e:
+        raise RunError(str(e)) from None
+    ins = prepare_inputs(f, inputs, seed)
+    functions, rt = sim_functions(machine)
+    body = list(f.body.blocks.first.ops)
+    ret = body[-1]
+    listeners = [BufferLifetimes(rt, body, set(ret.operands))]
+    if progress is not None:
+        listeners.append(progress)
+    values = _interpret(module, f, functions, list(ins.values()), listeners)
+    from meshc.interp.ttnn import SimTensor
+
+    host_values = []
+    for v in values:
+        if isinstance(v, SimTensor):  # a result left on the devices is read back
+            vals = machine.read(v.buffer)
+            v = vals[0] if len(vals) == 1 else Distributed(vals)
+        host_values.append(v)
+    result = RunResult(inputs=ins, traffic=machine.traffic, memory=machine.memory_use(),
+                       peak_l1_core=machine.peak_l1_core, time_estimate=machine.time_estimate,
+                       ops=machine.ops, mode="sim", mesh_shape=mesh, system=sysdesc)
+    return _finish(result, f, host_values)

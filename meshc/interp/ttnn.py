@@ -1,0 +1,331 @@
+"""The ttnn interpreter on the simulator: every device tensor lives as bytes in a mesh buffer.
+
+Values: host arrays, the `Machine` (what `ttnn.get_device` returns) and `SimTensor`s (a mesh
+buffer holding one tensor a device). What each op moves, and how it is counted:
+- distribute_tensor / to_device: host -> device, the per-device pieces from the placement
+  model (meshc.layout.mesh), into the op's memory config (default DRAM interleaved);
+- aggregate_tensor / from_device: device -> host;
+- to_memory_config: every device reads its tensor out of the old placement and writes the new
+  one (NOC bytes of both sides, DRAM bytes per bank of DRAM sides); to_layout keeps the bytes;
+- compute ops: each device runs the kernel of meshc/sim/compute.py on its operands and writes the
+  result (rounded to its element type) into a new buffer in the memory config of the op, of
+  its result type, or else of its first operand; operands that live in DRAM or in another
+  placement than the result cross the NOC; a matmul multicasts A along the rows of the result's
+  core grid and B along its columns;
+- collectives: meshc/sim/collectives.py, over the ethernet links.
+Buffers are freed after the last use of every value that holds them (reference counted), so
+the peak L1 a core is the peak of the live tensors.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from xdsl.interpreter import Interpreter, InterpreterFunctions
+
+from meshc.diagnostics import LocatedError
+from meshc.interp.common import Distributed, element_dtype_name, kernel_attrs, shape_of
+from meshc.interp.ttir import (
+    COLLECTIVE_KINDS,
+    assemble,
+    constant_value,
+    make_functions,
+    shard_dims_of,
+    spec_for,
+    split_to_devices,
+)
+from meshc.layout.errors import LayoutError
+from meshc.sim.collectives import Collectives
+from meshc.sim.compute import KINDS, run_kernel
+from meshc.sim.encoding import quantize
+from meshc.sim.machine import Machine
+from meshc.sim.memory import MemorySpec, MeshBuffer
+
+
+@dataclass
+class SimTensor:
+    buffer: MeshBuffer
+    refs: int = 0
+
+    @property
+    def shape(self) -> tuple[int, ...]:
+        return self.buffer.layout.shape
+
+
+def memory_spec_of(op, default: MemorySpec | None) -> MemorySpec | None:
+    """The memory config an op asks for: its `memory_config` attribute, its result's layout
+    encoding, or None (caller's default)."""
+    attr = op.attributes.get("memory_config")
+    if attr is not None and callable(getattr(attr, "model", None)):
+        return MemorySpec.of(attr.model())
+    if op.results:
+        enc = getattr(op.results[0].type, "encoding", None)
+        model = getattr(enc, "model", None)
+        if callable(model):
+            try:
+                m = model()
+            except Exception:  # an encoding that is not a ttnn layout
+                m = None
+            mc = getattr(m, "memory_config", None)
+            if mc is not None:
+                return MemorySpec.of(mc)
+    return default
+
+
+class SimRuntime:
+    """The simulator state an interpretation of a ttnn program drives."""
+
+    def __init__(self, machine: Machine):
+        self.m = machine
+        self.coll = Collectives(machine)
+
+    # -------------------------------------------------------------- buffers
+    def new_tensor(self, op, shape, dtype, spec, name="") -> SimTensor:
+        try:
+            buf = self.m.allocate(shape, dtype, spec, name or op.name)
+        except LayoutError as e:
+            raise LocatedError(str(e), op) from None
+        return SimTensor(buf)
+
+    def release(self, t: SimTensor) -> None:
+        t.refs -= 1
+        if t.refs <= 0:
+            self.m.free(t.buffer)
+
+    def local_values(self, t: SimTensor) -> list[np.ndarray]:
+        return [self.m.peek(t.buffer, i) for i in range(len(t.buffer.devices))]
+
+    def store(self, t: SimTensor, vals: list[np.ndarray]) -> None:
+        for i, v in enumerate(vals):
+            self.m.poke(t.buffer, i, v)
+
+    def upload(self, op, vals: list[np.ndarray], dtype, spec) -> SimTensor:
+        t = self.new_tensor(op, vals[0].shape, dtype, spec)
+        self.m.write(t.buffer, vals)
+        return t
+
+    def as_device(self, op, x, dtype) -> SimTensor:
+        """A host operand of a device op goes to every device first (replicated, counted)."""
+        if isinstance(x, SimTensor):
+            return x
+        n = self.m.num_devices
+        vals = list(x) if isinstance(x, Distributed) else [np.asarray(x)] * n
+        return self.upload(op, vals, dtype, MemorySpec())
+
+
+def _count_operand(rt: SimRuntime, t: SimTensor, out_spec: MemorySpec, times: int = 1) -> None:
+    """Bytes of an operand a kernel pulls over the NOC (and out of DRAM)."""
+    for _ in range(times):
+        for i in range(len(t.buffer.devices)):
+            rt.m.count_read(t.buffer, i)
+
+
+def sim_functions(machine: Machine) -> tuple[InterpreterFunctions, SimRuntime]:
+    from meshc.dialects import ttnn
+
+    rt = SimRuntime(machine)
+    m = machine
+    table: dict = {}
+
+    def located(fn):
+        def wrapper(self, interpreter, op, args):
+            try:
+                with m.op(op.name):
+                    return fn(self, interpreter, op, args)
+            except LocatedError:
+                raise
+            except (LayoutError, ValueError) as e:
+                raise LocatedError(str(e), op) from None
+        return wrapper
+
+    @located
+    def compute(self, interpreter, op, args):
+        kind = op.name.split(".", 1)[1]
+        attrs = kernel_attrs(op)
+        dtype = element_dtype_name(op.results[0].type)
+        if not any(isinstance(a, SimTensor) for a in args):
+            vals = [list(a) if isinstance(a, Distributed) else a for a in args]
+            if any(isinstance(a, list) for a in vals):
+                n = len(next(a for a in vals if isinstance(a, list)))
+                return (Distributed(quantize(run_kernel(kind, [a[i] if isinstance(a, list) else a for a in vals],
+                                                        attrs), dtype) for i in range(n)),)
+            return (quantize(run_kernel(kind, list(vals), attrs), dtype),)
+        ins = [rt.as_device(op, a, element_dtype_name(v.type)) for a, v in zip(args, op.operands)]
+        first = next(a for a in args if isinstance(a, SimTensor))
+        spec = memory_spec_of(op, first.buffer.layout.spec)
+        out = rt.new_tensor(op, shape_of(op.results[0]), dtype, spec)
+        # operand traffic
+        if kind == "matmul":
+            ly = out.buffer.layout
+            gy, gx = (1, 1) if ly.interleaved else ly.grid
+            _count_operand(rt, ins[0], spec, gx)
+            _count_operand(rt, ins[1], spec, gy)
+        else:
+            for t in ins:
+                if t.buffer.layout.spec != spec or t.buffer.memory == "dram" or t.shape != out.shape:
+                    _count_operand(rt, t, spec)
+        per_dev = [rt.local_values(t) for t in ins]
+        for i in range(len(out.buffer.devices)):
+            res = quantize(run_kernel(kind, [p[i] for p in per_dev], attrs), dtype)
+            m.poke(out.buffer, i, res)
+            if out.buffer.memory == "dram":
+                m.count_write(out.buffer, i)
+        for t, a in zip(ins, args):
+            if not isinstance(a, SimTensor):
+                rt.release(t)
+        return (out,)
+
+    for cls in ttnn.TTNN.operations:
+        kind = cls.name.split(".", 1)[1]
+        if kind in KINDS:
+            table[cls] = compute
+
+    @located
+    def collective(self, interpreter, op, args):
+        kind = op.name.split(".", 1)[1]
+        (x,) = args
+        dtype = element_dtype_name(op.results[0].type)
+        t = rt.as_device(op, x, dtype)
+        vals = rt.local_values(t)
+        for i in range(len(t.buffer.devices)):
+            m.count_read(t.buffer, i)
+        rank = vals[0].ndim
+
+        def dim(name):
+            d = int(op.attributes[name].value.data)
+            return d + rank if d < 0 else d
+
+        axis = int(op.attributes["cluster_axis"].value.data) if "cluster_axis" in op.attributes else None
+        from meshc.interp.ttir import reduce_type
+
+        if kind == "all_gather":
+            res = rt.coll.all_gather(vals, dim("all_gather_dim"), axis)
+        elif kind == "reduce_scatter":
+            rtype = reduce_type(op)
+            res = rt.coll.reduce_scatter(vals, dim("scatter_dim"), axis, "sum" if rtype == "mean" else rtype)
+            if rtype == "mean":
+                res = [r / np.float32(m.mesh_shape[axis]) for r in res]
+        elif kind == "all_reduce":
+            rtype = reduce_type(op)
+            res = rt.coll.all_reduce(vals, axis, "sum" if rtype == "mean" else rtype)
+            if rtype == "mean":
+                res = [r / np.float32(m.mesh_shape[axis]) for r in res]
+        elif kind == "all_to_all":
+            res = rt.coll.all_to_all(vals, dim("split_dim"), dim("concat_dim"), axis)
+        else:
+            res = rt.coll.collective_permute(vals, op.pairs())
+        if not isinstance(x, SimTensor):
+            rt.release(t)
+        spec = memory_spec_of(op, t.buffer.layout.spec)
+        out = rt.new_tensor(op, shape_of(op.results[0]), dtype, spec)
+        rt.store(out, [quantize(r, dtype) for r in res])
+        for i in range(len(out.buffer.devices)):
+            m.count_write(out.buffer, i)
+        return (out,)
+
+    for cls in ttnn.TTNN.operations:
+        if cls.name.split(".", 1)[1] in COLLECTIVE_KINDS:
+            table[cls] = collective
+
+    def get_device(self, interpreter, op, args):
+        return (m,)
+
+    @located
+    def distribute(self, interpreter, op, args):
+        x = args[0]
+        if isinstance(x, (SimTensor, Distributed)):
+            raise LocatedError("distribute_tensor needs a host tensor, but its operand is already on the devices", op)
+        spec = spec_for(shard_dims_of(op), x.ndim, m.mesh_shape)
+        pieces = split_to_devices(np.asarray(x), spec)
+        return (rt.upload(op, list(pieces), element_dtype_name(op.results[0].type), memory_spec_of(op, MemorySpec())),)
+
+    @located
+    def aggregate(self, interpreter, op, args):
+        x = args[0]
+        full = shape_of(op.results[0])
+        if not isinstance(x, SimTensor):
+            vals = list(x) if isinstance(x, Distributed) else [x] * m.num_devices
+        else:
+            vals = m.read(x.buffer)
+        spec = spec_for(shard_dims_of(op), len(full), m.mesh_shape)
+        return (assemble(vals, spec, full),)
+
+    @located
+    def to_device(self, interpreter, op, args):
+        x = args[0]
+        if isinstance(x, SimTensor):
+            return (x,)
+        vals = list(x) if isinstance(x, Distributed) else [np.asarray(x)] * m.num_devices
+        return (rt.upload(op, vals, element_dtype_name(op.results[0].type), memory_spec_of(op, MemorySpec())),)
+
+    @located
+    def from_device(self, interpreter, op, args):
+        x = args[0]
+        if not isinstance(x, SimTensor):
+            return (x,)
+        vals = m.read(x.buffer)
+        return (vals[0] if len(vals) == 1 else Distributed(vals),)
+
+    @located
+    def to_memory_config(self, interpreter, op, args):
+        x = args[0]
+        dtype = element_dtype_name(op.results[0].type)
+        t = rt.as_device(op, x, dtype)
+        spec = memory_spec_of(op, t.buffer.layout.spec)
+        if spec == t.buffer.layout.spec:
+            return (t,)
+        out = rt.new_tensor(op, t.shape, dtype, spec)
+        for i in range(len(t.buffer.devices)):
+            m.poke(out.buffer, i, m.peek(t.buffer, i))
+            m.count_read(t.buffer, i)
+            m.count_write(out.buffer, i)
+        return (out,)
+
+    def same(self, interpreter, op, args):
+        return (args[0],)
+
+    @located
+    def constant(self, interpreter, op, args):
+        return (constant_value(op),)
+
+    @located
+    def empty(self, interpreter, op, args):
+        dtype = element_dtype_name(op.results[0].type)
+        return (rt.new_tensor(op, shape_of(op.results[0]), dtype, memory_spec_of(op, MemorySpec())),)
+
+    table[ttnn.GetDeviceOp] = get_device
+    table[ttnn.DistributeTensorOp] = distribute
+    table[ttnn.AggregateTensorOp] = aggregate
+    table[ttnn.ToDeviceOp] = to_device
+    table[ttnn.FromDeviceOp] = from_device
+    table[ttnn.ToMemoryConfigOp] = to_memory_config
+    table[ttnn.ToLayoutOp] = same
+    table[ttnn.ConstantOp] = constant
+    table[ttnn.EmptyOp] = empty
+    cls = make_functions(table, InterpreterFunctions, "TTNNSimFunctions")
+    return cls(), rt
+
+
+class BufferLifetimes(Interpreter.Listener):
+    """Frees a value's buffer after its last use (reference counted across aliases)."""
+
+    def __init__(self, rt: SimRuntime, body_ops, keep):
+        self.rt = rt
+        self.last_use: dict = {}
+        for op in body_ops:
+            for v in op.operands:
+                self.last_use[v] = op
+        self.keep = keep
+        self.values: dict = {}
+
+    def did_interpret_op(self, op, results) -> None:
+        for r, val in zip(op.results, results):
+            if isinstance(val, SimTensor):
+                val.refs += 1
+                self.values[r] = val
+                if r not in self.last_use and r not in self.keep:
+                    self.rt.release(val)
+        for v in set(op.operands):
+            if self.last_use.get(v) is op and v in self.values and v not in self.keep:
+                self.rt.release(self.values.pop(v))
