@@ -31,7 +31,7 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -328,16 +328,19 @@ def plan_reshard(shape, dtype, source, target, system: SystemDesc | None = None,
     else:
         options = {(dim, new) for dim in range(len(shape)) for perm in itertools.permutations(raxes)
                    for new in (tuple(src.dims[dim]) + perm, perm + tuple(src.dims[dim]))}
-        for dim, new in sorted(options):
+        sbox = [src.local_bounds(shape, src.mesh.coord_of(d)) for d in range(n)]
+        for dim, new in [(None, None)] + sorted(options):
             dims = list(src.dims)
-            dims[dim] = new
-            mid = ShardingSpec(src.mesh, tuple(dims), tuple(a for a in src.partial if a not in raxes))
+            if dim is not None:
+                dims[dim] = new
+            mid = replace(src, dims=tuple(dims), partial=tuple(a for a in src.partial if a not in raxes))
+            # a reduce-scatter keeps each device inside its own partial box; uneven chunks may not nest
+            if any(not _within(mid.local_bounds(shape, src.mesh.coord_of(d)), sbox[d]) for d in range(n)):
+                continue
             cells = _Cells(shape, [src, mid, tgt])
             steps = [_reduce_step(cells, src, mid, raxes, item)]
             steps += _move_steps(cells, mid, tgt, src.mesh, hops, item, keep_partial, strategy)
             candidates.append((mid, src.mesh, _merge_all_reduce(steps, src, tgt, raxes)))
-        if not shape:  # a scalar: all_reduce it whole
-            raise LayoutError("a rank-0 tensor with partial sums cannot be reduce-scattered; reshape it to rank 1")
 
     def cost(c):
         steps = c[2]
@@ -370,7 +373,8 @@ def _reduce_step(cells: _Cells, src: ShardingSpec, mid: ShardingSpec, raxes: tup
             for box in cells.boxes(mid_mask[d]):
                 b = math.prod(hi - lo for lo, hi in box) * item
                 transfers += [Transfer(s, d, box, b, reduce=True) for s in members if s != d]
-    return Step("reduce_scatter", raxes, tuple(tuple(g) for g in groups.values()), tuple(transfers))
+    kind = "all_reduce" if mid.dims == src.dims else "reduce_scatter"
+    return Step(kind, raxes, tuple(tuple(g) for g in groups.values()), tuple(transfers))
 
 
 def _merge_all_reduce(steps: list[Step], src: ShardingSpec, tgt: ShardingSpec, raxes) -> list[Step]:
