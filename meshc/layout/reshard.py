@@ -283,6 +283,12 @@ def _check_pair(shape: tuple[int, ...], src: ShardingSpec, tgt: ShardingSpec) ->
     if src.rank != len(shape) or tgt.rank != len(shape):
         raise LayoutError(f"tensor of rank {len(shape)} {shape} but the source spec {src} has {src.rank} dims "
                           f"and the target spec {tgt} has {tgt.rank}")
+    for spec, what in ((src, "source"), (tgt, "target")):
+        for d, (decl, n) in enumerate(zip(spec.dim_sizes, shape)):
+            if decl is not None and decl != n:
+                name = f" ({spec.dim_names[d]})" if spec.dim_names and spec.dim_names[d] else ""
+                raise LayoutError(f"{what} spec {spec} declares dim {d}{name} of size {decl}, "
+                                  f"but the tensor {shape} has {n} there")
     tp = _nontrivial(tgt)
     if tp:
         if tgt.mesh.shape != src.mesh.shape:

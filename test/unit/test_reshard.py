@@ -127,3 +127,16 @@ def test_errors_name_the_problem():
     plan = plan_reshard((4, 4), "f32", spec(M22, [0], []), spec(M22, [], [0]))
     with pytest.raises(LayoutError, match="device 1 shard has shape"):
         execute_plan(plan, [np.zeros((2, 4))] + [np.zeros((3, 4))] * 3)
+
+
+def test_spec_strings_are_accepted():
+    # the seed's transition written in the named form; bound as in CASES["seed_moe"]
+    plan = check_moves((8, 2, 1, 2), spec(ATT, [], [0], [], [2]), spec(EP, [0], [], [], []))
+    text = plan_reshard((8, 2, 1, 2), "f32", "[E=8, B=2/DP=2, C=1, M=2/TP=2] on [DP=2, CP=2, TP=2]",
+                        "[E=8/EP=8, B=2, C=1, M=2]")
+    assert text.delivered_bytes == text.lower_bound_bytes == plan.lower_bound_bytes == 8 * 3 * 4
+    pair = plan_reshard((4, 4), "f32", ("[S0, R]", (2, 2)), ("[R, S0]", (2, 2)))
+    assert pair.delivered_bytes == 64
+    with pytest.raises(LayoutError, match=r"declares dim 0 \(E\) of size 8"):
+        plan_reshard((4, 2, 1, 2), "f32", "[E=8, B=2/DP=2, C=1, M=2/TP=2] on [DP=2, CP=2, TP=2]",
+                     "[E/EP=8, B, C, M]")
