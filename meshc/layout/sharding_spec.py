@@ -9,7 +9,7 @@
 * named form (seed 004): one entry per tensor dim, `NAME[=size]` followed by `/AXIS[=size]` for
   each mesh axis sharding it, major first: `B=2/DP=2`, `T=8/DP=2/TP=4` (T split over DP, then
   each piece over TP), `E=8` or `E` (replicated). A spec is in the named form as soon as one
-  entry has a `=` or a `/`. Without `mesh=` or `on [...]` the mesh is made of the axes in the
+  entry has a `=` or a `/` or is a bare name other than R, S and S<digits> (`[E, C]`). Without `mesh=` or `on [...]` the mesh is made of the axes in the
   order they appear (every one needs its size there); axes appearing nowhere need `on [...]`.
 
 Partial sums: a trailing `P(<axes>)` (`P(1)`, `P(0,1)`, `P(TP)`) or `P<digits>` (`P1`): the
@@ -126,6 +126,11 @@ class _Build(Transformer):
         return list(items)
 
 
+def _is_index_word(name: str) -> bool:
+    """R, S and S<digits> are the index form's words; any other bare name is a named dim."""
+    return name in ("R", "S") or bool(_INDEX_SHARD.match(name))
+
+
 def _digits_axes(tok: Token, digits: str) -> list[_Axis]:
     return [_Axis(tok, None, int(c), None) for c in digits]
 
@@ -181,9 +186,12 @@ def _interpret(items: list, mesh: Mesh | None, text: str) -> ShardingSpec:
     partial = next((i for i in items if isinstance(i, tuple) and i[0] == "partial"), None)
     clause = next((i for i in items if isinstance(i, tuple) and i[0] == "mesh"), None)
 
-    named = any(d.kind == "plain" and (d.size is not None or d.axes) for d in dims)
+    named = any(d.kind == "plain" and (d.size is not None or d.axes or not _is_index_word(d.name)) for d in dims)
     dim_axes: list[list[_Axis]] = []
     for d in dims:
+        if d.kind == "plain" and d.name == "S" and d.size is None and not d.axes:
+            raise _err(d.tok, "S needs the mesh axes it shards over (S0, S01, S(TP)); "
+                              "a dim named S needs =size or /AXIS")
         if named:
             if d.kind == "paren":
                 raise _err(d.tok, f"'{d.name}(...)' is the index form; in the named form write {d.name}/AXIS")
@@ -196,9 +204,6 @@ def _interpret(items: list, mesh: Mesh | None, text: str) -> ShardingSpec:
             dim_axes.append([])
         elif m := _INDEX_SHARD.match(d.name):
             dim_axes.append(_digits_axes(d.tok, m.group(1)))
-        else:
-            raise _err(d.tok, f"expected R, S<mesh axes> (S0, S01) or S(<axis names>), got '{d.name}' "
-                              f"(a named dim needs =size or /AXIS, e.g. {d.name}=4 or {d.name}/DP)")
 
     partial_axes: list[_Axis] = []
     if partial is not None:
@@ -273,7 +278,10 @@ def _mesh_text(mesh: Mesh) -> str:
 def format_spec(spec: ShardingSpec, include_mesh: bool = True) -> str:
     """Print a spec so that parse_spec reads it back equal; `include_mesh=False` drops `on ...`."""
     mesh = spec.mesh
-    if spec.dim_names and mesh.names:
+    readable_as_named = spec.dim_names and (
+        any(spec.dims) or any(n is not None for n in spec.dim_sizes)
+        or not all(_is_index_word(n) for n in spec.dim_names))
+    if readable_as_named and mesh.names:
         def dim(i: int) -> str:
             t = spec.dim_names[i]
             if spec.dim_sizes and spec.dim_sizes[i] is not None:
