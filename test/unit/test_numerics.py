@@ -1,0 +1,112 @@
+"""Element encodings: bytes of every data type, bf16 rounding, block-float quantisation.
+
+Expected bytes come from numpy (IEEE types) or from the rule in docs/placement.md worked by hand.
+"""
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from hypothesis.extra import numpy as hnp
+
+from meshc.layout.errors import LayoutError
+from meshc.layout.numerics import decode, encode, nbytes, quantize
+
+
+def test_plain_types_are_numpy_little_endian_bytes():
+    x = np.array([1.5, -2.25, 3e-5], np.float32)
+    assert np.array_equal(encode(x, "f32"), np.frombuffer(x.astype("<f4").tobytes(), np.uint8))
+    h = np.array([1.5, -2.25, 65504.0], np.float32)
+    assert np.array_equal(encode(h, "f16"), np.frombuffer(h.astype("<f2").tobytes(), np.uint8))
+    i = np.array([-1, 7, 2**31 - 1], np.int32)
+    assert np.array_equal(encode(i, "si32"), np.frombuffer(i.astype("<i4").tobytes(), np.uint8))
+    u = np.array([0, 65535], np.uint16)
+    assert np.array_equal(decode(encode(u, "u16"), "u16", 2), u)
+
+
+def test_bf16_round_to_nearest_even():
+    # 1 + 2^-8 is halfway between bf16 1.0 and 1 + 2^-7: ties to even -> 1.0
+    # 1 + 3 * 2^-8 is halfway between 1 + 2^-7 and 1 + 2^-6: ties to even -> 1 + 2^-6
+    # 1 + 2^-8 + 2^-20 is above halfway -> 1 + 2^-7
+    x = np.array([1 + 2**-8, 1 + 3 * 2**-8, 1 + 2**-8 + 2**-20, -1.0], np.float32)
+    q = quantize(x, "bf16")
+    assert q.tolist() == [1.0, 1 + 2**-6, 1 + 2**-7, -1.0]
+    assert encode(np.float32(1.0), "bf16").tolist() == [0x80, 0x3F]  # 0x3F80 little-endian
+    assert np.isnan(quantize(np.array([np.nan], np.float32), "bf16")[0])
+
+
+def test_bfp8_block_by_hand():
+    # block: 1.0 (exp field 127) and 0.3, 14 zeros; shared E = 127, scale 2^(127-133) = 1/64
+    # M(1.0) = 64; M(0.3) = round(19.2) = 19 -> 19/64 = 0.296875; -0.3 keeps the sign bit
+    x = np.zeros(16, np.float32)
+    x[0], x[1], x[2] = 1.0, 0.3, -0.3
+    b = encode(x, "bfp_bf8")
+    assert b.shape == (17,)
+    assert b[0] == 127
+    assert b[1] == 64 and b[2] == 19 and b[3] == 0x80 | 19
+    assert quantize(x, "bfp_bf8")[:3].tolist() == [1.0, 0.296875, -0.296875]
+
+
+def test_bfp4_block_by_hand_and_nibble_order():
+    # shared E from 3.0 (field 128); bf4 scale 2^(128-127-2) = 1/2: M(3.0) = 6, M(0.75) = round(1.5) = 2
+    x = np.zeros(16, np.float32)
+    x[0], x[1], x[2] = 3.0, 0.75, -0.5
+    b = encode(x, "bfp_bf4")
+    assert b.shape == (9,)
+    assert b[0] == 128
+    assert b[1] == 6 | (2 << 4)  # element 0 low nibble, element 1 high nibble
+    assert b[2] & 0xF == 0x8 | 1  # -0.5 -> sign bit + M = 1
+    assert quantize(x, "bfp_bf4")[:3].tolist() == [3.0, 1.0, -0.5]
+
+
+def test_bfp_largest_element_saturates_instead_of_overflowing():
+    # 1.999 has field 127; M = round(1.999 * 64) = 128 would overflow 7 bits: clamp to 127
+    x = np.full(16, 1.999, np.float32)
+    assert quantize(x, "bfp_bf8")[0] == 127 / 64
+
+
+def test_page_byte_sizes():
+    assert nbytes(1024, "bfp_bf8") == 1088
+    assert nbytes(1024, "bfp_bf4") == 576
+    assert nbytes(1024, "bf16") == 2048
+
+
+def test_encoding_errors():
+    with pytest.raises(LayoutError, match="cannot hold inf or NaN"):
+        encode(np.array([np.inf] + [0] * 15, np.float32), "bfp_bf8")
+    with pytest.raises(LayoutError, match="blocks of 16"):
+        encode(np.zeros(10, np.float32), "bfp_bf8")
+    with pytest.raises(LayoutError, match=r"u8 holds integers in \[0, 255\]"):
+        encode(np.array([300]), "u8")
+    with pytest.raises(LayoutError, match="non-integral"):
+        encode(np.array([1.5]), "si32")
+    with pytest.raises(LayoutError, match="take 8 bytes; got 7"):
+        decode(np.zeros(7, np.uint8), "f32", 2)
+
+
+finite = st.floats(-2.0**100, 2.0**100, width=32, allow_nan=False, allow_subnormal=True)
+
+
+@settings(max_examples=60, deadline=None)
+@given(hnp.arrays(np.float32, st.integers(1, 5).map(lambda k: (3, 16 * k)), elements=finite),
+       st.sampled_from(["bfp_bf8", "bfp_bf4", "bf16", "f16", "f32"]))
+def test_quantize_is_idempotent_and_round_trips(x, dtype):
+    if dtype == "f16":
+        x = np.clip(x, -60000, 60000)
+    q = quantize(x, dtype)
+    assert np.array_equal(quantize(q, dtype), q)
+    enc = encode(q, dtype)
+    assert np.array_equal(decode(enc, dtype, x.shape[-1]), q)
+
+
+@settings(max_examples=60, deadline=None)
+@given(hnp.arrays(np.float32, (16,), elements=finite))
+def test_bfp8_error_is_at_most_half_a_step(x):
+    # step of a block = 2^(E - 133) where E = max exponent field; rounding error <= step / 2,
+    # except the saturated top value (error < 1 step)
+    e = int(((x.view(np.uint32) >> 23) & 0xFF).max())
+    step = 2.0 ** (e - 133)
+    err = np.abs(quantize(x, "bfp_bf8").astype(np.float64) - x.astype(np.float64))
+    assert np.all(err <= step)
+    sat = np.abs(x.astype(np.float64)) > 127.5 * step
+    assert np.all(err[~sat] <= step / 2)
