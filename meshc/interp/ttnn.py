@@ -40,7 +40,8 @@ from meshc.sim.collectives import Collectives
 from meshc.sim.compute import KINDS, run_kernel
 from meshc.sim.encoding import quantize
 from meshc.sim.machine import Machine
-from meshc.sim.memory import MemorySpec, MeshBuffer
+from meshc.layout.memory_config import MemoryConfig
+from meshc.sim.memory import DEFAULT_CONFIG, MeshBuffer
 
 
 @dataclass
@@ -53,24 +54,27 @@ class SimTensor:
         return self.buffer.layout.shape
 
 
-def memory_spec_of(op, default: MemorySpec | None) -> MemorySpec | None:
-    """The memory config an op asks for: its `memory_config` attribute, its result's layout
-    encoding, or None (caller's default)."""
-    attr = op.attributes.get("memory_config")
-    if attr is not None and callable(getattr(attr, "model", None)):
-        return MemorySpec.of(attr.model())
+Where = tuple  # (MemoryConfig, tile or None)
+DEFAULT_WHERE: Where = (DEFAULT_CONFIG, None)
+
+
+def placement_of(op, default: Where) -> Where:
+    """Where an op puts its result: (memory config, tile) from its `memory_config` attribute
+    and its result's `#ttnn.ttnn_layout` encoding; what they leave open comes from `default`."""
+    config, tile = default
     if op.results:
         enc = getattr(op.results[0].type, "encoding", None)
         model = getattr(enc, "model", None)
-        if callable(model):
-            try:
-                m = model()
-            except Exception:  # an encoding that is not a ttnn layout
-                m = None
-            mc = getattr(m, "memory_config", None)
-            if mc is not None:
-                return MemorySpec.of(mc)
-    return default
+        if callable(model) and getattr(enc, "name", "") == "ttnn.ttnn_layout":
+            tile, _dtype, config = model()
+    attr = op.attributes.get("memory_config")
+    if attr is not None and callable(getattr(attr, "model", None)):
+        config = attr.model()
+    return config, tile
+
+
+def where_of(t: "SimTensor") -> Where:
+    return t.buffer.layout.config, t.buffer.layout.tile
 
 
 class SimRuntime:
@@ -81,9 +85,9 @@ class SimRuntime:
         self.coll = Collectives(machine)
 
     # -------------------------------------------------------------- buffers
-    def new_tensor(self, op, shape, dtype, spec, name="") -> SimTensor:
+    def new_tensor(self, op, shape, dtype, where: Where, name="") -> SimTensor:
         try:
-            buf = self.m.allocate(shape, dtype, spec, name or op.name)
+            buf = self.m.allocate(shape, dtype, where[0], name or op.name, tile=where[1])
         except LayoutError as e:
             raise LocatedError(str(e), op) from None
         return SimTensor(buf)
@@ -100,8 +104,8 @@ class SimRuntime:
         for i, v in enumerate(vals):
             self.m.poke(t.buffer, i, v)
 
-    def upload(self, op, vals: list[np.ndarray], dtype, spec) -> SimTensor:
-        t = self.new_tensor(op, vals[0].shape, dtype, spec)
+    def upload(self, op, vals: list[np.ndarray], dtype, where: Where) -> SimTensor:
+        t = self.new_tensor(op, vals[0].shape, dtype, where)
         self.m.write(t.buffer, vals)
         return t
 
@@ -111,10 +115,10 @@ class SimRuntime:
             return x
         n = self.m.num_devices
         vals = list(x) if isinstance(x, Distributed) else [np.asarray(x)] * n
-        return self.upload(op, vals, dtype, MemorySpec())
+        return self.upload(op, vals, dtype, DEFAULT_WHERE)
 
 
-def _count_operand(rt: SimRuntime, t: SimTensor, out_spec: MemorySpec, times: int = 1) -> None:
+def _count_operand(rt: SimRuntime, t: SimTensor, times: int = 1) -> None:
     """Bytes of an operand a kernel pulls over the NOC (and out of DRAM)."""
     for _ in range(times):
         for i in range(len(t.buffer.devices)):
@@ -153,18 +157,18 @@ def sim_functions(machine: Machine) -> tuple[InterpreterFunctions, SimRuntime]:
             return (quantize(run_kernel(kind, list(vals), attrs), dtype),)
         ins = [rt.as_device(op, a, element_dtype_name(v.type)) for a, v in zip(args, op.operands)]
         first = next(a for a in args if isinstance(a, SimTensor))
-        spec = memory_spec_of(op, first.buffer.layout.spec)
-        out = rt.new_tensor(op, shape_of(op.results[0]), dtype, spec)
+        where = placement_of(op, where_of(first))
+        out = rt.new_tensor(op, shape_of(op.results[0]), dtype, where)
         # operand traffic
         if kind == "matmul":
             ly = out.buffer.layout
             gy, gx = (1, 1) if ly.interleaved else ly.grid
-            _count_operand(rt, ins[0], spec, gx)
-            _count_operand(rt, ins[1], spec, gy)
+            _count_operand(rt, ins[0], gx)
+            _count_operand(rt, ins[1], gy)
         else:
             for t in ins:
-                if t.buffer.layout.spec != spec or t.buffer.memory == "dram" or t.shape != out.shape:
-                    _count_operand(rt, t, spec)
+                if where_of(t) != where or t.buffer.memory == "dram" or t.shape != out.shape:
+                    _count_operand(rt, t)
         per_dev = [rt.local_values(t) for t in ins]
         for i in range(len(out.buffer.devices)):
             res = quantize(run_kernel(kind, [p[i] for p in per_dev], attrs), dtype)
@@ -217,8 +221,7 @@ def sim_functions(machine: Machine) -> tuple[InterpreterFunctions, SimRuntime]:
             res = rt.coll.collective_permute(vals, op.pairs())
         if not isinstance(x, SimTensor):
             rt.release(t)
-        spec = memory_spec_of(op, t.buffer.layout.spec)
-        out = rt.new_tensor(op, shape_of(op.results[0]), dtype, spec)
+        out = rt.new_tensor(op, shape_of(op.results[0]), dtype, placement_of(op, where_of(t)))
         rt.store(out, [quantize(r, dtype) for r in res])
         for i in range(len(out.buffer.devices)):
             m.count_write(out.buffer, i)
@@ -238,7 +241,7 @@ def sim_functions(machine: Machine) -> tuple[InterpreterFunctions, SimRuntime]:
             raise LocatedError("distribute_tensor needs a host tensor, but its operand is already on the devices", op)
         spec = spec_for(shard_dims_of(op), x.ndim, m.mesh_shape)
         pieces = split_to_devices(np.asarray(x), spec)
-        return (rt.upload(op, list(pieces), element_dtype_name(op.results[0].type), memory_spec_of(op, MemorySpec())),)
+        return (rt.upload(op, list(pieces), element_dtype_name(op.results[0].type), placement_of(op, DEFAULT_WHERE)),)
 
     @located
     def aggregate(self, interpreter, op, args):
@@ -257,7 +260,7 @@ def sim_functions(machine: Machine) -> tuple[InterpreterFunctions, SimRuntime]:
         if isinstance(x, SimTensor):
             return (x,)
         vals = list(x) if isinstance(x, Distributed) else [np.asarray(x)] * m.num_devices
-        return (rt.upload(op, vals, element_dtype_name(op.results[0].type), memory_spec_of(op, MemorySpec())),)
+        return (rt.upload(op, vals, element_dtype_name(op.results[0].type), placement_of(op, DEFAULT_WHERE)),)
 
     @located
     def from_device(self, interpreter, op, args):
@@ -272,18 +275,32 @@ def sim_functions(machine: Machine) -> tuple[InterpreterFunctions, SimRuntime]:
         x = args[0]
         dtype = element_dtype_name(op.results[0].type)
         t = rt.as_device(op, x, dtype)
-        spec = memory_spec_of(op, t.buffer.layout.spec)
-        if spec == t.buffer.layout.spec:
+        where = placement_of(op, where_of(t))
+        if where == where_of(t):
             return (t,)
-        out = rt.new_tensor(op, t.shape, dtype, spec)
+        out = rt.new_tensor(op, t.shape, dtype, where)
         for i in range(len(t.buffer.devices)):
             m.poke(out.buffer, i, m.peek(t.buffer, i))
             m.count_read(t.buffer, i)
             m.count_write(out.buffer, i)
         return (out,)
 
-    def same(self, interpreter, op, args):
-        return (args[0],)
+    @located
+    def to_layout(self, interpreter, op, args):
+        x = args[0]
+        dtype = element_dtype_name(op.results[0].type)
+        t = rt.as_device(op, x, dtype)
+        config, tile = placement_of(op, where_of(t))
+        tile = (32, 32) if op.attributes["layout"].data == "tile" and tile is None else tile
+        tile = None if op.attributes["layout"].data == "row_major" else tile
+        if (config, tile) == where_of(t):
+            return (t,)
+        out = rt.new_tensor(op, t.shape, dtype, (config, tile))
+        for i in range(len(t.buffer.devices)):  # (un)tilize: read and rewrite every page
+            m.poke(out.buffer, i, m.peek(t.buffer, i))
+            m.count_read(t.buffer, i)
+            m.count_write(out.buffer, i)
+        return (out,)
 
     @located
     def constant(self, interpreter, op, args):
@@ -292,7 +309,7 @@ def sim_functions(machine: Machine) -> tuple[InterpreterFunctions, SimRuntime]:
     @located
     def empty(self, interpreter, op, args):
         dtype = element_dtype_name(op.results[0].type)
-        return (rt.new_tensor(op, shape_of(op.results[0]), dtype, memory_spec_of(op, MemorySpec())),)
+        return (rt.new_tensor(op, shape_of(op.results[0]), dtype, placement_of(op, DEFAULT_WHERE)),)
 
     table[ttnn.GetDeviceOp] = get_device
     table[ttnn.DistributeTensorOp] = distribute
@@ -300,7 +317,7 @@ def sim_functions(machine: Machine) -> tuple[InterpreterFunctions, SimRuntime]:
     table[ttnn.ToDeviceOp] = to_device
     table[ttnn.FromDeviceOp] = from_device
     table[ttnn.ToMemoryConfigOp] = to_memory_config
-    table[ttnn.ToLayoutOp] = same
+    table[ttnn.ToLayoutOp] = to_layout
     table[ttnn.ConstantOp] = constant
     table[ttnn.EmptyOp] = empty
     cls = make_functions(table, InterpreterFunctions, "TTNNSimFunctions")

@@ -24,9 +24,8 @@ from meshc.layout.dtypes import get_dtype
 from meshc.layout.errors import LayoutError
 from meshc.layout.system import SystemDesc, system as named_system
 from meshc.sim.allocator import Allocator, allocate_lockstep
-from meshc.sim.encoding import decode, encode, storage_dtype
 from meshc.sim.links import router_for
-from meshc.sim.memory import MemorySpec, MeshBuffer, ShardLayout
+from meshc.sim.memory import MeshBuffer, ShardLayout, memory_config as as_memory_config
 from meshc.sim.traffic import Traffic
 
 
@@ -54,7 +53,7 @@ class Chip:
         self.dram_alignment = arch.dram_alignment
 
     def allocators(self, layout: ShardLayout) -> list[Allocator]:
-        if layout.spec.buffer == "dram":
+        if layout.buffer == "dram":
             return [self.dram[b] for b in layout.owners]
         return [self.l1[c] for c in layout.owners]
 
@@ -106,16 +105,15 @@ class Machine:
 
     # ------------------------------------------------------------------ allocation
 
-    def layout(self, shape, dtype, memory_config) -> ShardLayout:
+    def layout(self, shape, dtype, memory_config=None, tile=None) -> ShardLayout:
+        """The placement of a device tensor on one chip (meshc.layout.place); tile None: row-major."""
         chip = self.chips[self.devices[0]]
-        spec = MemorySpec.of(memory_config)
-        align = chip.dram_alignment if spec.buffer == "dram" else chip.l1_alignment
-        return ShardLayout(tuple(int(s) for s in shape), get_dtype(dtype), spec, chip.grid,
-                           len(chip.dram), align)
+        return ShardLayout(tuple(int(s) for s in shape), get_dtype(dtype), as_memory_config(memory_config),
+                           None if tile is None else tuple(tile), chip.desc.arch)
 
-    def allocate(self, shape, dtype, memory_config=None, name: str = "", devices=None) -> MeshBuffer:
+    def allocate(self, shape, dtype, memory_config=None, name: str = "", devices=None, tile=None) -> MeshBuffer:
         """A mesh buffer holding a `shape` tensor on every device, at one address everywhere."""
-        layout = self.layout(shape, dtype, memory_config)
+        layout = self.layout(shape, dtype, memory_config, tile)
         devs = tuple(self.devices if devices is None else devices)
         allocs = [a for d in devs for a in self.chips[d].allocators(layout)]
         addr = allocate_lockstep(allocs, layout.owner_bytes)
@@ -184,34 +182,27 @@ class Machine:
             if tuple(s.shape) != layout.shape:
                 raise LayoutError(f"device {i} shard has shape {tuple(s.shape)}, but buffer '{buf.name}' holds "
                                   f"{'x'.join(map(str, layout.shape))} tensors")
-            layout.scatter(encode(s, layout.dtype), data[i])
+            layout.scatter(s, data[i])
             self.traffic.host_to_device[buf.devices[i]] += layout.nbytes
             self.count_write(buf, i)
 
     def read(self, buf: MeshBuffer, out: list[np.ndarray] | None = None) -> list[np.ndarray]:
-        """Device -> host: every device's tensor of `buf` (host values)."""
-        layout = buf.layout
-        st = storage_dtype(layout.dtype)
+        """Device -> host: every device's tensor of `buf` (host values); `out` may preallocate them."""
         data = buf.data
         result = []
         for i in range(len(buf.devices)):
-            target = out[i] if out is not None and st == out[i].dtype else np.empty(layout.shape, st)
-            layout.gather(data[i], target)
-            self.traffic.device_to_host[buf.devices[i]] += layout.nbytes
+            result.append(buf.layout.gather(data[i], None if out is None else out[i]))
+            self.traffic.device_to_host[buf.devices[i]] += buf.layout.nbytes
             self.count_read(buf, i)
-            result.append(decode(target, layout.dtype))
         return result
 
     def peek(self, buf: MeshBuffer, device_index: int) -> np.ndarray:
-        """One device's tensor of `buf` as host values, without counting (for kernels' local reads)."""
-        layout = buf.layout
-        out = np.empty(layout.shape, storage_dtype(layout.dtype))
-        layout.gather(buf.data[device_index], out)
-        return decode(out, layout.dtype)
+        """One device's tensor of `buf` as host values, without counting (a kernel's local read)."""
+        return buf.layout.gather(buf.data[device_index])
 
     def poke(self, buf: MeshBuffer, device_index: int, values: np.ndarray) -> None:
         """Store host values as device `device_index`'s tensor of `buf`, without counting."""
-        buf.layout.scatter(encode(np.asarray(values), buf.layout.dtype), buf.data[device_index])
+        buf.layout.scatter(np.asarray(values), buf.data[device_index])
 
     # ------------------------------------------------------------------ reports
 

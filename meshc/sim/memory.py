@@ -1,15 +1,12 @@
 """How a device-local tensor sits in one chip's memories, and mesh buffers of real bytes.
 
-`ShardLayout` is the simulator's executor of a memory config on one chip: the tensor folds
-to 2-D (outer dims into the height), and
-- interleaved: pages (rows) go round robin over the DRAM banks (or over every core's L1),
-  page p to bank p % nbanks at slot p // nbanks, each page padded to the memory's alignment;
-- height / width / block sharded: a grid of shards (whole rows, whole columns, or blocks),
-  shard k of the row-major shard grid on the k-th core of the grid in the config's
-  orientation (row_major: x fastest; col_major: y fastest); the last shards may be partial
-  (the bytes past the tensor's edge are padding).
-Its `scatter` / `gather` move whole shards as numpy slices (a reshape and a transpose for the
-even part, one more slice per ragged edge), never element by element.
+`ShardLayout` is the simulator's handle on `meshc.layout.place(...)`: the placement model says
+which owner (core L1 or DRAM bank) holds which page at which offset, and how many bytes each
+owner allocates; the simulator only executes it. Moving a tensor in and out of its owners'
+bytes goes through `Placement.scatter` / `gather`, except on the fast path (row-major pages
+of a non-block type, interleaved or height / width / block sharded), where the same bytes are
+written with one reshape + transpose per device instead of per-owner buffers: the fast path
+is checked byte for byte against `Placement.scatter` in test/unit/test_sim_memory.py.
 
 A `MeshBuffer` is one lockstep allocation: the same address in every owner (core L1 or DRAM
 bank) on every chip of the mesh it spans. Its bytes are a real uint8 array of shape
@@ -25,54 +22,23 @@ import numpy as np
 
 from meshc.layout.dtypes import DataType, get_dtype
 from meshc.layout.errors import LayoutError
-from meshc.sim.allocator import align_up
-from meshc.sim.encoding import storage_dtype
+from meshc.layout.memory_config import MemoryConfig
+from meshc.layout.placement import Placement, place
+from meshc.sim.encoding import encode, storage_dtype
 
-SHARDED = ("height_sharded", "width_sharded", "block_sharded")
-LAYOUTS = ("interleaved",) + SHARDED
+FAST_LAYOUTS = ("interleaved", "height_sharded", "width_sharded", "block_sharded")
+DEFAULT_CONFIG = MemoryConfig("dram", "interleaved")
 
 
-@dataclass(frozen=True)
-class MemorySpec:
-    """The parts of a memory config the simulator executes (duck-types meshc.layout.MemoryConfig)."""
-
-    buffer: str = "dram"
-    layout: str = "interleaved"
-    grid: tuple[int, int] | None = None
-    shard_shape: tuple[int, int] | None = None
-    orientation: str = "row_major"
-
-    @classmethod
-    def of(cls, cfg) -> "MemorySpec":
-        if cfg is None:
-            return cls()
-        if isinstance(cfg, MemorySpec):
-            return cfg
-        grid = getattr(cfg, "grid", None)
-        if grid is not None and not isinstance(grid, tuple):
-            bbox = getattr(grid, "bounding_box", None) or getattr(grid, "shape", None)
-            grid = tuple(bbox() if callable(bbox) else bbox) if bbox is not None else None
-        shard = getattr(cfg, "shard_shape", None)
-        return cls(str(getattr(cfg, "buffer", "dram")), str(getattr(cfg, "layout", "interleaved")),
-                   None if grid is None else tuple(int(g) for g in grid),
-                   None if shard is None else tuple(int(s) for s in shard),
-                   str(getattr(cfg, "orientation", "row_major")))
-
-    def __post_init__(self):
-        if self.buffer not in ("l1", "dram"):
-            raise LayoutError(f"buffer type '{self.buffer}' is not l1 or dram")
-        if self.layout not in LAYOUTS:
-            raise LayoutError(f"the simulator runs memory layouts {', '.join(LAYOUTS)}; got '{self.layout}'")
-        if self.layout in SHARDED and self.buffer != "l1":
-            raise LayoutError(f"{self.layout} tensors live in L1, not {self.buffer}")
-        if self.orientation not in ("row_major", "col_major"):
-            raise LayoutError(f"shard orientation '{self.orientation}' is not row_major or col_major")
-
-    def __str__(self) -> str:
-        s = f"{self.buffer} {self.layout}"
-        if self.grid:
-            s += f" on {self.grid[0]}x{self.grid[1]} cores"
-        return s
+def memory_config(cfg) -> MemoryConfig:
+    """A MemoryConfig from a MemoryConfig, None (DRAM interleaved) or a (buffer, layout, ...) tuple."""
+    if cfg is None:
+        return DEFAULT_CONFIG
+    if isinstance(cfg, MemoryConfig):
+        return cfg
+    if isinstance(cfg, tuple):
+        return MemoryConfig(*cfg)
+    raise LayoutError(f"expected a memory config, got {cfg!r}")
 
 
 def fold2d(shape: tuple[int, ...]) -> tuple[int, int]:
@@ -83,121 +49,87 @@ def fold2d(shape: tuple[int, ...]) -> tuple[int, int]:
 
 @dataclass(frozen=True)
 class ShardLayout:
-    """A local tensor of `shape` and `dtype` laid out on one chip by a `MemorySpec`."""
+    """A local tensor of `shape` and `dtype` placed on one chip by `config` (tile None: row-major)."""
 
     shape: tuple[int, ...]
     dtype: DataType
-    spec: MemorySpec
-    chip_grid: tuple[int, int]
-    dram_banks: int
-    alignment: int
+    config: MemoryConfig
+    tile: tuple[int, int] | None = None
+    arch: str = "wormhole_b0"
+    placement: Placement = field(init=False, repr=False, compare=False)
     owners: tuple = field(init=False)
-    """Owner of each stored block: core (y, x) for L1, bank index for DRAM."""
-    grid: tuple[int, int] = field(init=False)
-    """Shard grid (rows, cols) for sharded layouts; (slots, nbanks) for interleaved."""
-    block: tuple[int, int] = field(init=False)
-    """Shard shape in elements (sharded); (1, W) pages (interleaved)."""
+    """Owner of each stored block, placement order: core (y, x) for L1, bank index for DRAM."""
     owner_bytes: int = field(init=False)
-    """Bytes each owner holds (the lockstep allocation size)."""
+    """Bytes each owner allocates (the lockstep allocation size: the largest owner's)."""
+    fast: bool = field(init=False)
 
     def __post_init__(self):
-        H, W = fold2d(self.shape)
-        es = storage_dtype(self.dtype).itemsize
-        spec = self.spec
-        gy_chip, gx_chip = self.chip_grid
-        if spec.layout == "interleaved":
-            if spec.buffer == "dram":
-                owners = tuple(range(self.dram_banks))
-            else:
-                owners = tuple((y, x) for y in range(gy_chip) for x in range(gx_chip))
-            n = len(owners)
-            slots = -(-H // n)
-            page = align_up(W * es, self.alignment)
-            object.__setattr__(self, "owners", owners)
-            object.__setattr__(self, "grid", (slots, n))
-            object.__setattr__(self, "block", (1, W))
-            object.__setattr__(self, "owner_bytes", slots * page)
-            return
-        grid = spec.grid or self.chip_grid
-        gy, gx = grid
-        if gy < 1 or gx < 1 or gy > gy_chip or gx > gx_chip:
-            raise LayoutError(f"core grid {gy}x{gx} does not fit the chip's {gy_chip}x{gx_chip} worker cores")
-        ncores = gy * gx
-        if spec.layout == "height_sharded":
-            sh = spec.shard_shape[0] if spec.shard_shape else -(-H // ncores)
-            sgrid, block = (-(-H // sh), 1), (sh, W)
-        elif spec.layout == "width_sharded":
-            sw = spec.shard_shape[1] if spec.shard_shape else -(-W // ncores)
-            sgrid, block = (1, -(-W // sw)), (H, sw)
-        else:
-            sh = spec.shard_shape[0] if spec.shard_shape else -(-H // gy)
-            sw = spec.shard_shape[1] if spec.shard_shape else -(-W // gx)
-            sgrid, block = (-(-H // sh), -(-W // sw)), (sh, sw)
-            if sgrid[0] > gy or sgrid[1] > gx:
-                raise LayoutError(f"block sharding a {H}x{W} tensor in {block[0]}x{block[1]} shards needs a "
-                                  f"{sgrid[0]}x{sgrid[1]} core grid, but the grid is {gy}x{gx}")
-        nshards = sgrid[0] * sgrid[1]
-        if nshards > ncores:
-            raise LayoutError(f"{spec.layout.replace('_', ' ')} a {H}x{W} tensor in {block[0]}x{block[1]} shards "
-                              f"makes {nshards} shards, but the grid has only {ncores} cores")
-        if spec.layout == "block_sharded":
-            if spec.orientation == "row_major":
-                owners = tuple((i, j) for i in range(sgrid[0]) for j in range(sgrid[1]))
-            else:  # shard rows run along core columns
-                owners = tuple((j, i) for i in range(sgrid[0]) for j in range(sgrid[1]))
-        else:
-            if spec.orientation == "row_major":
-                cores = [(y, x) for y in range(gy) for x in range(gx)]
-            else:
-                cores = [(y, x) for x in range(gx) for y in range(gy)]
-            owners = tuple(cores[:nshards])
-        object.__setattr__(self, "owners", owners)
-        object.__setattr__(self, "grid", sgrid)
-        object.__setattr__(self, "block", block)
-        object.__setattr__(self, "owner_bytes", block[0] * block[1] * es)
+        object.__setattr__(self, "dtype", get_dtype(self.dtype))
+        p = place(self.shape, self.dtype, self.config, tile=self.tile, arch=self.arch)
+        object.__setattr__(self, "placement", p)
+        object.__setattr__(self, "owners", tuple(p.owners))
+        object.__setattr__(self, "owner_bytes", int(max(p.owner_bytes().values(), default=0)))
+        row_major = self.tile is None and not self.dtype.is_block_float
+        fast = row_major and (self.interleaved or (self.config.layout in FAST_LAYOUTS and p._shard_pages is not None))
+        object.__setattr__(self, "fast", bool(fast))
+
+    @property
+    def spec(self) -> MemoryConfig:
+        return self.config
+
+    @property
+    def buffer(self) -> str:
+        return self.config.buffer
 
     @property
     def interleaved(self) -> bool:
-        return self.spec.layout == "interleaved"
+        return self.config.layout == "interleaved"
+
+    @property
+    def grid(self) -> tuple[int, int]:
+        """The shard grid (rows, cols) of a sharded layout."""
+        if self.interleaved:
+            return (1, 1)
+        blocks = self.placement._blocks
+        if blocks:
+            rows = len({b.r0 for b in blocks})
+            return rows, len(blocks) // rows
+        return (len(self.owners), 1)
 
     @property
     def nbytes(self) -> int:
-        """Bytes of tensor data (no padding)."""
-        H, W = fold2d(self.shape)
-        return H * W * storage_dtype(self.dtype).itemsize
+        """Bytes of tensor data (pages, without alignment padding)."""
+        return self.placement.num_pages * self.placement.page_bytes
 
     def owner_data_bytes(self) -> np.ndarray:
-        """Bytes of real tensor data each owner holds (padding excluded), in owner order."""
-        H, W = fold2d(self.shape)
-        es = storage_dtype(self.dtype).itemsize
-        if self.interleaved:
-            slots, n = self.grid
-            rows = np.full(n, H // n)
-            rows[: H % n] += 1
-            return rows * W * es
-        (ny, nx), (sh, sw) = self.grid, self.block
-        hs = np.minimum(sh, H - np.arange(ny) * sh)
-        ws = np.minimum(sw, W - np.arange(nx) * sw)
-        return (hs[:, None] * ws[None, :]).reshape(-1) * es
+        """Bytes of pages each owner holds (alignment padding excluded), in owner order."""
+        p = self.placement
+        return np.bincount(p.page_owner, minlength=len(self.owners)) * p.page_bytes
 
-    # ------------------------------------------------------------------ moving shards
+    # ------------------------------------------------------------------ moving bytes
 
-    def _views(self, data: np.ndarray) -> np.ndarray:
-        """The stored elements of one device, as (shard rows, shard cols, sh, sw) or (nbanks, slots, W)."""
+    def _fast_view(self, data: np.ndarray) -> np.ndarray:
+        """One device's stored elements: (nbanks, slots, W) interleaved, (ny, nx, sh, sw) sharded."""
+        p = self.placement
         st = storage_dtype(self.dtype)
+        ab = p.aligned_page_bytes
         H, W = fold2d(self.shape)
         if self.interleaved:
-            slots, n = self.grid
-            page = self.owner_bytes // max(slots, 1)
-            v = data.reshape(n, slots, page)[:, :, : W * st.itemsize]
-            return v.view(st)
-        (ny, nx), (sh, sw) = self.grid, self.block
-        return data.view(st).reshape(ny, nx, sh, sw)
+            n = len(self.owners)
+            slots = self.owner_bytes // ab
+            return data[:, : slots * ab].reshape(n, slots, ab)[:, :, : W * st.itemsize].view(st)
+        sr, _ = p._shard_pages
+        ny, nx = self.grid
+        pw = p.page_bytes // st.itemsize
+        v = data[:, : sr * ab].reshape(ny * nx, sr, ab)[:, :, : pw * st.itemsize].view(st)
+        return v.reshape(ny, nx, sr, pw)
 
     def _regions(self):
-        """Rectangles of whole shards of one size: (shard row range, shard col range, rows, cols)."""
+        """Rectangles of equal shards: (shard rows y0:y1 of h rows, shard cols x0:x1 of w cols)."""
         H, W = fold2d(self.shape)
-        (ny, nx), (sh, sw) = self.grid, self.block
+        ny, nx = self.grid
+        sh = self.placement._shard_pages[0]
+        sw = self.placement.page_bytes // storage_dtype(self.dtype).itemsize
         fy, ry = divmod(H, sh)
         fx, rx = divmod(W, sw)
         rows = [(0, fy, sh)] + ([(fy, fy + 1, ry)] if ry else [])
@@ -205,15 +137,19 @@ class ShardLayout:
         for y0, y1, h in rows:
             for x0, x1, w in cols:
                 if y1 > y0 and x1 > x0:
-                    yield y0, y1, h, x0, x1, w
+                    yield y0, y1, h, x0, x1, w, sh, sw
 
-    def scatter(self, stored: np.ndarray, data: np.ndarray) -> None:
-        """Copy one device's tensor (already in storage dtype) into its (owners, bytes) array."""
+    def scatter(self, values: np.ndarray, data: np.ndarray) -> None:
+        """Store one device's tensor (host values) into its (owners, bytes) array."""
+        if not self.fast:
+            for k, (o, buf) in enumerate(self.placement.scatter(values).items()):
+                data[k, : buf.size] = buf
+            return
         H, W = fold2d(self.shape)
-        t = stored.reshape(H, W)
-        v = self._views(data)
+        t = encode(np.asarray(values).reshape(H, W), self.dtype)
+        v = self._fast_view(data)
         if self.interleaved:
-            slots, n = self.grid
+            n = len(self.owners)
             full = H // n
             if full:
                 v[:, :full, :] = t[: full * n].reshape(full, n, W).transpose(1, 0, 2)
@@ -221,29 +157,35 @@ class ShardLayout:
             if rem:
                 v[:rem, full, :] = t[full * n:]
             return
-        sh, sw = self.block
-        for y0, y1, h, x0, x1, w in self._regions():
+        for y0, y1, h, x0, x1, w, sh, sw in self._regions():
             src = t[y0 * sh: y0 * sh + (y1 - y0) * h, x0 * sw: x0 * sw + (x1 - x0) * w]
             v[y0:y1, x0:x1, :h, :w] = src.reshape(y1 - y0, h, x1 - x0, w).transpose(0, 2, 1, 3)
 
-    def gather(self, data: np.ndarray, out: np.ndarray) -> None:
-        """Copy one device's (owners, bytes) array back into its tensor `out` (storage dtype)."""
+    def gather(self, data: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
+        """One device's tensor (host values) from its (owners, bytes) array."""
+        if not self.fast:
+            return self.placement.gather({o: data[k] for k, o in enumerate(self.owners)})
+        from meshc.sim.encoding import decode
+
         H, W = fold2d(self.shape)
+        st = storage_dtype(self.dtype)
+        if out is None or out.dtype != st:
+            out = np.empty(self.shape, st)
         t = out.reshape(H, W)
-        v = self._views(data)
+        v = self._fast_view(data)
         if self.interleaved:
-            slots, n = self.grid
+            n = len(self.owners)
             full = H // n
             if full:
                 t[: full * n].reshape(full, n, W)[...] = v[:, :full, :].transpose(1, 0, 2)
             rem = H - full * n
             if rem:
                 t[full * n:] = v[:rem, full, :]
-            return
-        sh, sw = self.block
-        for y0, y1, h, x0, x1, w in self._regions():
-            dst = t[y0 * sh: y0 * sh + (y1 - y0) * h, x0 * sw: x0 * sw + (x1 - x0) * w]
-            dst.reshape(y1 - y0, h, x1 - x0, w)[...] = v[y0:y1, x0:x1, :h, :w].transpose(0, 2, 1, 3)
+        else:
+            for y0, y1, h, x0, x1, w, sh, sw in self._regions():
+                dst = t[y0 * sh: y0 * sh + (y1 - y0) * h, x0 * sw: x0 * sw + (x1 - x0) * w]
+                dst.reshape(y1 - y0, h, x1 - x0, w)[...] = v[y0:y1, x0:x1, :h, :w].transpose(0, 2, 1, 3)
+        return decode(out, self.dtype)
 
 
 @dataclass
@@ -261,7 +203,7 @@ class MeshBuffer:
 
     @property
     def memory(self) -> str:
-        return self.layout.spec.buffer
+        return self.layout.config.buffer
 
     @property
     def data(self) -> np.ndarray:
