@@ -110,6 +110,9 @@ class MetalLayout:
                               f"but the grid <{_fmt(self.grid)}> has rank {len(self.grid)}")
         if any(s <= 0 for s in self.shard_shape):
             raise LayoutError(f"the memref shard {_fmt(self.shard_shape)} must have positive sizes")
+        if not isinstance(self.element, Tile) and self.element.is_block_float:
+            raise LayoutError(f"{self.element.name} elements are stored in tiles only (a shared exponent every "
+                              f"16 elements); use a tile element type such as 32x32 tiles of {self.element.name}")
         if self.tiled and len(self.grid) < 2:
             raise LayoutError("a tiled layout needs a grid of rank 2 or more (tiles cover the last two dims)")
 
