@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from xdsl.dialects.builtin import ArrayAttr, DenseArrayBase, DenseIntOrFPElementsAttr, IntegerAttr
+from xdsl.dialects.builtin import ArrayAttr, DenseArrayBase, DenseIntOrFPElementsAttr, IntAttr, IntegerAttr
 from xdsl.ir import Attribute
 from xdsl.utils.exceptions import VerifyException
 
@@ -32,6 +32,9 @@ def ints_of(attr: Attribute) -> tuple[int, ...]:
     if isinstance(attr, ArrayAttr):
         out = []
         for a in attr.data:
+            if isinstance(a, IntAttr):
+                out.append(int(a.data))
+                continue
             if not isinstance(a, IntegerAttr):
                 raise VerifyException(f"expected an array of integers, got an element {a}")
             out.append(int(a.value.data))

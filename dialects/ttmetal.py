@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from xdsl.dialects.builtin import (
+    AffineMapAttr,
     AnyTensorTypeConstr,
     ArrayAttr,
     DenseArrayBase,
@@ -102,8 +103,8 @@ def _tensor_shape(v: SSAValue) -> tuple[int, ...]:
 class CreateBufferOp(IRDLOperation):
     """Allocate a mesh buffer: on every device, the per-device tensor laid out by `memory_config`.
 
-    `grid` (`#tt.grid`, optional) is the logical core grid of a sharded buffer with its map to
-    physical cores; shard (i, j) of the 2-d folded tensor lives on logical core (i, j).
+    `memory_config` (`#ttnn.memory_config`) places the pages per core or per DRAM bank, as
+    meshc.layout.place does (block shard (i, j) on core (i, j), or (j, i) when col_major).
     `tile` (array<i64: 32, 32>, optional) makes pages tiles; `config` is the
     `#ttnn.sharded_buffer_config` of the host <-> mesh transfers, `form` "2d" or "nd".
     """
@@ -111,14 +112,12 @@ class CreateBufferOp(IRDLOperation):
     name = "ttmetal.create_buffer"
     result = result_def(BufferType)
     memory_config = attr_def(Attribute)
-    grid = opt_attr_def(Attribute)
     tile = opt_attr_def(DenseArrayBase)
     config = opt_attr_def(Attribute)
     form = opt_attr_def(StringAttr)
 
     def verify_(self) -> None:
         _name_check(self, "memory_config", "ttnn.memory_config")
-        _name_check(self, "grid", "tt.grid")
         _name_check(self, "config", "ttnn.sharded_buffer_config")
         if self.form is not None and self.form.data not in ("2d", "nd"):
             raise VerifyException(f"form must be \"2d\" or \"nd\", got \"{self.form.data}\"")
@@ -222,16 +221,18 @@ class EnqueueCclOp(IRDLOperation):
 
 @irdl_op_definition
 class EnqueueProgramOp(IRDLOperation):
-    """Run a kernel on every core of `grid` (rows x cols, at `grid_offset`) of every device.
+    """Run a kernel on every core of `grid` (rows x cols) of every device.
 
-    The region has one block whose arguments are the operand buffers; core (y, x) executes
-    it with `y`, `x` bound for the block selectors of read_tiles / write_tiles.
+    The region has one block whose arguments are the operand buffers; logical core (y, x)
+    executes it with `y`, `x` bound for the block selectors of read_tiles / write_tiles, on
+    the physical core `core_map(y, x)` (identity when absent) plus `grid_offset`.
     """
 
     name = "ttmetal.enqueue_program"
     buffers = var_operand_def(BufferType)
     grid = attr_def(DenseArrayBase)
     grid_offset = opt_attr_def(DenseArrayBase)
+    core_map = opt_attr_def(AffineMapAttr)
     body = region_def("single_block")
 
     def core_grid(self) -> tuple[int, int]:
@@ -246,6 +247,10 @@ class EnqueueProgramOp(IRDLOperation):
             off = rules.ints_of(self.grid_offset)
             if len(off) != 2 or any(o < 0 for o in off):
                 raise VerifyException(f"grid_offset {list(off)} must be two non-negative core coordinates")
+        if self.core_map is not None:
+            m = self.core_map.data
+            if m.num_dims != 2 or len(m.results) != 2:
+                raise VerifyException(f"core_map {m} must map a core (y, x) to a core (y, x)")
         block = self.body.block
         if len(block.args) != len(self.buffers):
             raise VerifyException(

@@ -11,6 +11,14 @@ from xdsl.passes import ModulePass
 
 # pass name -> (module under meshc.passes, class name)
 _PASSES: dict[str, tuple[str, str]] = {
+    # issue 5: lowering passes and pipelines
+    "tt-register-device": ("register_device", "RegisterDevicePass"),
+    "ttir-layout": ("ttir_layout", "TTIRLayoutPass"),
+    "ttir-reinterpret-grid": ("ttir_reinterpret_grid", "TTIRReinterpretGridPass"),
+    "convert-ttir-to-ttnn": ("convert_ttir_to_ttnn", "ConvertTTIRToTTNNPass"),
+    "convert-ttir-to-ttmetal": ("convert_ttir_to_ttmetal", "ConvertTTIRToTTMetalPass"),
+    "ttir-to-ttnn-pipeline": ("pipelines", "TTIRToTTNNPipeline"),
+    "ttir-to-ttmetal-pipeline": ("pipelines", "TTIRToTTMetalPipeline"),
 }
 
 

@@ -1,0 +1,276 @@
+"""`convert-ttir-to-ttnn`: lower ttir to TTNN's API level.
+
+* The module's `#tt.device` must be one TTNN can open: its worker grid map must be the one
+  `derive_device` gives for its mesh (TTNN knows only meshes of chips side by side); any
+  other map (a staircase, a transposed device grid) is a located error naming the reason.
+* Every func gets a `ttnn.get_device` for the mesh. `ttir.mesh_shard` becomes
+  `ttnn.distribute_tensor` (full_to_shard) / `ttnn.aggregate_tensor` (shard_to_full) with the
+  TTNN mesh mapper and its ShardedBufferConfig: the faithful 2-d form when TT-Mesh's 2-d
+  sharding infra expresses the mapper, else the ND form (`form = "2d"` / `"nd"`).
+* A host tensor (function argument) used on the device goes there with `ttnn.to_device`
+  (one device) or a replicating `ttnn.distribute_tensor` (a mesh); a device tensor returned
+  comes back with `ttnn.from_device` (one device only: on a mesh, results must leave through
+  `ttir.mesh_shard shard_to_full`, else a located error).
+* Compute ops and collectives become their ttnn namesakes; `ttir.to_layout` becomes
+  `ttnn.to_memory_config`. Every `#tt.metal_layout` becomes a `#ttnn.ttnn_layout` whose
+  memory config comes from the layout: L1 grids block-sharded (col_major when the grid is
+  reinterpreted as transposed by `ttir-reinterpret-grid`), DRAM interleaved. Layouts TTNN
+  cannot hold (a DRAM grid larger than 1x1, a non-transposing core map, a grid of rank > 2)
+  are located errors.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects import func
+from xdsl.dialects.builtin import AffineMapAttr, DenseArrayBase, ModuleOp, StringAttr, TensorType, i64
+from xdsl.ir import Attribute, Block, Operation, SSAValue
+from xdsl.passes import ModulePass
+from xdsl.rewriter import InsertPoint, Rewriter
+
+from meshc.diagnostics import LocatedError
+from meshc.layout.errors import LayoutError
+from meshc.passes.lowering_utils import (
+    encoding_of,
+    fix_function_types,
+    fold_2d,
+    host_type,
+    module_device_model,
+    module_mesh,
+    prod,
+    with_encoding,
+)
+
+_RENAMES = {"ttir.broadcast": "ttnn.repeat", "ttir.to_layout": "ttnn.to_memory_config"}
+_NOT_ON_DEVICE = ("ttir.mesh_shard",)
+
+
+def check_ttnn_device(module: ModuleOp) -> None:
+    """TTNN opens a mesh of chips side by side: the device map must be the derived one."""
+    dev = module_device_model(module)
+    if dev is None:
+        return
+    import numpy as np
+
+    from meshc.layout.device import derive_device
+
+    try:
+        ref = derive_device(dev.mesh_shape, chip_ids=dev.chip_ids)
+    except LayoutError as e:
+        raise LocatedError(f"TTNN cannot open the device: {e}", module) from None
+    same = tuple(ref.grid_shape) == tuple(dev.grid_shape) and np.array_equal(ref.locate_all(), dev.locate_all())
+    if not same:
+        raise LocatedError(
+            f"TTNN cannot realise the device grid {'x'.join(map(str, dev.grid_shape))} with map {dev.mapping}: "
+            f"TTNN opens a mesh of chips side by side with the map {ref.mapping} for mesh "
+            f"{'x'.join(map(str, dev.mesh_shape))}; lower this device with convert-ttir-to-ttmetal instead",
+            module,
+        )
+
+
+def memory_config_for(t: TensorType, op: Operation, core_map: AffineMapAttr | None):
+    """The TTNN MemoryConfig (and tile) realising a tensor's #tt.metal_layout, or a located error."""
+    from meshc.layout.memory_config import MemoryConfig
+
+    model = encoding_of(t).model()  # type: ignore[union-attr]
+    grid = tuple(model.grid)
+    if len(grid) == 1:
+        grid = (1,) + grid
+    if len(grid) != 2:
+        raise LocatedError(
+            f"TTNN cannot realise the layout grid {'x'.join(map(str, model.grid))} of {t}: "
+            "TTNN shards over a 2-d core grid of one chip", op)
+    tile = tuple(model.element.shape) if model.tiled else None
+    if model.memory_space == "dram":
+        if grid != (1, 1):
+            raise LocatedError(
+                f"TTNN cannot realise the DRAM layout grid {grid[0]}x{grid[1]} of {t}: TTNN keeps DRAM "
+                "tensors interleaved over the banks; use a 1x1 grid", op)
+        return MemoryConfig("dram", "interleaved"), tile, model.dtype.name
+    h, w = fold_2d(tuple(t.get_shape()))
+    shard = (-(-h // grid[0]), -(-w // grid[1]))
+    if tile is not None:  # TTNN shards tiled tensors in whole tiles
+        shard = (-(-shard[0] // tile[0]) * tile[0], -(-shard[1] // tile[1]) * tile[1])
+    orientation = "row_major"
+    phys = grid
+    if core_map is not None:
+        if str(core_map.data) != "(d0, d1) -> (d1, d0)":
+            raise LocatedError(
+                f"TTNN cannot realise the core map {core_map.data}: TTNN places block shards in row-major "
+                "or column-major order only", op)
+        orientation, phys = "col_major", (grid[1], grid[0])
+    try:
+        cfg = MemoryConfig("l1", "block_sharded", grid=phys, shard_shape=shard, orientation=orientation)
+    except LayoutError as e:
+        raise LocatedError(f"TTNN cannot realise the layout of {t}: {e}", op) from None
+    return cfg, tile, model.dtype.name
+
+
+def _find_attr_class(name: str):
+    from meshc.dialects import ttnn
+
+    for a in ttnn._ATTRIBUTES:
+        if getattr(a, "name", None) == name:
+            return a
+    return None
+
+
+def distribution_attrs(shape: tuple[int, ...], elem_type, mesh: tuple[int, ...], shard_dims, op) -> dict[str, Attribute]:
+    """mapper, config and form for distributing `shape` over `mesh` as `shard_dims` says."""
+    from meshc.layout.dtypes import get_dtype
+    from meshc.layout.errors import UnsupportedSharding
+    from meshc.layout.mesh import Mesh, ShardingSpec
+    from meshc.layout.mesh_mappers import mapper_from_spec
+    from meshc.layout.sharded_buffer import lower_mesh_mapper, lower_mesh_mapper_nd
+    from meshc.passes.lowering_utils import dtype_name
+
+    dims: list[list[int]] = [[] for _ in shape]
+    for axis, d in enumerate(shard_dims):
+        if d >= 0:
+            dims[d].append(axis)
+    m = Mesh(mesh)
+    spec = ShardingSpec(m, tuple(tuple(x) for x in dims))
+    dname = dtype_name(elem_type) or "f32"
+    datum = get_dtype(dname).itemsize
+    try:
+        mapper = mapper_from_spec(spec, m)
+    except LayoutError as e:
+        raise LocatedError(f"no TTNN mesh mapper distributes this way: {e}", op) from None
+    form = "2d"
+    try:
+        config = lower_mesh_mapper(shape, mesh, mapper, datum)
+    except UnsupportedSharding:
+        form = "nd"
+        config = lower_mesh_mapper_nd(shape, mesh, mapper, datum)
+    except LayoutError as e:
+        raise LocatedError(f"cannot lower the distribution to a ShardedBufferConfig: {e}", op) from None
+    out: dict[str, Attribute] = {"form": StringAttr(form)}
+    mapper_cls = _find_attr_class("ttnn.mesh_mapper")
+    if mapper_cls is not None:
+        out["mapper"] = mapper_cls.from_model(mapper)
+    config_cls = _find_attr_class("ttnn.sharded_buffer_config")
+    if config_cls is not None:
+        out["config"] = config_cls.from_model(config)
+    return out
+
+
+@dataclass(frozen=True)
+class ConvertTTIRToTTNNPass(ModulePass):
+    name = "convert-ttir-to-ttnn"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        from meshc.dialects import ttir, ttnn
+        from meshc.dialects.ttnn import MemoryConfigAttr, TTNNLayoutAttr
+
+        check_ttnn_device(op)
+        mesh = module_mesh(op)
+        multi = prod(mesh) > 1
+        names = {cls.name: cls for cls in ttnn._OPS}
+        type_cache: dict[tuple[Attribute, str], Attribute] = {}
+
+        def convert_type(t: Attribute, o: Operation) -> Attribute:
+            if not isinstance(t, TensorType) or encoding_of(t) is None or encoding_of(t).name != "tt.metal_layout":
+                return t
+            cm = o.attributes.get("core_map")
+            key = (t, str(cm))
+            hit = type_cache.get(key)
+            if hit is None:
+                cfg, tile, dname = memory_config_for(t, o, cm if isinstance(cm, AffineMapAttr) else None)
+                hit = with_encoding(t, TTNNLayoutAttr.from_model(tile, dname, cfg))
+                type_cache[key] = hit
+            return hit
+
+        def memcfg_attr(t: Attribute) -> Attribute | None:
+            enc = encoding_of(t)
+            return enc.memory_config if isinstance(enc, TTNNLayoutAttr) else None
+
+        for f in [x for x in op.walk() if isinstance(x, func.FuncOp)]:
+            if not f.body.blocks:
+                continue
+            block: Block = f.body.blocks[0]
+            first = block.first_op
+            mesh2d = mesh if len(mesh) == 2 else ((1,) + mesh if len(mesh) == 1 else mesh)
+            dev = ttnn.GetDeviceOp.create(
+                result_types=[ttnn.DeviceType()],
+                attributes={"mesh_shape": DenseArrayBase.from_list(i64, mesh2d),
+                            "mesh_offset": DenseArrayBase.from_list(i64, [0] * len(mesh2d))},
+            )
+            dev.location = f.location
+            Rewriter.insert_op(dev, InsertPoint.at_start(block))
+            device = dev.results[0]
+            on_device: dict[SSAValue, SSAValue] = {}
+
+            def to_device(v: SSAValue, user: Operation) -> SSAValue:
+                """A host value (function argument) moved to the device, once."""
+                hit = on_device.get(v)
+                if hit is not None:
+                    return hit
+                t = v.type
+                if multi:
+                    attrs = distribution_attrs(tuple(t.get_shape()), t.element_type, mesh, [-1] * len(mesh), user)
+                    attrs["shard_dims"] = DenseArrayBase.from_list(i64, [-1] * len(mesh))
+                    new = ttnn.DistributeTensorOp.create(operands=[v, device], result_types=[t], attributes=attrs)
+                else:
+                    new = ttnn.ToDeviceOp.create(operands=[v, device], result_types=[t])
+                new.location = user.location
+                Rewriter.insert_op(new, InsertPoint.after(dev))
+                on_device[v] = new.results[0]
+                return new.results[0]
+
+            for o in list(block.ops):
+                if o.dialect_name() != "ttir":
+                    if isinstance(o, func.ReturnOp):
+                        self._lower_return(o, device, multi)
+                    continue
+                operands = [to_device(v, o) if isinstance(v.owner, Block) else v for v in o.operands]
+                if isinstance(o, ttir.MeshShardOp):
+                    full = o.input if o.is_full_to_shard else o.result
+                    ft = full.type
+                    attrs = distribution_attrs(tuple(ft.get_shape()), ft.element_type, mesh,
+                                               list(ttir.rules.ints_of(o.shard_dims)), o)
+                    attrs["shard_dims"] = o.shard_dims
+                    if o.is_full_to_shard:
+                        rt = convert_type(o.result.type, o)
+                        mc = memcfg_attr(rt)
+                        if mc is not None:
+                            attrs["memory_config"] = mc
+                        new = ttnn.DistributeTensorOp.create(operands=[o.input, device], result_types=[rt], attributes=attrs)
+                    else:
+                        new = ttnn.AggregateTensorOp.create(operands=[o.input], result_types=[host_type(o.result.type)], attributes=attrs)
+                else:
+                    target = _RENAMES.get(o.name, "ttnn." + o.name[5:])
+                    cls = names.get(target)
+                    if cls is None:
+                        raise LocatedError(f"convert-ttir-to-ttnn: no TTNN op for '{o.name}'", o)
+                    rts = [convert_type(r.type, o) for r in o.results]
+                    attrs = {k: v for k, v in o.attributes.items() if k != "core_map"}
+                    if target == "ttnn.to_memory_config":
+                        mc = memcfg_attr(rts[0])
+                        if mc is None:
+                            raise LocatedError("convert-ttir-to-ttnn: ttir.to_layout needs a result layout", o)
+                        attrs["memory_config"] = mc
+                    new = cls.create(operands=operands, result_types=rts, attributes=attrs)
+                new.location = o.location
+                Rewriter.replace_op(o, new)
+        fix_function_types(op)
+
+    @staticmethod
+    def _lower_return(ret: func.ReturnOp, device: SSAValue, multi: bool) -> None:
+        from meshc.dialects import ttnn
+
+        for i, v in enumerate(ret.operands):
+            owner = v.owner
+            if isinstance(owner, Block) or isinstance(owner, ttnn.AggregateTensorOp):
+                continue
+            if getattr(owner, "dialect_name", lambda: "")() not in ("ttir", "ttnn"):
+                continue
+            if multi:
+                raise LocatedError(
+                    "a device tensor returned on a multi-device mesh: return it through "
+                    "ttir.mesh_shard with shard_direction = shard_to_full", ret)
+            new = ttnn.FromDeviceOp.create(operands=[v], result_types=[host_type(v.type)])
+            new.location = ret.location
+            Rewriter.insert_op(new, InsertPoint.before(ret))
+            ret.operands[i] = new.results[0]

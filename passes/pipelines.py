@@ -1,0 +1,63 @@
+"""The pipelines from ttir to each backend, with their options passed through.
+
+`ttir-to-ttnn-pipeline{system=t3k mesh-shape=2,4}` = tt-register-device{...},
+ttir-layout{...}, ttir-reinterpret-grid, convert-ttir-to-ttnn;
+`ttir-to-ttmetal-pipeline{...}` ends with convert-ttir-to-ttmetal instead. Without `system`
+a module that already carries `tt.device` keeps it (no tt-register-device step).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.passes import ModulePass
+
+from meshc.passes.convert_ttir_to_ttmetal import ConvertTTIRToTTMetalPass
+from meshc.passes.convert_ttir_to_ttnn import ConvertTTIRToTTNNPass
+from meshc.passes.register_device import RegisterDevicePass
+from meshc.passes.ttir_layout import TTIRLayoutPass
+from meshc.passes.ttir_reinterpret_grid import TTIRReinterpretGridPass
+
+
+@dataclass(frozen=True)
+class _PipelineBase(ModulePass):
+    system: str | None = None
+    mesh_shape: tuple[int, ...] | None = None
+    memory_space: str = "l1"
+    memory_layout: str = "sharded"
+    tiled: bool = True
+    reinterpret_grid: bool = True
+
+    def front(self, op: ModuleOp) -> list[ModulePass]:
+        passes: list[ModulePass] = []
+        if self.system is not None or self.mesh_shape is not None or "tt.device" not in op.attributes:
+            passes.append(RegisterDevicePass(self.system or "n150", self.mesh_shape))
+        passes.append(TTIRLayoutPass(self.memory_space, self.memory_layout, self.tiled))
+        if self.reinterpret_grid:
+            passes.append(TTIRReinterpretGridPass())
+        return passes
+
+    def backend(self) -> ModulePass:
+        raise NotImplementedError
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        for p in [*self.front(op), self.backend()]:
+            p.apply(ctx, op)
+
+
+@dataclass(frozen=True)
+class TTIRToTTNNPipeline(_PipelineBase):
+    name = "ttir-to-ttnn-pipeline"
+
+    def backend(self) -> ModulePass:
+        return ConvertTTIRToTTNNPass()
+
+
+@dataclass(frozen=True)
+class TTIRToTTMetalPipeline(_PipelineBase):
+    name = "ttir-to-ttmetal-pipeline"
+
+    def backend(self) -> ModulePass:
+        return ConvertTTIRToTTMetalPass()

@@ -1,0 +1,92 @@
+"""`tt-register-device`: attach `#tt.system_desc` and a derived `#tt.device` to the module.
+
+Options: `system` = n150 | n300 | t3k | galaxy, or the path of a file holding a
+`#tt.system_desc<...>` attribute; `mesh-shape` = the chip mesh (default: the system's).
+The device is `derive_device(mesh, system=...)`; a mesh that needs more chips than the system
+has, or whose shape does not fit the system's chip mesh, is a located error at the module.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.passes import ModulePass
+
+from meshc.diagnostics import LocatedError
+from meshc.layout.errors import LayoutError
+
+
+def _fmt(shape) -> str:
+    return "x".join(str(n) for n in shape)
+
+
+def load_system(spec: str, module: ModuleOp):
+    """The SystemDesc named by `spec` (a system name or a file with a #tt.system_desc)."""
+    from meshc.layout.system import SYSTEMS, system
+
+    if spec in SYSTEMS:
+        return system(spec)
+    if "/" not in spec and not spec.endswith(".mlir"):
+        raise LocatedError(f"unknown system '{spec}'; expected one of {', '.join(SYSTEMS)} or a file path", module)
+    try:
+        with open(spec, encoding="utf-8") as f:
+            text = f.read().strip()
+    except OSError as e:
+        raise LocatedError(f"cannot read system description '{spec}': {e.strerror}", module) from None
+    from meshc.dialects.tt import SystemDescAttr
+    from meshc.driver import make_context
+    from xdsl.parser import Parser
+
+    try:
+        attr = Parser(make_context(), text, spec).parse_attribute()
+    except Exception as e:  # a parse or verification error in the system file
+        raise LocatedError(f"'{spec}' does not hold a valid #tt.system_desc: {str(e).strip().splitlines()[-1]}", module) from None
+    if not isinstance(attr, SystemDescAttr):
+        raise LocatedError(f"'{spec}' holds {attr.name}, expected a #tt.system_desc attribute", module)
+    return attr.model()
+
+
+def check_mesh_fits(mesh: tuple[int, ...], sysdesc, system_name: str, module: ModuleOp) -> None:
+    n = 1
+    for s in mesh:
+        n *= s
+    if n > sysdesc.num_chips:
+        raise LocatedError(
+            f"mesh {_fmt(mesh)} needs {n} chips, but system '{system_name}' has {sysdesc.num_chips} "
+            f"(chip mesh {_fmt(sysdesc.mesh_shape)})",
+            module,
+        )
+    sm = tuple(sysdesc.mesh_shape)
+    squeezed = tuple(s for s in mesh if s != 1)
+    ssq = tuple(s for s in sm if s != 1)
+    fits_shape = len(squeezed) <= len(ssq) and all(a <= b for a, b in zip(sorted(squeezed), sorted(ssq)))
+    if n > 1 and not fits_shape and len(squeezed) > 1:
+        raise LocatedError(
+            f"mesh {_fmt(mesh)} does not fit the chip mesh {_fmt(sm)} of system '{system_name}'", module
+        )
+
+
+@dataclass(frozen=True)
+class RegisterDevicePass(ModulePass):
+    name = "tt-register-device"
+
+    system: str = "n150"
+    mesh_shape: tuple[int, ...] | None = None
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        from meshc.dialects.tt import DeviceAttr, SystemDescAttr
+        from meshc.layout.device import derive_device
+
+        sysdesc = load_system(self.system, op)
+        mesh = tuple(self.mesh_shape) if self.mesh_shape else tuple(sysdesc.mesh_shape)
+        if any(s < 1 for s in mesh):
+            raise LocatedError(f"mesh-shape {_fmt(mesh)} must have positive sizes", op)
+        check_mesh_fits(mesh, sysdesc, self.system, op)
+        try:
+            device = derive_device(mesh, system=sysdesc)
+        except LayoutError as e:
+            raise LocatedError(f"cannot derive a device for mesh {_fmt(mesh)} on '{self.system}': {e}", op) from None
+        op.attributes["tt.system_desc"] = SystemDescAttr.from_model(sysdesc)
+        op.attributes["tt.device"] = DeviceAttr.from_model(device)

@@ -1,0 +1,92 @@
+"""`ttir-layout`: give every device tensor a `#tt.metal_layout` on the chip's core grid.
+
+Options: `memory-space` = l1 | dram, `memory-layout` = sharded | interleaved, `tiled` = true |
+false. The tensor is folded to 2-d (outer dims into the height, the default LINEAR map);
+sharded: the grid is, per folded dim, the largest divisor of its size (in tiles when tiled)
+that fits the chip grid, so every core holds an equal block; interleaved: a 1x1 grid, the
+pages spread over the banks by the memory config later. Layouts already written are kept.
+Host tensors (function arguments and results, the full side of `ttir.mesh_shard`) keep no
+layout.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp, TensorType
+from xdsl.passes import ModulePass
+from xdsl.rewriter import Rewriter
+
+from meshc.diagnostics import LocatedError
+from meshc.layout.errors import LayoutError
+from meshc.passes.lowering_utils import (
+    chip_grid,
+    dtype_name,
+    encoding_of,
+    fix_function_types,
+    fold_2d,
+    largest_divisor_at_most,
+    with_encoding,
+)
+
+TILE = (32, 32)
+
+
+def layout_grid(shape: tuple[int, ...], grid: tuple[int, int], tiled: bool, sharded: bool) -> tuple[int, int]:
+    if not sharded:
+        return (1, 1)
+    h, w = fold_2d(shape)
+    if tiled:
+        h, w = -(-h // TILE[0]), -(-w // TILE[1])
+    return largest_divisor_at_most(max(h, 1), grid[0]), largest_divisor_at_most(max(w, 1), grid[1])
+
+
+@dataclass(frozen=True)
+class TTIRLayoutPass(ModulePass):
+    name = "ttir-layout"
+
+    memory_space: str = "l1"
+    memory_layout: str = "sharded"
+    tiled: bool = True
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        from meshc.dialects import ttir
+        from meshc.dialects.tt import MetalLayoutAttr
+        from meshc.layout.metal_layout import build_metal_layout
+
+        if self.memory_space not in ("l1", "dram"):
+            raise LocatedError(f"ttir-layout: memory-space must be l1 or dram, got '{self.memory_space}'", op)
+        if self.memory_layout not in ("sharded", "interleaved"):
+            raise LocatedError(
+                f"ttir-layout: memory-layout must be sharded or interleaved, got '{self.memory_layout}'", op
+            )
+        grid = chip_grid(op)
+        cache: dict[TensorType, TensorType] = {}
+        for o in op.walk():
+            if o.dialect_name() != "ttir":
+                continue
+            if isinstance(o, ttir.MeshShardOp) and not o.is_full_to_shard:
+                continue  # the result is a host tensor
+            for r in o.results:
+                t = r.type
+                if not isinstance(t, TensorType) or encoding_of(t) is not None:
+                    continue
+                new = cache.get(t)
+                if new is None:
+                    shape = tuple(t.get_shape())
+                    dtype = dtype_name(t.element_type)
+                    if dtype is None:
+                        raise LocatedError(f"ttir-layout: element type {t.element_type} has no device data type", o)
+                    tiled = self.tiled and len(shape) >= 1
+                    g = layout_grid(shape, grid, tiled, self.memory_layout == "sharded")
+                    try:
+                        model = build_metal_layout(
+                            shape, g, memory_space=self.memory_space, dtype=dtype, tile=TILE if tiled else None
+                        )
+                    except LayoutError as e:
+                        raise LocatedError(f"ttir-layout: cannot lay out {t}: {e}", o) from None
+                    new = with_encoding(t, MetalLayoutAttr.from_model(model))
+                    cache[t] = new
+                Rewriter.replace_value_with_new_type(r, new)
+        fix_function_types(op)
