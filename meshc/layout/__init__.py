@@ -63,6 +63,13 @@ _EXPORTS: dict[str, str] = {
     "CoreRangeSet": "memory_config",
     "place": "placement",
     "Placement": "placement",
+    # resharding and MoE (issue 7)
+    "plan_reshard": "reshard",
+    "ReshardPlan": "reshard",
+    "execute_plan": "reshard",
+    "moe_route": "moe",
+    "moe_dispatch": "moe",
+    "moe_combine": "moe",
 }
 
 
