@@ -52,10 +52,11 @@ class _KeywordAttr(_Data[str]):
 
     @classmethod
     def parse_keyword(cls, parser: _AttrParser) -> str:
+        span = parser._current_token.span
         word = parser.parse_optional_identifier()
         if word not in cls.KEYWORDS:
             parser.raise_error(f"expected one of {', '.join(cls.KEYWORDS)} for {cls.name}"
-                               + (f", got '{word}'" if word else ""))
+                               + (f", got '{word}'" if word else ""), span.start, span.end)
         return word  # type: ignore[return-value]
 
     @classmethod
@@ -407,8 +408,9 @@ def check_ttnn_layout(t) -> None:
     elt = str(t.element_type)
     elt_is_float = elt.startswith(("f", "bf"))
     if elt_is_float != d.is_float:
-        raise _MemVerifyException(f"{what} cannot be stored as {d.name}: a {'float' if elt_is_float else 'integer'} "
-                                  f"tensor needs a {'float' if elt_is_float else 'integer'} data type in its ttnn_layout")
+        kind = "a float" if elt_is_float else "an integer"
+        raise _MemVerifyException(f"{what} cannot be stored as {d.name}: {kind} tensor needs {kind} data type "
+                                  "in its ttnn_layout")
     if enc.memory_config.is_host:
         return
     try:
