@@ -194,6 +194,10 @@ def sim_functions(machine: Machine) -> tuple[InterpreterFunctions, SimRuntime]:
         vals = rt.local_values(t)
         for i in range(len(t.buffer.devices)):
             m.count_read(t.buffer, i)
+        from meshc.layout.dtypes import get_dtype
+
+        d = get_dtype(dtype)
+        rt.coll.elem_bytes = d.bytes_for(32, 32) / 1024 if d.is_block_float else d.bits / 8
         rank = vals[0].ndim
 
         def dim(name):

@@ -44,13 +44,23 @@ def groups(mesh_shape: tuple[int, ...], cluster_axis: int | None) -> list[list[i
 
 
 class Collectives:
-    def __init__(self, machine: Machine):
+    """Collectives on one machine. `elem_bytes` is the stored size of an element (bf16: 2, a
+    bfp_bf8 element 1088 / 1024); a piece of n elements costs n * elem_bytes on a link."""
+
+    def __init__(self, machine: Machine, elem_bytes: float | None = None):
         self.m = machine
+        self.elem_bytes = elem_bytes
+
+    def _bytes(self, piece: np.ndarray) -> int:
+        if self.elem_bytes is None:
+            return int(piece.nbytes)
+        return int(round(piece.size * self.elem_bytes))
 
     def _chips(self, group: list[int]) -> list[int]:
         return [self.m.devices[g] for g in group]
 
-    def _send(self, a: int, b: int, nbytes: int) -> None:
+    def _send(self, a: int, b: int, piece: np.ndarray) -> None:
+        nbytes = self._bytes(piece)
         if a == b or nbytes == 0:
             return
         self.m.send(a, b, nbytes)
@@ -74,16 +84,16 @@ class Collectives:
                         origin = (p - step + 1) % n
                         q = (p + 1) % n
                         piece = have[p][origin]
-                        self._send(chips[p], chips[q], piece.nbytes)
+                        self._send(chips[p], chips[q], piece)
                         have[q][origin] = piece
             else:
                 for origin in range(n):
                     piece = vals[group[origin]]
                     for p in range(origin, n - 1):  # rightwards
-                        self._send(chips[p], chips[p + 1], piece.nbytes)
+                        self._send(chips[p], chips[p + 1], piece)
                         have[p + 1][origin] = have[p][origin]
                     for p in range(origin, 0, -1):  # leftwards
-                        self._send(chips[p], chips[p - 1], piece.nbytes)
+                        self._send(chips[p], chips[p - 1], piece)
                         have[p - 1][origin] = have[p][origin]
             for p, g in enumerate(group):
                 out[g] = np.concatenate([have[p][o] for o in range(n)], axis=dim)
@@ -111,7 +121,7 @@ class Collectives:
                     order = [(k + 1 + i) % n for i in range(n)]
                     acc = pieces[order[0]][k]
                     for a, b in itertools.pairwise(order):
-                        self._send(chips[a], chips[b], acc.nbytes)
+                        self._send(chips[a], chips[b], acc)
                         acc = op(acc, pieces[b][k])
                     out[group[k]] = acc
                 else:
@@ -119,11 +129,11 @@ class Collectives:
                     left = None
                     for p in range(0, k):
                         left = pieces[p][k] if left is None else op(left, pieces[p][k])
-                        self._send(chips[p], chips[p + 1], left.nbytes)
+                        self._send(chips[p], chips[p + 1], left)
                     right = None
                     for p in range(n - 1, k, -1):
                         right = pieces[p][k] if right is None else op(right, pieces[p][k])
-                        self._send(chips[p], chips[p - 1], right.nbytes)
+                        self._send(chips[p], chips[p - 1], right)
                     if left is not None:
                         acc = op(left, acc)
                     if right is not None:
@@ -164,7 +174,7 @@ class Collectives:
             pieces = [np.split(vals[g], n, axis=split_dim) for g in group]
             for p in range(n):
                 for q in range(n):
-                    self._send(chips[p], chips[q], pieces[p][q].nbytes)
+                    self._send(chips[p], chips[q], pieces[p][q])
             for q, g in enumerate(group):
                 out[g] = np.concatenate([pieces[p][q] for p in range(n)], axis=concat_dim)
         return out  # type: ignore[return-value]
@@ -182,6 +192,6 @@ class Collectives:
             if dst in targets:
                 raise LayoutError(f"collective_permute sends to device {dst} twice")
             targets.add(dst)
-            self._send(self.m.devices[src], self.m.devices[dst], vals[src].nbytes)
+            self._send(self.m.devices[src], self.m.devices[dst], vals[src])
             out[dst] = vals[src].copy()
         return out

@@ -1,0 +1,85 @@
+"""Comparing a run's outputs with the golden run: the tolerances `meshc-run --check` applies.
+
+- A program that only moves data (no arithmetic op and no reducing collective) must match
+  exactly, bit for bit (NaNs equal NaNs).
+- Otherwise, per output element type: |sim - golden| <= atol + rtol * |golden| with
+    f32 / f16 / integers : rtol 1e-4,  atol 1e-5   (reduction order of collectives, matmul blocking)
+    bf16                 : rtol 2^-6,  atol 2^-6   (two bf16 roundings of 2^-8 each, with headroom)
+    bfp_bf8              : rtol 2^-5,  atol 2^-5 * max|golden|  (7-bit mantissas, shared exponent)
+    bfp_bf4              : rtol 2^-2,  atol 2^-2 * max|golden|  (3-bit mantissas)
+A mismatch names the output, the first failing index, both values and the tolerance.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+TOLERANCES = {
+    "f32": (1e-4, 1e-5, False), "f16": (1e-3, 1e-4, False), "si32": (0.0, 0.0, False),
+    "u32": (0.0, 0.0, False), "u16": (0.0, 0.0, False), "u8": (0.0, 0.0, False),
+    "bf16": (2.0 ** -6, 2.0 ** -6, False),
+    "bfp_bf8": (2.0 ** -5, 2.0 ** -5, True), "bfp_bf4": (2.0 ** -2, 2.0 ** -2, True),
+}  # fmt: skip
+"""dtype -> (rtol, atol, atol scales with max |golden|)."""
+
+REDUCING = ("all_reduce", "reduce_scatter")
+
+
+@dataclass
+class Mismatch:
+    output: str
+    index: tuple
+    got: float
+    expected: float
+    rule: str
+
+    def __str__(self) -> str:
+        return (f"{self.output}{list(self.index)}: simulator {self.got!r}, golden {self.expected!r} ({self.rule})")
+
+
+def program_computes(module) -> bool:
+    """Whether a module has an arithmetic op (or a reducing collective)."""
+    from meshc.sim.compute import ARITHMETIC
+
+    for op in module.walk():
+        kind = op.name.split(".", 1)[-1]
+        if kind in ARITHMETIC or kind in REDUCING or kind.startswith("moe"):
+            return True
+    return False
+
+
+def compare(name: str, got, expected, dtype: str, exact: bool) -> Mismatch | None:
+    """The first mismatch of one output (an array, or a list of per-device arrays), or None."""
+    if isinstance(expected, list) or isinstance(got, list):
+        if not (isinstance(expected, list) and isinstance(got, list)) or len(got) != len(expected):
+            return Mismatch(name, (), float("nan"), float("nan"),
+                            "one side is distributed over the devices and the other is not")
+        for d, (g, e) in enumerate(zip(got, expected)):
+            m = compare(f"{name}@device{d}", g, e, dtype, exact)
+            if m:
+                return m
+        return None
+    got, expected = np.asarray(got), np.asarray(expected)
+    if got.shape != expected.shape:
+        return Mismatch(name, (), float("nan"), float("nan"),
+                        f"shapes differ: simulator {got.shape}, golden {expected.shape}")
+    if exact:
+        if got.dtype.kind == "f":
+            bad = ~((got == expected) | (np.isnan(got) & np.isnan(expected)))
+        else:
+            bad = got != expected
+        rule = "exact: the program only moves data"
+    else:
+        rtol, atol, scaled = TOLERANCES.get(dtype, TOLERANCES["f32"])
+        g64, e64 = got.astype(np.float64), expected.astype(np.float64)
+        if scaled and e64.size:
+            atol = atol * float(np.nanmax(np.abs(e64))) if np.isfinite(e64).any() else atol
+        bad = ~((np.abs(g64 - e64) <= atol + rtol * np.abs(e64)) | (np.isnan(g64) & np.isnan(e64))
+                | (g64 == e64))
+        rule = f"{dtype}: |sim - golden| <= {atol:.3g} + {rtol:.3g} * |golden|"
+    if not bad.any():
+        return None
+    idx = tuple(int(i) for i in np.unravel_index(int(np.argmax(bad)), bad.shape))
+    return Mismatch(name, idx, got[idx].item(), expected[idx].item(), rule)

@@ -1,0 +1,65 @@
+"""The `meshc-run --report` tables (rich): traffic per link, per chip NOC, per DRAM bank, host;
+peak L1 a core; the time estimate and the model behind it."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+from rich.console import Console
+from rich.table import Table
+
+from meshc.sim.traffic import DRAM_BYTES_PER_S, ETH_BYTES_PER_S, HOST_BYTES_PER_S, NOC_BYTES_PER_S
+
+
+def _b(n: int) -> str:
+    return f"{int(n):,}"
+
+
+def print_report(result, console: Console) -> None:
+    t = result.traffic
+    links = Table(title="Ethernet traffic per link and direction", title_justify="left")
+    for col in ("link", "bytes", "busy time (us)"):
+        links.add_column(col, justify="right" if col != "link" else "left")
+    for (a, b), n in sorted(t.link.items()):
+        links.add_row(f"chip {a} -> chip {b}", _b(n), f"{n / ETH_BYTES_PER_S * 1e6:.3f}")
+    if not t.link:
+        links.add_row("(none)", "0", "0")
+    links.add_row("total", _b(t.link_bytes), "", style="bold")
+    console.print(links)
+
+    chips = sorted(set(result.memory) | set(t.noc) | {c for c, _ in t.dram_read} | {c for c, _ in t.dram_write})
+    per_chip = Table(title="Per chip: NOC, DRAM, host, memory", title_justify="left")
+    for col in ("chip", "NOC bytes", "DRAM read", "DRAM written", "host->dev", "dev->host", "peak L1 a core",
+                "peak DRAM a bank"):
+        per_chip.add_column(col, justify="right")
+    dr, dw = defaultdict(int), defaultdict(int)
+    for (c, _), n in t.dram_read.items():
+        dr[c] += n
+    for (c, _), n in t.dram_write.items():
+        dw[c] += n
+    for c in chips:
+        mem = result.memory.get(c, {})
+        per_chip.add_row(str(c), _b(t.noc.get(c, 0)), _b(dr[c]), _b(dw[c]), _b(t.host_to_device.get(c, 0)),
+                         _b(t.device_to_host.get(c, 0)), _b(mem.get("peak_l1_core", 0)),
+                         _b(mem.get("peak_dram_bank", 0)))
+    console.print(per_chip)
+
+    banks = sorted({b for _, b in t.dram_read} | {b for _, b in t.dram_write})
+    if banks:
+        bank_t = Table(title="DRAM bytes per bank (read + written)", title_justify="left")
+        bank_t.add_column("chip", justify="right")
+        for b in banks:
+            bank_t.add_column(f"bank {b}", justify="right")
+        for c in chips:
+            bank_t.add_row(str(c), *(_b(t.dram_read.get((c, b), 0) + t.dram_write.get((c, b), 0)) for b in banks))
+        console.print(bank_t)
+
+    console.print(f"host <-> device: {_b(sum(t.host_to_device.values()))} B in, "
+                  f"{_b(sum(t.device_to_host.values()))} B out")
+    console.print(f"peak L1 a core: {_b(result.peak_l1_core)} B")
+    console.print(
+        f"time estimate: {result.time_estimate * 1e6:.3f} us over {len(result.ops)} ops "
+        f"(each op takes its busiest resource: ethernet {ETH_BYTES_PER_S * 8 / 1e9:.0f} Gb/s a link and "
+        f"direction, DRAM {DRAM_BYTES_PER_S / 1e9:.0f} GB/s a chip, NOC {NOC_BYTES_PER_S / 1e9:.0f} GB/s a chip "
+        f"(32 B a cycle at 1 GHz), host {HOST_BYTES_PER_S / 1e9:.0f} GB/s; compute not modelled)"
+    )

@@ -1,0 +1,219 @@
+"""meshc-run: run a ttir or ttnn module on the simulated machine, check it, report its traffic.
+
+    meshc-run FILE [--entry NAME] [--input NAME=FILE.npy ...] [--seed N] [--check] [--report]
+                   [--full] [--save-outputs DIR] [--golden FILE] [--pipeline SPEC] [--system NAME]
+
+- ttir FILE: lowered with `ttir-to-ttnn-pipeline` for the module's mesh (or `--pipeline`), run on
+  the simulator; `--check` compares with the numpy golden run of FILE itself.
+- ttnn FILE: run on the simulator; `--check` compares with the golden run of `--golden FILE`
+  (the ttir program it was lowered from) when given, else with the numpy reference
+  interpretation of the ttnn program (meshc/interp/ttir.py reads ttnn ops too).
+Inputs not given with `--input` are seeded random (`--seed`, default 0). Tolerances:
+meshc/interp/check.py and docs/simulator.md. Bad input is a located error, exit 1.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import traceback
+
+import numpy as np
+
+from meshc.diagnostics import DiagnosticError, SourceFile, op_diagnostic
+
+
+def _arg_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="meshc-run", description="run a ttir / ttnn module on meshc's simulator")
+    p.add_argument("input_file", help="the .mlir module to run")
+    p.add_argument("--entry", help="function to run (default: @main, else the first public function)")
+    p.add_argument("--input", action="append", default=[], metavar="NAME=FILE.npy",
+                   help="an input from a .npy file (NAME: the argument's name, e.g. arg0); repeatable")
+    p.add_argument("--seed", type=int, default=0, help="seed of the random inputs not given (default 0)")
+    p.add_argument("--check", action="store_true", help="compare every output with the golden numpy run")
+    p.add_argument("--golden", metavar="FILE", help="the pre-lowering (ttir) program to check against")
+    p.add_argument("--report", action="store_true", help="print the traffic, memory and time tables")
+    p.add_argument("--full", action="store_true", help="print outputs in full")
+    p.add_argument("--save-outputs", metavar="DIR", help="save every output as DIR/<name>.npy")
+    p.add_argument("--pipeline", help="pass pipeline lowering a ttir FILE (default: ttir-to-ttnn-pipeline "
+                                      "for the module's mesh)")
+    p.add_argument("--system", help="system to simulate (n150, n300, t3k, galaxy; default: the module's)")
+    return p
+
+
+class _Fail(Exception):
+    pass
+
+
+def _read(name: str) -> str:
+    try:
+        with open(name, encoding="utf-8") as f:
+            return f.read()
+    except OSError as e:
+        raise _Fail(f"meshc-run: error: cannot read '{name}': {e.strerror}") from None
+
+
+def _parse(name: str):
+    from meshc.driver import make_context, parse_source, verify_or_raise
+
+    text = _read(name)
+    try:
+        module = parse_source(make_context(), text, name)
+        verify_or_raise(module, name)
+    except DiagnosticError as e:
+        src = SourceFile(name, text)
+        raise _Fail("\n".join(d.format(src) for d in e.diagnostics)) from None
+    return module, SourceFile(name, text)
+
+
+def _load_inputs(specs: list[str]) -> dict[str, np.ndarray]:
+    out = {}
+    for s in specs:
+        if "=" not in s:
+            raise _Fail(f"meshc-run: error: --input '{s}' must be NAME=FILE.npy")
+        name, path = s.split("=", 1)
+        try:
+            out[name] = np.load(path, allow_pickle=False)
+        except (OSError, ValueError) as e:
+            raise _Fail(f"meshc-run: error: cannot load input '{name}' from '{path}': {e}") from None
+    return out
+
+
+def _run_error(e, source: SourceFile) -> _Fail:
+    op = getattr(e, "op", None)
+    msg = getattr(e, "message", None) or str(e)
+    if op is not None:
+        return _Fail(op_diagnostic(op, msg, source.name).format(source))
+    return _Fail(f"{source.name}: error: {msg}")
+
+
+class _Progress:
+    """A rich progress bar over the ops of the run (only on a terminal)."""
+
+    def __init__(self, total: int):
+        from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
+        self.progress = Progress(TextColumn("simulating"), BarColumn(), TextColumn("{task.completed}/{task.total} ops"),
+                                 TextColumn("{task.description}"), TimeElapsedColumn(), transient=True)
+        self.task = self.progress.add_task("", total=total)
+
+    def will_interpret_op(self, op, args) -> None:
+        self.progress.update(self.task, description=op.name)
+
+    def did_interpret_op(self, op, results) -> None:
+        self.progress.advance(self.task)
+
+
+def _summary(name: str, v, full: bool) -> str:
+    if isinstance(v, list):
+        return "\n".join(_summary(f"{name}@device{d}", x, full) for d, x in enumerate(v))
+    v = np.asarray(v)
+    head = f"{name}: {'x'.join(map(str, v.shape)) or 'scalar'} {v.dtype}"
+    if full:
+        with np.printoptions(threshold=sys.maxsize, linewidth=120):
+            return f"{head}\n{v}"
+    if v.size == 0:
+        return head
+    flat = v.reshape(-1)
+    first = ", ".join(f"{x:.6g}" if v.dtype.kind == "f" else str(x) for x in flat[:6])
+    stats = f"min {flat.min():.6g} max {flat.max():.6g} mean {flat.astype(np.float64).mean():.6g}"
+    return f"{head}  {stats}  [{first}{', ...' if flat.size > 6 else ''}]"
+
+
+def run(argv: list[str] | None = None) -> int:
+    args = _arg_parser().parse_args(argv)
+    from rich.console import Console
+
+    from meshc.interp.check import compare, program_computes
+    from meshc.interp.common import element_dtype_name, find_entry
+    from meshc.interp.runner import RunError, dialect_of, lower, run as sim_run, run_golden
+    from meshc.layout.errors import LayoutError
+
+    try:
+        module, source = _parse(args.input_file)
+        inputs = _load_inputs(args.input)
+        kind = dialect_of(module)
+        try:
+            f = find_entry(module, args.entry)
+        except LayoutError as e:
+            raise _Fail(f"{source.name}: error: {e}") from None
+        lowered = module
+        if kind == "ttir":
+            try:
+                lowered = lower(module, args.pipeline)
+            except DiagnosticError as e:
+                raise _Fail("\n".join(d.format(source) for d in e.diagnostics)) from None
+            except ValueError as e:
+                raise _Fail(f"meshc-run: error: cannot lower {source.name} for the simulator: {e}") from None
+        nops = sum(1 for _ in find_entry(lowered, args.entry).walk()) - 1
+        progress = _Progress(nops) if sys.stderr.isatty() and nops > 50 else None
+        try:
+            if progress:
+                with progress.progress:
+                    result = sim_run(lowered, inputs, entry=args.entry, seed=args.seed, system=args.system,
+                                     progress=progress)
+            else:
+                result = sim_run(lowered, inputs, entry=args.entry, seed=args.seed, system=args.system)
+        except (RunError, LayoutError) as e:
+            raise _run_error(e, source) from None
+
+        out_types = [element_dtype_name(t) for t in f.function_type.outputs.data]
+        for name, v in zip(result.names, result.outputs):
+            print(_summary(name, v, args.full))
+        if args.save_outputs:
+            os.makedirs(args.save_outputs, exist_ok=True)
+            for name, v in zip(result.names, result.outputs):
+                arr = np.stack(v) if isinstance(v, list) else v
+                np.save(os.path.join(args.save_outputs, f"{name}.npy"), arr)
+        if args.report:
+            print_report = __import__("meshc.tools.report", fromlist=["print_report"]).print_report
+            print_report(result, Console(width=140))
+
+        code = 0
+        if args.check:
+            if args.golden:
+                gmod, gsrc = _parse(args.golden)
+                gsource = gsrc
+            else:
+                gmod, gsource = module, source
+            try:
+                golden = run_golden(gmod, list(result.inputs.values()), entry=args.entry)
+            except (RunError, LayoutError) as e:
+                raise _run_error(e, gsource) from None
+            exact = not program_computes(gmod)
+            if len(golden.outputs) != len(result.outputs):
+                raise _Fail(f"meshc-run: error: the golden program returns {len(golden.outputs)} outputs, "
+                            f"the simulated one {len(result.outputs)}")
+            for name, got, want, dt in zip(result.names, result.outputs, golden.outputs, out_types):
+                bad = compare(name, got, want, dt, exact)
+                if bad:
+                    print(f"check: MISMATCH at {bad}", file=sys.stderr)
+                    code = 1
+                else:
+                    how = "exact" if exact else f"within the {dt} tolerance"
+                    print(f"check: {name} matches the golden run ({how})")
+        return code
+    except _Fail as e:
+        print(str(e), file=sys.stderr)
+        return 1
+
+
+def main(argv: list[str] | None = None) -> None:
+    try:
+        code = run(argv)
+    except BrokenPipeError:  # pragma: no cover
+        code = 0
+    except KeyboardInterrupt:  # pragma: no cover
+        code = 130
+    except Exception as e:  # an internal bug, not bad input: say so, briefly
+        if os.environ.get("MESHC_TRACEBACK"):
+            traceback.print_exc()
+        print(f"meshc-run: internal error: {type(e).__name__}: {e} "
+              "(set MESHC_TRACEBACK=1 for the traceback)", file=sys.stderr)
+        code = 2
+    sys.exit(code)
+
+
+if __name__ == "__main__":
+    main()
