@@ -265,7 +265,7 @@ def lower_mesh_mapper(tensor_shape: Sequence[int], mesh_shape, mapper, datum_siz
             raise LayoutError(f"{who}: dim {d} of size {n} does not split into {k} equal shards, and a "
                               f"ShardedBufferConfig needs shards that divide the buffer; pad the tensor to a "
                               f"multiple of {k} on the host first, or use lower_mesh_mapper_nd (padded shards)")
-    outer = [d for d in range(len(shape) - 1) if spec.dims[d]]
+    outer = [d for d in range(len(shape) - 1) if spec.num_pieces(d) > 1]
     if outer:
         last = max(outer)
         for d in range(last):
@@ -285,9 +285,12 @@ def lower_mesh_mapper(tensor_shape: Sequence[int], mesh_shape, mapper, datum_siz
     seq = h_seq + w_seq
     if not seq:
         shard, orientation = (0, 0), ROW_MAJOR
-    elif len(seq) == 1:
+    elif len(seq) == 1 and mesh.shape[1 - seq[0]] > 1:  # the other mesh axis replicates
         orientation = ROW_MAJOR if seq[0] == 1 else COL_MAJOR
         shard = (0, height // kh) if h_seq else (width // kw, 0)
+    elif len(seq) == 1:  # the other mesh axis has one device: nothing is replicated
+        orientation = ROW_MAJOR if seq[0] == 1 else COL_MAJOR
+        shard = (width // kw, height // kh)
     else:
         orientation = ROW_MAJOR if seq == [0, 1] else COL_MAJOR
         shard = (width // kw, height // kh)
