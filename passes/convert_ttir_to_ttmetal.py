@@ -258,7 +258,7 @@ class _FuncLowering:
                 attrs = self.distribution(o.result.type, dims, o)
                 new = self.tm.EnqueueReadBufferOp.create(operands=[src], result_types=[o.result.type], attributes=attrs)
                 self.insert(new, o, o.location)
-                o.result.replace_by(new.results[0])
+                o.result.replace_all_uses_with(new.results[0])
                 o.detach()
                 o.erase()
             return

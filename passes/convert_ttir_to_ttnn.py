@@ -224,7 +224,6 @@ class ConvertTTIRToTTNNPass(ModulePass):
                     if isinstance(o, func.ReturnOp):
                         self._lower_return(o, device, multi)
                     continue
-                operands = [to_device(v, o) if isinstance(v.owner, Block) else v for v in o.operands]
                 if isinstance(o, ttir.MeshShardOp):
                     full = o.input if o.is_full_to_shard else o.result
                     ft = full.type
@@ -240,6 +239,7 @@ class ConvertTTIRToTTNNPass(ModulePass):
                     else:
                         new = ttnn.AggregateTensorOp.create(operands=[o.input], result_types=[host_type(o.result.type)], attributes=attrs)
                 else:
+                    operands = [to_device(v, o) if isinstance(v.owner, Block) else v for v in o.operands]
                     target = _RENAMES.get(o.name, "ttnn." + o.name[5:])
                     cls = names.get(target)
                     if cls is None:
