@@ -139,10 +139,13 @@ class Device:
 
     # -------------------------------------------------------------- verification
 
-    def verify(self, system: SystemDesc | None = None, chip_grid: tuple[int, int] | None = None) -> None:
+    def verify(self, system: SystemDesc | None = None, chip_grid: tuple[int, int] | None = None,
+               physical: bool = True) -> None:
         """Raise LayoutError if the device is not legal.
 
-        Chip grids come from `system` when given, else `chip_grid` (default 8x8).
+        Chip grids come from `system` when given, else `chip_grid` (default 8x8). With
+        `physical=False` the chips' grids are unknown: cores are only checked to be
+        non-negative and distinct (what `#tt.device` can check on its own).
         """
         if not self.grid_shape or any(s <= 0 for s in self.grid_shape):
             raise LayoutError(f"the worker grid {_fmt_shape(self.grid_shape) or '<empty>'} must have a rank "
@@ -172,6 +175,13 @@ class Device:
 
         pts = grid_points(self.grid_shape)
         phys = self._chip_index(pts)
+        if not physical:
+            neg = np.nonzero(np.any(phys[:, 1:] < 0, axis=1))[0]
+            if neg.size:
+                i = neg[0]
+                raise LayoutError(f"logical core {_fmt_point(pts[i])} maps to core ({phys[i, 1]}, {phys[i, 2]}) "
+                                  f"of chip {self.chip_ids[phys[i, 0]]}; core coordinates cannot be negative")
+            grids = np.tile(phys[:, 1:].max(axis=0) + 1, (len(self.chip_ids), 1))
         g = grids[phys[:, 0]]
         outside = np.nonzero(np.any((phys[:, 1:] < 0) | (phys[:, 1:] >= g), axis=1))[0]
         if outside.size:
