@@ -1,0 +1,148 @@
+"""TTNN mesh mappers and composers: what each device gets (hand-derived), torch.chunk evenness
+and the padded mode, composers as TTNN composes, and mappers <-> sharding specs."""
+
+import numpy as np
+import pytest
+
+from meshc.layout import (
+    ConcatMesh2dToTensor,
+    ConcatMeshToTensor,
+    LayoutError,
+    Mesh,
+    ReplicateTensorToMesh,
+    ShardingSpec,
+    ShardTensor2dMesh,
+    ShardTensorToMesh,
+    aggregate,
+    distribute,
+    mapper_from_spec,
+    parse_spec,
+)
+from meshc.layout.mesh_mappers import ShardTensorNdMesh
+
+
+def test_shard_tensor_to_mesh_uses_row_major_device_order():
+    t = np.arange(8 * 3).reshape(8, 3)
+    shards = distribute(t, (2, 4), ShardTensorToMesh(0))
+    # device (r, c) is device r * 4 + c and gets row r * 4 + c
+    for r in range(2):
+        for c in range(4):
+            assert shards[(r, c)].tolist() == [t[r * 4 + c].tolist()]
+
+
+def test_shard_2d_rows_then_columns():
+    t = np.arange(4 * 8).reshape(4, 8)
+    shards = distribute(t, (2, 4), ShardTensor2dMesh(dims=(0, 1)))
+    assert shards[(1, 2)].tolist() == [[20, 21], [28, 29]]  # rows 2-3, columns 4-5
+    shards = distribute(t, (2, 4), ShardTensor2dMesh(dims=(1, 0)))
+    assert shards[(1, 2)].tolist() == [[20, 21, 22, 23]]  # columns 4-7 (axis 0 = 1) of row 2 (axis 1 = 2)
+
+
+def test_shard_2d_none_replicates():
+    t = np.arange(4 * 2).reshape(4, 2)
+    shards = distribute(t, (2, 4), ShardTensor2dMesh(dims=(None, 0)))
+    for c in range(4):
+        assert shards[(0, c)].tolist() == shards[(1, c)].tolist() == [t[c].tolist()]
+
+
+def test_replicate():
+    t = np.arange(6).reshape(2, 3)
+    shards = distribute(t, (2, 2, 2), ReplicateTensorToMesh())
+    assert len(shards) == 8 and all(np.array_equal(s, t) for s in shards.values())
+
+
+def test_same_dim_twice_is_s01():
+    t = np.arange(16)
+    a = distribute(t, (2, 2), ShardTensor2dMesh(dims=(0, 0)))
+    b = distribute(t, (2, 2), parse_spec("[S01]", (2, 2)))
+    assert all(np.array_equal(a[c], b[c]) for c in a)
+    assert a[(1, 0)].tolist() == [8, 9, 10, 11]
+
+
+def test_negative_dims():
+    t = np.arange(2 * 8).reshape(2, 8)
+    a = distribute(t, (1, 4), ShardTensorToMesh(-1))
+    assert a[(0, 3)].tolist() == [[6, 7], [14, 15]]
+
+
+def test_uneven_split_is_an_error_naming_dim_and_sizes():
+    with pytest.raises(LayoutError) as e:
+        distribute(np.zeros((3, 10)), (2, 2), ShardTensorToMesh(1))
+    msg = str(e.value)
+    assert "dim 1 of size 10" in msg and "4 equal pieces" in msg and "[3, 3, 3, 1]" in msg and "pad=True" in msg
+
+
+def test_padded_mode_zero_pads_and_trims():
+    t = np.arange(1, 11)
+    shards = distribute(t, (2, 2), ShardTensorToMesh(0, pad=True))
+    assert [shards[c].tolist() for c in [(0, 0), (0, 1), (1, 0), (1, 1)]] == [[1, 2, 3], [4, 5, 6], [7, 8, 9], [10, 0, 0]]
+    assert aggregate(shards, (2, 2), ConcatMeshToTensor(0), shape=(10,)).tolist() == t.tolist()
+    # fewer elements than devices: torch.chunk would give empty pieces; padded gives one zero each
+    shards = distribute(np.array([5, 6]), (1, 4), ShardTensorToMesh(0, pad=True))
+    assert [shards[(0, c)].tolist() for c in range(4)] == [[5], [6], [0], [0]]
+
+
+def test_concat_mesh_to_tensor_concatenates_every_device_like_ttnn():
+    t = np.arange(4).reshape(2, 2)
+    shards = distribute(t, (1, 2), ReplicateTensorToMesh())
+    # TTNN's ConcatMeshToTensor does not know about replicas: it concatenates both copies
+    assert aggregate(shards, (1, 2), ConcatMeshToTensor(0)).tolist() == [[0, 1], [2, 3], [0, 1], [2, 3]]
+
+
+def test_concat_mesh_2d_to_tensor():
+    t = np.arange(4 * 8).reshape(4, 8)
+    shards = distribute(t, (2, 4), ShardTensor2dMesh(dims=(0, 1)))
+    assert np.array_equal(aggregate(shards, (2, 4), ConcatMesh2dToTensor(dims=(0, 1))), t)
+    # a composer with the dims swapped assembles a different (but well-defined) tensor
+    swapped = aggregate(shards, (2, 4), ConcatMesh2dToTensor(dims=(1, 0)))
+    rows = [np.concatenate([shards[(r, c)] for c in range(4)], axis=0) for r in range(2)]
+    assert np.array_equal(swapped, np.concatenate(rows, axis=1))
+
+
+def test_composer_none_reads_one_replica():
+    t = np.arange(8).reshape(4, 2)
+    shards = distribute(t, (2, 4), ShardTensor2dMesh(dims=(None, 0)))
+    assert np.array_equal(aggregate(shards, (2, 4), ConcatMesh2dToTensor(dims=(None, 0))), t)
+
+
+def test_mapper_spec_and_back():
+    mesh = Mesh((2, 4))
+    cases = [
+        (ShardTensorToMesh(1), ((), (0, 1))),
+        (ShardTensor2dMesh((None, 0)), ((1,), ())),
+        (ShardTensor2dMesh((1, 0)), ((1,), (0,))),
+        (ReplicateTensorToMesh(), ((), ())),
+    ]
+    for mapper, dims in cases:
+        spec = mapper.spec(mesh, 2)
+        assert spec == ShardingSpec(mesh, dims)
+        back = mapper_from_spec(spec)
+        assert back.spec(mesh, 2) == spec
+    assert mapper_from_spec("[S0, S2, R]", (2, 2, 2)) == ShardTensorNdMesh((0, None, 1))
+
+
+def test_specs_without_a_mapper():
+    with pytest.raises(LayoutError, match="partial"):
+        mapper_from_spec("[S0, R] P1", (2, 2))
+    with pytest.raises(LayoutError, match="ascending"):
+        mapper_from_spec("[S10, R]", (2, 2))
+    with pytest.raises(LayoutError, match="several|unless"):
+        mapper_from_spec("[S01, S2]", (2, 2, 2))
+
+
+def test_mapper_errors():
+    with pytest.raises(LayoutError, match="out of range"):
+        distribute(np.zeros((2, 2)), (2,), ShardTensorToMesh(2))
+    with pytest.raises(LayoutError, match="needs a 2D mesh"):
+        distribute(np.zeros((2, 2)), (2, 2, 2), ShardTensor2dMesh((0, 1)))
+    with pytest.raises(LayoutError, match="one entry"):
+        distribute(np.zeros((2, 2)), (2, 2, 2), ShardTensorNdMesh((0, 1)))
+
+
+def test_distribute_returns_copies_by_default():
+    t = np.zeros((4, 4))
+    shards = distribute(t, (2, 2), ShardTensorToMesh(0))
+    shards[(0, 0)][:] = 1
+    assert t.sum() == 0
+    views = distribute(t, (2, 2), ShardTensorToMesh(0), copy=False)
+    assert not views[(0, 0)].flags.writeable
