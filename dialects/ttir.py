@@ -690,6 +690,202 @@ _OPS: list[type[Operation]] = [
 ]  # fmt: skip
 
 # ---- resharding and MoE ops (issue 7) ----
+# A placement change (`ttir.reshard`, lowered by `reshard-to-collectives` into the collectives
+# above plus `ttir.all_slice`) and the mixture-of-experts steps. What they compute is defined
+# once in meshc/layout/reshard.py and meshc/layout/moe.py; `reference` / `spmd` below call it.
+
+from xdsl.dialects.builtin import IntegerType, StringAttr  # noqa: E402
+
+from meshc.layout.errors import LayoutError  # noqa: E402
+
+
+def _spec_on_mesh(op: Operation, text: str, what: str):
+    """Parse a spec string of `op` and write it over the op's mesh (the module's `#tt.device`)."""
+    from meshc.layout.mesh import Mesh
+    from meshc.layout.reshard import as_view
+    from meshc.layout.sharding_spec import parse_spec
+
+    mesh_shape = mesh_shape_of(op)
+    mesh = Mesh(mesh_shape if mesh_shape is not None else (1,))
+    try:
+        try:
+            spec = parse_spec(text)
+        except LayoutError as e:
+            if "names no mesh" not in str(e):
+                raise
+            spec = parse_spec(text, mesh)
+        return as_view(spec, mesh)
+    except LayoutError as e:
+        raise VerifyException(f"{what}: {e}") from None
+
+
+@irdl_op_definition
+class ReshardOp(TTIROpBase):
+    """Change the placement of a tensor from `source` to `target` (sharding-spec strings, e.g.
+    `"[S0, R]"` on the module's mesh or `"[E=8/EP=8, B, C, M]"` on another view of its devices).
+    Operand and result are the per-device pieces; the splits must be even."""
+
+    name = "ttir.reshard"
+    input = operand_def(AnyTensorTypeConstr)
+    result = result_def(AnyTensorTypeConstr)
+    source = attr_def(StringAttr)
+    target = attr_def(StringAttr)
+
+    def specs(self):
+        return (_spec_on_mesh(self, self.source.data, "source"), _spec_on_mesh(self, self.target.data, "target"))
+
+    def global_shape(self) -> tuple[int, ...]:
+        src, _ = self.specs()
+        local = tensor_shape(self.input)
+        if len(local) != src.rank:
+            raise VerifyException(f"source spec {self.source.data} has {src.rank} dims but the operand has rank {len(local)}")
+        return tuple(n * src.num_pieces(d) for d, n in enumerate(local))
+
+    def verify_(self) -> None:
+        if mesh_shape_of(self) is None:
+            return
+        src, tgt = self.specs()
+        full = self.global_shape()
+        if tgt.rank != len(full):
+            raise VerifyException(f"target spec {self.target.data} has {tgt.rank} dims but the tensor has rank {len(full)}")
+        for d, n in enumerate(full):
+            k = tgt.num_pieces(d)
+            if n % k:
+                raise VerifyException(f"target spec {self.target.data} splits dim {d} of the {rules.fmt(full)} tensor "
+                                      f"into {k} pieces, which do not divide {n}")
+        for spec, what in ((src, "source"), (tgt, "target")):
+            for d, (decl, n) in enumerate(zip(spec.dim_sizes, full)):
+                if decl is not None and decl != n:
+                    raise VerifyException(f"{what} spec declares dim {d} of size {decl}, but the operand makes it {n}")
+        self.expect_result(tuple(n // tgt.num_pieces(d) for d, n in enumerate(full)))
+
+
+@irdl_op_definition
+class AllSliceOp(CollectiveBase):
+    """Each device keeps piece i of `slice_dim`, i being its coordinate on `cluster_axis`
+    (the R -> S step of a reshard; moves nothing)."""
+
+    name = "ttir.all_slice"
+    slice_dim = attr_def(IntegerAttr)
+
+    def expected_shape(self, shape: tuple[int, ...], n: int) -> tuple[int, ...]:
+        d = rules.normalize_dim(int_value(self.slice_dim), len(shape), "slice_dim")
+        return shape[:d] + (rules.divide(shape[d], n, f"slice_dim {d}"),) + shape[d + 1 :]
+
+
+def _int_tensor(value: SSAValue | Attribute, what: str) -> None:
+    t = value.type if isinstance(value, SSAValue) else value
+    assert isinstance(t, TensorType)
+    if not isinstance(t.element_type, IntegerType):
+        raise VerifyException(f"{what} must be a tensor of integers, got element type {t.element_type}")
+
+
+def _need_rank(shape: tuple[int, ...], rank: int, what: str, layout: str) -> None:
+    if len(shape) != rank:
+        raise VerifyException(f"{what} must be {layout} (rank {rank}), got {rules.fmt(shape)}")
+
+
+@irdl_op_definition
+class MoeRouteOp(TTIROpBase):
+    """Top-k routing: logits [..., E] -> expert ids [..., k] (integers) and weights [..., k]
+    (softmax of the chosen logits). See docs/moe.md."""
+
+    name = "ttir.moe_route"
+    logits = operand_def(AnyTensorTypeConstr)
+    experts = result_def(AnyTensorTypeConstr)
+    weights = result_def(AnyTensorTypeConstr)
+    k = attr_def(IntegerAttr)
+    traits = traits_def(NoMemoryEffect())
+
+    def verify_(self) -> None:
+        shape = tensor_shape(self.logits)
+        k = int_value(self.k)
+        if not shape:
+            raise VerifyException("logits need at least one dim (the experts)")
+        if not 1 <= k <= shape[-1]:
+            raise VerifyException(f"k = {k} must lie in [1, {shape[-1]}] (the number of experts)")
+        want = shape[:-1] + (k,)
+        _check_same_shape("expert ids shape", tensor_shape(self.experts), want)
+        _check_same_shape("weights shape", tensor_shape(self.weights), want)
+        _int_tensor(self.experts, "expert ids")
+
+    def reference(self, logits):
+        from meshc.layout.moe import moe_route
+
+        return moe_route(logits, int_value(self.k))
+
+
+@irdl_op_definition
+class MoeDispatchOp(TTIROpBase):
+    """Tokens [B, S, M] and expert ids [B, S, k] -> dispatched [E, G, C, M] and slots [B, S, k]
+    (-1: dropped). E, G (DP groups of the batch) and C (capacity) are read off the result type.
+    Top-1 choices claim slots before top-2 choices, then by token position (docs/moe.md)."""
+
+    name = "ttir.moe_dispatch"
+    tokens = operand_def(AnyTensorTypeConstr)
+    experts = operand_def(AnyTensorTypeConstr)
+    dispatched = result_def(AnyTensorTypeConstr)
+    slots = result_def(AnyTensorTypeConstr)
+    traits = traits_def(NoMemoryEffect())
+
+    def verify_(self) -> None:
+        tok, ex, out = tensor_shape(self.tokens), tensor_shape(self.experts), tensor_shape(self.dispatched)
+        _need_rank(tok, 3, "tokens", "[B, S, M]")
+        _need_rank(ex, 3, "expert ids", "[B, S, k]")
+        _need_rank(out, 4, "the dispatched result", "[E, G, C, M]")
+        _int_tensor(self.experts, "expert ids")
+        _int_tensor(self.slots, "slots")
+        if ex[:2] != tok[:2]:
+            raise VerifyException(f"expert ids {rules.fmt(ex)} and tokens {rules.fmt(tok)} disagree on [B, S]")
+        e, g, _, m = out
+        if g < 1 or tok[0] % g:
+            raise VerifyException(f"the batch ({tok[0]}) does not split into G = {g} DP groups")
+        if m != tok[2]:
+            raise VerifyException(f"dispatched model dim {m} differs from the tokens' {tok[2]}")
+        if ex[2] > e:
+            raise VerifyException(f"{ex[2]} choices a token but only {e} experts")
+        _check_same_shape("slots shape", tensor_shape(self.slots), ex)
+
+    def reference(self, tokens, experts):
+        from meshc.layout.moe import moe_dispatch
+
+        e, g, c, _ = tensor_shape(self.dispatched)
+        d = moe_dispatch(tokens, experts, e, c, g)
+        return d.dispatched, d.slot
+
+
+@irdl_op_definition
+class MoeCombineOp(TTIROpBase):
+    """Expert outputs [E, G, C, N] back to the tokens: [B, S, N], each token the sum of its
+    choices' outputs times their router weights; a dropped choice (slot -1) adds zero."""
+
+    name = "ttir.moe_combine"
+    expert_out = operand_def(AnyTensorTypeConstr)
+    experts = operand_def(AnyTensorTypeConstr)
+    weights = operand_def(AnyTensorTypeConstr)
+    slots = operand_def(AnyTensorTypeConstr)
+    result = result_def(AnyTensorTypeConstr)
+    traits = traits_def(NoMemoryEffect())
+
+    def verify_(self) -> None:
+        out, ex = tensor_shape(self.expert_out), tensor_shape(self.experts)
+        _need_rank(out, 4, "expert outputs", "[E, G, C, N]")
+        _need_rank(ex, 3, "expert ids", "[B, S, k]")
+        _int_tensor(self.experts, "expert ids")
+        _int_tensor(self.slots, "slots")
+        _check_same_shape("weights shape", tensor_shape(self.weights), ex)
+        _check_same_shape("slots shape", tensor_shape(self.slots), ex)
+        if out[1] < 1 or ex[0] % out[1]:
+            raise VerifyException(f"the batch ({ex[0]}) does not split into G = {out[1]} DP groups")
+        self.expect_result((ex[0], ex[1], out[3]))
+
+    def reference(self, expert_out, experts, weights, slots):
+        from meshc.layout.moe import moe_combine
+
+        return moe_combine(expert_out, experts, weights, slots, tensor_shape(self.expert_out)[1])
+
+
+_OPS += [ReshardOp, AllSliceOp, MoeRouteOp, MoeDispatchOp, MoeCombineOp]
 
 
 TTIR = Dialect("ttir", _OPS, _ATTRIBUTES)

@@ -634,3 +634,33 @@ def execute_plan(plan: ReshardPlan, shards) -> list[np.ndarray]:
     if plan.strategy == "gather_then_slice":
         out = [out[d][_rel(tbox[d], tbox_move[d])].copy() for d in range(n)]
     return out
+
+
+def as_view(spec: ShardingSpec, mesh: Mesh) -> ShardingSpec:
+    """`spec` written over another view `mesh` of the same devices.
+
+    Possible when every axis of `spec.mesh` is a run of consecutive axes of `mesh` (device ids
+    row-major in both), as `[EP=8]` is the run DP, CP, TP of `[DP=2, CP=2, TP=2]`: an axis then
+    becomes its run, major first. Raises LayoutError naming the axis that does not line up.
+    """
+    if spec.mesh.shape == mesh.shape:
+        return spec if spec.mesh == mesh else replace(spec, mesh=mesh)
+    if spec.mesh.size != mesh.size:
+        raise LayoutError(f"spec {spec} is over {spec.mesh.size} devices but the mesh {mesh} has {mesh.size}")
+    runs: list[tuple[int, ...]] = []
+    j = 0
+    for a, size in enumerate(spec.mesh.shape):
+        run, prod = [], 1
+        while prod < size and j < mesh.rank:
+            prod *= mesh.shape[j]
+            run.append(j)
+            j += 1
+        if prod != size:
+            name = spec.mesh.names[a] if spec.mesh.names else str(a)
+            raise LayoutError(f"axis {name} (size {size}) of {spec.mesh} is not a run of consecutive axes of "
+                              f"the mesh {mesh}; the two views do not line up")
+        runs.append(tuple(run))
+    runs[-1] = runs[-1] + tuple(range(j, mesh.rank))  # trailing axes of size 1
+    dims = tuple(tuple(x for a in d for x in runs[a]) for d in spec.dims)
+    partial = tuple(x for a in spec.partial for x in runs[a])
+    return ShardingSpec(mesh, dims, partial)
