@@ -1,0 +1,102 @@
+// RUN: meshc-opt %s --split-input-file --verify-diagnostics
+
+func.func @memcfg() {
+  // expected-error @+1 {{memory_config must be a #ttnn.memory_config attribute, got "l1"}}
+  %a = "ttmetal.create_buffer"() {memory_config = "l1"} : () -> !ttmetal.buffer<64x128xf32>
+  func.return
+}
+// -----
+func.func @tile() {
+  // expected-error @+1 {{tile [32, 8] is not a tile shape}}
+  %a = "ttmetal.create_buffer"() {memory_config = #ttnn.memory_config<#ttnn.buffer_type<dram>, <interleaved>>, tile = array<i64: 32, 8>} : () -> !ttmetal.buffer<64x128xf32>
+  func.return
+}
+// -----
+func.func @write(%x: tensor<64x64xf32>, %a: !ttmetal.buffer<64x128xf32>) {
+  // expected-error @+1 {{buffer shape (64, 128) does not match the per-device shape (64, 64) of the host tensor (64, 64)}}
+  "ttmetal.enqueue_write_buffer"(%x, %a) {shard_dims = array<i64: -1>} : (tensor<64x64xf32>, !ttmetal.buffer<64x128xf32>) -> ()
+  func.return
+}
+// -----
+func.func @ccl(%a: !ttmetal.buffer<64x128xf32>) {
+  // expected-error @+1 {{kind must be one of all_gather, reduce_scatter, all_reduce, all_to_all, collective_permute, got "broadcast"}}
+  "ttmetal.enqueue_ccl"(%a, %a) {kind = "broadcast"} : (!ttmetal.buffer<64x128xf32>, !ttmetal.buffer<64x128xf32>) -> ()
+  func.return
+}
+// -----
+func.func @grid(%a: !ttmetal.buffer<64x128xf32>) {
+  // expected-error @+1 {{grid [2] must be two positive sizes (rows, cols)}}
+  "ttmetal.enqueue_program"(%a) ({
+  ^bb0(%0: !ttmetal.buffer<64x128xf32>):
+    "ttmetal.kernel_end"() : () -> ()
+  }) {grid = array<i64: 2>} : (!ttmetal.buffer<64x128xf32>) -> ()
+  func.return
+}
+// -----
+func.func @end(%a: !ttmetal.buffer<64x128xf32>) {
+  // expected-error @+1 {{the kernel takes 0 buffers but the program passes 1}}
+  "ttmetal.enqueue_program"(%a) ({
+    "ttmetal.kernel_end"() : () -> ()
+  }) {grid = array<i64: 1, 1>} : (!ttmetal.buffer<64x128xf32>) -> ()
+  func.return
+}
+// -----
+func.func @block(%a: !ttmetal.buffer<64x128xf32>) {
+  "ttmetal.enqueue_program"(%a) ({
+  ^bb0(%0: !ttmetal.buffer<64x128xf32>):
+    // expected-error @+1 {{block shape (32, 32) does not match the selected block (32, 64)}}
+    %1 = "ttmetal.read_tiles"(%0) {select = ["y", "x"]} : (!ttmetal.buffer<64x128xf32>) -> tensor<32x32xf32>
+    "ttmetal.kernel_end"() : () -> ()
+  }) {grid = array<i64: 2, 2>} : (!ttmetal.buffer<64x128xf32>) -> ()
+  func.return
+}
+// -----
+func.func @select(%a: !ttmetal.buffer<64x128xf32>) {
+  "ttmetal.enqueue_program"(%a) ({
+  ^bb0(%0: !ttmetal.buffer<64x128xf32>):
+    // expected-error @+1 {{select must be two of "y", "x", "all" (rows, cols)}}
+    %1 = "ttmetal.read_tiles"(%0) {select = ["z", "x"]} : (!ttmetal.buffer<64x128xf32>) -> tensor<32x32xf32>
+    "ttmetal.kernel_end"() : () -> ()
+  }) {grid = array<i64: 2, 2>} : (!ttmetal.buffer<64x128xf32>) -> ()
+  func.return
+}
+// -----
+func.func @split(%a: !ttmetal.buffer<64x128xf32>) {
+  "ttmetal.enqueue_program"(%a) ({
+  ^bb0(%0: !ttmetal.buffer<64x128xf32>):
+    // expected-error @+1 {{buffer rows (64) do not split into 3 blocks for selector 'y'}}
+    %1 = "ttmetal.read_tiles"(%0) {select = ["y", "all"]} : (!ttmetal.buffer<64x128xf32>) -> tensor<21x128xf32>
+    "ttmetal.kernel_end"() : () -> ()
+  }) {grid = array<i64: 3, 1>} : (!ttmetal.buffer<64x128xf32>) -> ()
+  func.return
+}
+// -----
+func.func @unary(%t: tensor<4x4xf32>) {
+  // expected-error @+1 {{op must be one of exp, log, relu}}
+  %0 = "ttmetal.tile_unary"(%t) {op = "cos"} : (tensor<4x4xf32>) -> tensor<4x4xf32>
+  func.return
+}
+// -----
+func.func @reduce(%t: tensor<4x4xf32>) {
+  // expected-error @+1 {{dim 2 must be 0 (rows) or 1 (cols) of the block}}
+  %0 = "ttmetal.tile_reduce"(%t) {op = "sum", dim = 2 : i64} : (tensor<4x4xf32>) -> tensor<4x1xf32>
+  func.return
+}
+// -----
+func.func @transpose(%t: tensor<4x8xf32>) {
+  // expected-error @+1 {{result block (4, 8) is not the transpose of (4, 8)}}
+  %0 = "ttmetal.tile_transpose"(%t) : (tensor<4x8xf32>) -> tensor<4x8xf32>
+  func.return
+}
+// -----
+func.func @matmul(%a: tensor<4x8xf32>, %b: tensor<8x4xf32>) {
+  // expected-error @+1 {{result block (4, 8) does not match (4, 4)}}
+  %0 = "ttmetal.tile_matmul"(%a, %b) : (tensor<4x8xf32>, tensor<8x4xf32>) -> tensor<4x8xf32>
+  func.return
+}
+// -----
+func.func @outside(%a: !ttmetal.buffer<64x128xf32>) {
+  // expected-error @+1 {{must be inside a ttmetal.enqueue_program kernel}}
+  %1 = "ttmetal.read_tiles"(%a) {select = ["y", "x"]} : (!ttmetal.buffer<64x128xf32>) -> tensor<64x128xf32>
+  func.return
+}
