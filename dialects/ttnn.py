@@ -451,7 +451,7 @@ from meshc.layout import sharded_buffer as _sb  # noqa: E402
 
 
 def _md_key(parser: _AttrParser, key: str) -> None:
-    parser.parse_punctuation(",")
+    parser.parse_punctuation(",", f" before the next field, '{key} = ...'")
     parser.parse_keyword(key, f" (the next field is '{key} = ...')")
     parser.parse_punctuation("=")
 

@@ -159,8 +159,16 @@ def parse_spec(text: str, mesh: Mesh | Sequence[int] | None = None) -> ShardingS
         raise _located(text, column, _describe(e)) from None
 
 
+class SpecSyntaxError(LayoutError):
+    """A spec text that does not read; `column` (1-based) and `reason` locate it for tools."""
+
+    def __init__(self, text: str, column: int, reason: str):
+        super().__init__(f"sharding spec '{text}' at column {column}: {reason}")
+        self.text, self.column, self.reason = text, column, reason
+
+
 def _located(text: str, column: int, message: str) -> LayoutError:
-    return LayoutError(f"sharding spec '{text}' at column {column}: {message}")
+    return SpecSyntaxError(text, column, message)
 
 
 def _describe(e: UnexpectedInput) -> str:
