@@ -139,6 +139,14 @@ class ShardLayout:
                 if y1 > y0 and x1 > x0:
                     yield y0, y1, h, x0, x1, w, sh, sw
 
+    def _copy(self, dst: np.ndarray, src: np.ndarray, perm: tuple[int, ...]) -> None:
+        """dst[...] = src.transpose(perm), moving each contiguous last-axis row as one item."""
+        a, b = _as_items(dst), _as_items(src)
+        if a is not None and b is not None and perm[-1] == len(perm) - 1:
+            a[...] = b.transpose(perm[:-1])
+        else:
+            dst[...] = src.transpose(perm)
+
     def scatter(self, values: np.ndarray, data: np.ndarray) -> None:
         """Store one device's tensor (host values) into its (owners, bytes) array."""
         if not self.fast:
@@ -152,14 +160,14 @@ class ShardLayout:
             n = len(self.owners)
             full = H // n
             if full:
-                v[:, :full, :] = t[: full * n].reshape(full, n, W).transpose(1, 0, 2)
+                self._copy(v[:, :full, :], t[: full * n].reshape(full, n, W), (1, 0, 2))
             rem = H - full * n
             if rem:
                 v[:rem, full, :] = t[full * n:]
             return
         for y0, y1, h, x0, x1, w, sh, sw in self._regions():
             src = t[y0 * sh: y0 * sh + (y1 - y0) * h, x0 * sw: x0 * sw + (x1 - x0) * w]
-            v[y0:y1, x0:x1, :h, :w] = src.reshape(y1 - y0, h, x1 - x0, w).transpose(0, 2, 1, 3)
+            self._copy(v[y0:y1, x0:x1, :h, :w], src.reshape(y1 - y0, h, x1 - x0, w), (0, 2, 1, 3))
 
     def gather(self, data: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
         """One device's tensor (host values) from its (owners, bytes) array."""
@@ -169,23 +177,37 @@ class ShardLayout:
 
         H, W = fold2d(self.shape)
         st = storage_dtype(self.dtype)
-        if out is None or out.dtype != st:
+        if out is None or out.dtype != st or out.shape != tuple(self.shape):
             out = np.empty(self.shape, st)
         t = out.reshape(H, W)
+        if not np.shares_memory(t, out):  # a strided `out` that does not fold: go through a temporary
+            out[...] = self.gather(data, None)
+            return decode(out, self.dtype)
         v = self._fast_view(data)
         if self.interleaved:
             n = len(self.owners)
             full = H // n
             if full:
-                t[: full * n].reshape(full, n, W)[...] = v[:, :full, :].transpose(1, 0, 2)
+                self._copy(t[: full * n].reshape(full, n, W), v[:, :full, :], (1, 0, 2))
             rem = H - full * n
             if rem:
                 t[full * n:] = v[:rem, full, :]
         else:
             for y0, y1, h, x0, x1, w, sh, sw in self._regions():
                 dst = t[y0 * sh: y0 * sh + (y1 - y0) * h, x0 * sw: x0 * sw + (x1 - x0) * w]
-                dst.reshape(y1 - y0, h, x1 - x0, w)[...] = v[y0:y1, x0:x1, :h, :w].transpose(0, 2, 1, 3)
+                self._copy(dst.reshape(y1 - y0, h, x1 - x0, w), v[y0:y1, x0:x1, :h, :w], (0, 2, 1, 3))
         return decode(out, self.dtype)
+
+
+def _as_items(a: np.ndarray) -> np.ndarray | None:
+    """`a` with each last-axis row viewed as one opaque item (numpy then copies a row with one
+    memmove instead of element by element), or None when the rows are not contiguous."""
+    if a.ndim == 0 or a.shape[-1] == 0 or a.strides[-1] != a.itemsize:
+        return None
+    try:
+        return a.view(np.dtype((np.void, a.shape[-1] * a.itemsize)))[..., 0]
+    except ValueError:
+        return None
 
 
 @dataclass
