@@ -28,6 +28,7 @@ from meshc.layout.dtypes import BLOCK, DataType, get_dtype
 from meshc.layout.errors import LayoutError
 
 _MAG_BITS = {"bfp_bf8": 7, "bfp_bf4": 3}
+_LITTLE = np.little_endian
 
 
 def nbytes(count: int, dtype: "str | DataType") -> int:
@@ -61,17 +62,22 @@ def _to_host(values, d: DataType) -> np.ndarray:
             raise LayoutError(f"{d.name} holds integers in [{info.min}, {info.max}]; "
                               f"got values in [{a.min()}, {a.max()}]")
         return a.astype(host)
-    return a.astype(np.float32) if d.name != "f16" else a.astype(np.float16)
+    return np.asarray(a, dtype=np.float16 if d.name == "f16" else np.float32)
 
 
 def _bf16_bits(x: np.ndarray) -> np.ndarray:
     """Upper halves of f32 values, rounded to nearest even (NaN kept quiet)."""
     u = np.ascontiguousarray(x, dtype=np.float32).view(np.uint32)
-    rounded = ((u + np.uint32(0x7FFF) + ((u >> np.uint32(16)) & np.uint32(1))) >> np.uint32(16))
+    r = u >> np.uint32(16)
+    r &= np.uint32(1)
+    r += np.uint32(0x7FFF)
+    r += u  # wraps only for NaN bit patterns, fixed below
+    r >>= np.uint32(16)
+    out = r.astype(np.uint16)
     nan = np.isnan(x)
     if nan.any():
-        rounded = np.where(nan, (u >> np.uint32(16)) | np.uint32(0x0040), rounded)
-    return rounded.astype(np.uint16)
+        out[nan] = ((u[nan] >> np.uint32(16)) | np.uint32(0x0040)).astype(np.uint16)
+    return out
 
 
 # ----------------------------------------------------------------------------- block floats
@@ -125,14 +131,21 @@ def encode(values, dtype: "str | DataType") -> np.ndarray:
     if d.is_block_float:
         return _bfp_encode(a, d)
     if d.name == "bf16":
-        bits = _bf16_bits(a.astype(np.float32))
-        return np.ascontiguousarray(bits.astype("<u2")).view(np.uint8)
-    h = _to_host(a, d)
-    return np.ascontiguousarray(h.astype(h.dtype.newbyteorder("<"))).view(np.uint8)
+        bits = _bf16_bits(np.asarray(a, dtype=np.float32))
+        if not _LITTLE:
+            bits = bits.astype("<u2")
+        return bits.view(np.uint8)
+    h = np.ascontiguousarray(_to_host(a, d))
+    if h.dtype.byteorder == ">" or (h.dtype.byteorder == "=" and not _LITTLE):
+        h = h.astype(h.dtype.newbyteorder("<"))
+    return h.view(np.uint8)  # no copy for native little-endian data
 
 
-def decode(data: np.ndarray, dtype: "str | DataType", count: int) -> np.ndarray:
-    """Host values (shape (..., count)) of device bytes of shape (..., nbytes(count))."""
+def decode(data: np.ndarray, dtype: "str | DataType", count: int, copy: bool = True) -> np.ndarray:
+    """Host values (shape (..., count)) of device bytes of shape (..., nbytes(count)).
+
+    With copy=False the result of a plain little-endian type may share memory with `data`.
+    """
     d = get_dtype(dtype)
     b = np.ascontiguousarray(np.asarray(data, dtype=np.uint8))
     need = nbytes(count, d)
@@ -145,9 +158,7 @@ def decode(data: np.ndarray, dtype: "str | DataType", count: int) -> np.ndarray:
         return bits.view(np.float32)
     store = np.dtype(np.float16 if d.name == "f16" else d.host).newbyteorder("<")
     out = b.view(store)
-    if d.name == "f16":
-        return out.astype(np.float16)
-    return out.astype(d.host_dtype)
+    return out.astype(np.float16 if d.name == "f16" else d.host_dtype, copy=copy)
 
 
 def quantize(values, dtype: "str | DataType") -> np.ndarray:

@@ -38,6 +38,9 @@ from meshc.layout.tensor_layout import TensorLayout, check_tile, normalize_shape
 
 Owner = "tuple[int, int] | int"
 
+_RAW = ("f32", "u32", "u16", "u8", "si32")
+"""Data types whose device bytes are the host values' little-endian bytes."""
+
 
 def _cdiv(a: int, b: int) -> int:
     return -(-a // b)
@@ -209,36 +212,71 @@ class Placement:
         return encode(pages, self.dtype)
 
     def decode_pages(self, enc: np.ndarray) -> np.ndarray:
-        return self.layout.from_pages(decode(enc, self.dtype, self.layout.page_elems))
+        return self.layout.from_pages(decode(enc, self.dtype, self.layout.page_elems, copy=False))
+
+    def _raw_dtype(self) -> np.dtype | None:
+        """The host dtype when device bytes are the host values' own bytes (no encoding step)."""
+        d = self.dtype
+        if d.name in _RAW and np.little_endian:
+            return d.host_dtype
+        return None
+
+    def _page_source(self, tensor) -> np.ndarray:
+        """(page rows, page cols, ...) array of the pages: a view of the tensor's own bytes when
+        the data type needs no encoding and the tensor fills its pages, else encoded pages."""
+        x = np.asarray(tensor)
+        raw = self._raw_dtype()
+        if raw is not None and x.dtype == raw and x.shape == self.shape:
+            v = self.layout.page_view(np.ascontiguousarray(x))
+            if v is not None:
+                return v
+        rows, cols = self.layout.page_grid
+        return self.encode_pages(x).reshape(rows, cols, self.page_bytes)
+
+    def _slot_view(self, buf: np.ndarray, like: np.ndarray) -> np.ndarray:
+        """An owner's (slots, aligned bytes) buffer seen as (slots, *page storage dims) of like.dtype."""
+        t = buf[:, : self.page_bytes]
+        if like.dtype != np.uint8:
+            t = t.view(like.dtype)
+        return t.reshape(buf.shape[:1] + like.shape[2:])
 
     def scatter(self, tensor) -> dict:
-        """{owner: uint8 buffer} holding the tensor as the device does (bytes outside pages are 0)."""
-        enc = self.encode_pages(tensor)
-        pb, ab = self.page_bytes, self.aligned_page_bytes
-        out = {}
+        """{owner: uint8 buffer} holding the tensor as the device does (bytes outside pages are 0).
+
+        Whole pages (and, for height/width/block sharding, whole shards) move as numpy slices;
+        data types stored as their host bytes (f32, u32, u16, u8, si32) are not encoded at all.
+        The buffers are views into one allocation.
+        """
+        src = self._page_source(tensor)
+        ab = self.aligned_page_bytes
+        n = len(self.owners)
+        big = np.zeros((n, int(self.owner_slots.max(initial=0)), ab), dtype=np.uint8)
         if self._blocks is not None:
-            rows, cols = self.layout.page_grid
-            enc3 = enc.reshape(rows, cols, pb)
             sr, sc = self._shard_pages  # type: ignore[misc]
-            for k, (o, b) in enumerate(zip(self.owners, self._blocks)):
-                buf = np.zeros((sr, sc, ab), dtype=np.uint8)
-                buf[: b.r1 - b.r0, : b.c1 - b.c0, :pb] = enc3[b.r0 : b.r1, b.c0 : b.c1]
-                out[o] = buf.reshape(-1)
-            return out
-        for k, o in enumerate(self.owners):
-            ids = self.owner_page_ids(k)
-            buf = np.zeros((int(self.owner_slots[k]), ab), dtype=np.uint8)
-            if len(ids):
-                buf[self.page_slot[ids], :pb] = enc[ids]
-            out[o] = buf.reshape(-1)
-        return out
+            for k, b in enumerate(self._blocks):
+                t = self._slot_view(big[k], src)
+                t = t.reshape((sr, sc) + t.shape[1:])
+                t[: b.r1 - b.r0, : b.c1 - b.c0] = src[b.r0 : b.r1, b.c0 : b.c1]
+        else:
+            rows, cols = self.layout.page_grid
+            t = self._slot_view(big.reshape(-1, ab), src)
+            t = t.reshape((n, big.shape[1]) + t.shape[1:])
+            t[self.page_owner.reshape(rows, cols), self.page_slot.reshape(rows, cols)] = src
+        return {o: big[k, : int(self.owner_slots[k])].reshape(-1) for k, o in enumerate(self.owners)}
 
     def gather(self, buffers: dict) -> np.ndarray:
         """The tensor held in per-owner byte buffers (the inverse of `scatter`)."""
-        pb, ab = self.page_bytes, self.aligned_page_bytes
-        enc = np.empty((self.num_pages, pb), dtype=np.uint8)
+        ab = self.aligned_page_bytes
+        rows, cols = self.layout.page_grid
+        raw = self._raw_dtype()
+        out = np.empty(self.shape, dtype=raw) if raw is not None else None
+        dst = self.layout.page_view(out) if out is not None else None
+        if dst is None:
+            out = None
+            dst = np.empty((rows, cols, self.page_bytes), dtype=np.uint8)
         for k, o in enumerate(self.owners):
-            need = int(self.owner_slots[k]) * ab
+            slots = int(self.owner_slots[k])
+            need = slots * ab
             if need == 0:
                 continue
             if o not in buffers:
@@ -246,17 +284,19 @@ class Placement:
             buf = np.asarray(buffers[o], dtype=np.uint8).reshape(-1)
             if buf.size < need:
                 raise LayoutError(f"the buffer of {_owner_name(o)} has {buf.size} B; the tensor needs {need} B there")
-            buf2 = buf[:need].reshape(-1, ab)
+            t = self._slot_view(buf[:need].reshape(slots, ab), dst)
             if self._blocks is not None:
                 b = self._blocks[k]
                 sr, sc = self._shard_pages  # type: ignore[misc]
-                rows, cols = self.layout.page_grid
-                enc.reshape(rows, cols, pb)[b.r0 : b.r1, b.c0 : b.c1] = \
-                    buf2.reshape(sr, sc, ab)[: b.r1 - b.r0, : b.c1 - b.c0, :pb]
+                t = t.reshape((sr, sc) + t.shape[1:])
+                dst[b.r0 : b.r1, b.c0 : b.c1] = t[: b.r1 - b.r0, : b.c1 - b.c0]
             else:
                 ids = self.owner_page_ids(k)
-                enc[ids] = buf2[self.page_slot[ids], :pb]
-        return self.decode_pages(enc)
+                r, c = np.divmod(ids, cols)
+                dst[r, c] = t[self.page_slot[ids]]
+        if out is not None:
+            return out
+        return self.decode_pages(dst.reshape(self.num_pages, self.page_bytes))
 
     def __repr__(self) -> str:
         return (f"Placement({_fmt(self.shape)}x{self.dtype.name}, tile={self.layout.tile}, "

@@ -180,6 +180,23 @@ class TensorLayout:
         t = t.transpose(0, 1, 4, 2, 5, 3, 6)
         return t.reshape(self.num_pages, ph * pw)
 
+    def page_view(self, tensor: np.ndarray) -> np.ndarray | None:
+        """A view (no copy) of a C-contiguous tensor as (page rows, page cols, *page storage dims).
+
+        Flattening the trailing dims in C order gives each page's elements in storage order.
+        None when the tensor needs padding to fill its pages (then use `to_pages`).
+        """
+        hp, wp = self.padded_shape
+        if self.slice_height != self.height or wp != self.width or not tensor.flags.c_contiguous:
+            return None
+        rows, cols = self.page_grid
+        ph, pw = self.page_shape
+        if self.tile is None:
+            return tensor.reshape(rows, cols, pw)
+        fh, fw = self.face_shape
+        t = tensor.reshape(rows, ph // fh, fh, cols, pw // fw, fw)
+        return t.transpose(0, 3, 1, 4, 2, 5)
+
     def from_pages(self, pages: np.ndarray) -> np.ndarray:
         """The tensor whose pages are `pages` (the inverse of `to_pages`, padding dropped)."""
         pages = np.asarray(pages)
