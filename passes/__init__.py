@@ -19,6 +19,8 @@ _PASSES: dict[str, tuple[str, str]] = {
     "convert-ttir-to-ttmetal": ("convert_ttir_to_ttmetal", "ConvertTTIRToTTMetalPass"),
     "ttir-to-ttnn-pipeline": ("pipelines", "TTIRToTTNNPipeline"),
     "ttir-to-ttmetal-pipeline": ("pipelines", "TTIRToTTMetalPipeline"),
+    # issue 7: resharding
+    "reshard-to-collectives": ("reshard_to_collectives", "ReshardToCollectivesPass"),
 }
 
 

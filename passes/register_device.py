@@ -42,7 +42,7 @@ def load_system(spec: str, module: ModuleOp):
     try:
         attr = Parser(make_context(), text, spec).parse_attribute()
     except Exception as e:  # a parse or verification error in the system file
-        raise LocatedError(f"'{spec}' does not hold a valid #tt.system_desc: {str(e).strip().splitlines()[-1]}", module) from None
+        raise LocatedError(f"'{spec}' does not hold a valid #tt.system_desc: {str(e).strip().splitlines()[-1].strip()}", module) from None
     if not isinstance(attr, SystemDescAttr):
         raise LocatedError(f"'{spec}' holds {attr.name}, expected a #tt.system_desc attribute", module)
     return attr.model()

@@ -4,7 +4,8 @@ Options: `memory-space` = l1 | dram, `memory-layout` = sharded | interleaved, `t
 false. The tensor is folded to 2-d (outer dims into the height, the default LINEAR map);
 sharded: the grid is, per folded dim, the largest divisor of its size (in tiles when tiled)
 that fits the chip grid, so every core holds an equal block; interleaved: a 1x1 grid, the
-pages spread over the banks by the memory config later. Layouts already written are kept.
+pages spread over the banks by the memory config later. A rank-1 tensor is one untiled row on a
+1-d grid. Layouts already written are kept.
 Host tensors (function arguments and results, the full side of `ttir.mesh_shard`) keep no
 layout.
 """
@@ -78,8 +79,12 @@ class TTIRLayoutPass(ModulePass):
                     dtype = dtype_name(t.element_type)
                     if dtype is None:
                         raise LocatedError(f"ttir-layout: element type {t.element_type} has no device data type", o)
-                    tiled = self.tiled and len(shape) >= 1
+                    if not shape:
+                        continue  # a scalar tensor lives in one page wherever it is read
+                    tiled = self.tiled and len(shape) >= 2
                     g = layout_grid(shape, grid, tiled, self.memory_layout == "sharded")
+                    if len(shape) == 1:  # a rank-1 tensor is one row: a 1-d grid over its columns
+                        g = (g[1],)
                     try:
                         model = build_metal_layout(
                             shape, g, memory_space=self.memory_space, dtype=dtype, tile=TILE if tiled else None
