@@ -89,7 +89,10 @@ def memory_config_for(t: TensorType, op: Operation, core_map: AffineMapAttr | No
                 f"TTNN cannot realise the DRAM layout grid {grid[0]}x{grid[1]} of {t}: TTNN keeps DRAM "
                 "tensors interleaved over the banks; use a 1x1 grid", op)
         return MemoryConfig("dram", "interleaved"), tile, model.dtype.name
-    h, w = fold_2d(tuple(t.get_shape()))
+    shape = tuple(t.get_shape())
+    h, w = fold_2d(shape)
+    if tile is not None and len(shape) >= 2:  # TTNN pads every 2-d slice to whole tiles
+        h = prod(shape[:-2]) * (-(-shape[-2] // tile[0]) * tile[0])
     shard = (-(-h // grid[0]), -(-w // grid[1]))
     if tile is not None:  # TTNN shards tiled tensors in whole tiles
         shard = (-(-shard[0] // tile[0]) * tile[0], -(-shard[1] // tile[1]) * tile[1])

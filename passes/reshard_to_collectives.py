@@ -73,8 +73,8 @@ def lower_reshard(op, max_ratio: float | None = None) -> list:
     assert isinstance(t, TensorType)
     try:
         dtype = _dtype_name(t)
+        bound = lower_bound_bytes(shape, dtype, src, tgt)  # checks the pair first: clearer messages
         walk = collective_walk(shape, dtype, src, tgt)
-        bound = lower_bound_bytes(shape, dtype, src, tgt)
     except LayoutError as e:
         raise LocatedError(f"cannot lower the reshard {src} -> {tgt}: {e}", op) from None
     moved = sum(s.bytes for s in walk)

@@ -1,0 +1,49 @@
+// RUN: meshc-opt %s --split-input-file --verify-diagnostics -p 'convert-ttir-to-ttnn'
+
+// The seed's "Concerns": a staircase grid is a legal #tt.device that TTNN cannot open.
+// expected-error @+1 {{TTNN cannot realise the device grid 8x8 with map (d0, d1) -> (0, d0, (d0 + d1) mod 8): TTNN opens a mesh of chips side by side with the map (d0, d1) -> (0, d0, d1) for mesh 1; lower this device with convert-ttir-to-ttmetal instead}}
+module attributes {tt.device = #tt.device<workerGrid = #tt.grid<8x8, (d0, d1) -> (0, d0, (d0 + d1) mod 8)>, meshShape = 1, chipIds = [0]>} {
+  func.func @f(%a: tensor<64x64xf32>) -> tensor<64x64xf32> {
+    %0 = "ttir.exp"(%a) : (tensor<64x64xf32>) -> tensor<64x64xf32>
+    func.return %0 : tensor<64x64xf32>
+  }
+}
+
+// -----
+// A transposed device grid (the seed's reinterpretation at device level) is not TTNN's either.
+// expected-error @+1 {{TTNN cannot realise the device grid 8x8 with map (d0, d1) -> (0, d1, d0)}}
+module attributes {tt.device = #tt.device<workerGrid = #tt.grid<8x8, (d0, d1) -> (0, d1, d0)>, meshShape = 1, chipIds = [0]>} {
+  func.func @f(%a: tensor<64x64xf32>) -> tensor<64x64xf32> {
+    func.return %a : tensor<64x64xf32>
+  }
+}
+
+// -----
+module attributes {tt.device = #tt.device<workerGrid = #tt.grid<16x32, (d0, d1) -> (d1 floordiv 8 + (d0 floordiv 8) * 4, d0 mod 8, d1 mod 8)>, meshShape = 2x4, chipIds = [0, 1, 2, 3, 4, 5, 6, 7]>} {
+  func.func @f(%a: tensor<64x64xf32>) -> tensor<64x64xf32> {
+    %0 = "ttir.exp"(%a) : (tensor<64x64xf32>) -> tensor<64x64xf32>
+    // expected-error @+1 {{a device tensor returned on a multi-device mesh: return it through ttir.mesh_shard with shard_direction = shard_to_full}}
+    func.return %0 : tensor<64x64xf32>
+  }
+}
+
+// -----
+func.func @dram(%a: tensor<64x64xf32>) {
+  // expected-error @+1 {{TTNN cannot realise the DRAM layout grid 2x2 of tensor<64x64xf32, #tt.metal_layout<(d0, d1) -> (d0, d1), undef, <2x2>, memref<1x1x!tt.tile<32x32, f32>, #tt.memory_space<dram>>>>: TTNN keeps DRAM tensors interleaved over the banks; use a 1x1 grid}}
+  %0 = "ttir.exp"(%a) : (tensor<64x64xf32>) -> tensor<64x64xf32, #tt.metal_layout<(d0, d1) -> (d0, d1), undef, <2x2>, memref<1x1x!tt.tile<32x32, f32>, #tt.memory_space<dram>>>>
+  func.return
+}
+
+// -----
+func.func @grid3(%a: tensor<2x64x64xf32>) {
+  // expected-error @+1 {{TTNN shards over a 2-d core grid of one chip}}
+  %0 = "ttir.exp"(%a) : (tensor<2x64x64xf32>) -> tensor<2x64x64xf32, #tt.metal_layout<(d0, d1, d2) -> (d0, d1, d2), undef, <2x2x2>, memref<1x1x1x!tt.tile<32x32, f32>, #tt.memory_space<l1>>>>
+  func.return
+}
+
+// -----
+func.func @core_map(%a: tensor<64x64xf32>) {
+  // expected-error @+1 {{TTNN cannot realise the core map (d0, d1) -> (d0, ((d0 + d1) mod 2)): TTNN places block shards in row-major or column-major order only}}
+  %0 = "ttir.exp"(%a) {core_map = affine_map<(d0, d1) -> (d0, (d0 + d1) mod 2)>} : (tensor<64x64xf32>) -> tensor<64x64xf32, #tt.metal_layout<(d0, d1) -> (d0, d1), undef, <2x2>, memref<1x1x!tt.tile<32x32, f32>, #tt.memory_space<l1>>>>
+  func.return
+}
