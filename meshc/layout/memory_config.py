@@ -13,6 +13,9 @@
   derive it from the grid (height/width/block only).
 * orientation: "row_major" (cores in x-fastest order) or "col_major" (y fastest).
 
+A sharded config stores its grid as a `CoreRangeSet` whatever form it was given in, so
+`MemoryConfig(..., grid=(2, 2))` equals the config read back from its IR attribute.
+
 The config is only checked for its own consistency here; `meshc.layout.placement.place`
 checks it against a tensor and an architecture.
 """
