@@ -4,7 +4,7 @@
 // A target that invents partial sums is not a reshard.
 module attributes {tt.device = #tt.device<workerGrid = #tt.grid<16x16, (d0, d1) -> ((d0 floordiv 8) * 2 + d1 floordiv 8, d0 mod 8, d1 mod 8)>, meshShape = 2x2, chipIds = [0, 1, 2, 3]>} {
   func.func @f(%x: tensor<2x4xf32>) -> tensor<2x4xf32> {
-    // CHECK: reshard-to-collectives-errors.mlir:[[@LINE+2]]:5: error: 'ttir.reshard' op cannot lower the reshard [S0, R] -> [S0, R] P(1): target [S0, R] P(1) is partial over mesh axes [1] that the source [S0, R] is not partial over
+    // CHECK: reshard-to-collectives-errors.mlir:9:5: error: 'ttir.reshard' op cannot lower the reshard [S0, R] -> [S0, R] P(1): target [S0, R] P(1) is partial over mesh axes [1] that the source [S0, R] is not partial over
     // expected-error @+1 {{cannot lower the reshard [S0, R] -> [S0, R] P(1): target [S0, R] P(1) is partial over mesh axes [1] that the source [S0, R] is not partial over; turning a value into partial sums is not a reshard meshc plans}}
     %0 = "ttir.reshard"(%x) {source = "[S0, R]", target = "[S0, R] P1"} : (tensor<2x4xf32>) -> tensor<2x4xf32>
     func.return %0 : tensor<2x4xf32>
