@@ -131,3 +131,14 @@ def test_placement_properties(cfg, seed):
             sel = np.flatnonzero(owner == k)
             got[sel] = bufs[o][addr[sel, None] + np.arange(item)]
         assert np.array_equal(got, want)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(1, 3), st.integers(1, 70), st.integers(1, 70),
+       st.sampled_from(["bfp_bf8", "bfp_bf4", "bf16"]), st.sampled_from(TILE_SHAPES), st.integers(0, 2**32 - 1))
+def test_device_round_trip_equals_the_quantize_golden(outer, h, w, dtype, tile, seed):
+    # what a tiled device tensor holds for arbitrary f32 input is exactly quantize(x): the
+    # golden's 16-element row blocks are the tiles' face rows
+    x = (np.random.default_rng(seed).standard_normal((outer, h, w)) * 100).astype(np.float32)
+    p = place(x.shape, dtype, MemoryConfig("dram", "interleaved"), tile=tile)
+    assert np.array_equal(p.gather(p.scatter(x)), quantize(x, dtype))
