@@ -604,6 +604,21 @@ class MetalLayoutAttr(ParametrizedAttribute):
         return cls(MapAttr(layout.linear), OOBValAttr(OOBVal(layout.oob)), GridAttr(layout.grid), memref)
 
     def model(self) -> MetalLayout:
+        cached = self.__dict__.get("_model")
+        if cached is None:
+            cached = self._build_model()
+            object.__setattr__(self, "_model", cached)  # attributes are immutable: build once
+        return cached
+
+    def fits(self, shape: Sequence[int]) -> None:
+        """Raise LayoutError unless a tensor of `shape` fits this layout (successes are remembered)."""
+        shape = tuple(shape)
+        ok: set[tuple[int, ...]] = self.__dict__.setdefault("_fits", set())
+        if shape not in ok:
+            self.model().verify_against(shape)
+            ok.add(shape)
+
+    def _build_model(self) -> MetalLayout:
         space = self.memref.memory_space
         if not isinstance(space, MemorySpaceAttr):
             raise VerifyException("the memref of a metal_layout needs a memory space, e.g. "
@@ -653,7 +668,7 @@ def check_tensor_layout(t: Attribute) -> None:
     if isinstance(t, TensorType) and isinstance(t.encoding, MetalLayoutAttr):
         shape = t.get_shape()
         try:
-            t.encoding.model().verify_against(shape)
+            t.encoding.fits(shape)
         except LayoutError as e:
             raise VerifyException(f"tensor<{_shape_text(shape)}x{t.element_type}> does not match its "
                                   f"#tt.metal_layout: {e}") from e
