@@ -23,6 +23,7 @@ end of each split dim to a multiple of the piece count (aggregate(..., shape=) t
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
@@ -60,13 +61,14 @@ def _axis_spec(who: str, mesh: Mesh, rank: int, per_axis: Sequence[int | None]) 
     return ShardingSpec(mesh, tuple(tuple(a) for a in dims))
 
 
-class MeshMapper:
+class MeshMapper(ABC):
     """Base of the mappers: `spec(mesh, rank)` says which piece each device gets."""
 
     pad: bool = False
 
+    @abstractmethod
     def spec(self, mesh: Mesh | Sequence[int], rank: int) -> ShardingSpec:
-        raise NotImplementedError  # each mapper defines it
+        """The sharding spec of this mapper for a tensor of `rank` dims on `mesh`."""
 
 
 @dataclass(frozen=True)
@@ -133,11 +135,12 @@ def _dims_text(dims) -> str:
     return "(" + ", ".join("None" if d is None else str(d) for d in dims) + ")"
 
 
-class MeshComposer:
+class MeshComposer(ABC):
     """Base of the composers: `spec(mesh, rank)` says which piece each device holds."""
 
+    @abstractmethod
     def spec(self, mesh: Mesh | Sequence[int], rank: int) -> ShardingSpec:
-        raise NotImplementedError  # each composer defines it
+        """The sharding spec of the pieces this composer assembles."""
 
 
 @dataclass(frozen=True)

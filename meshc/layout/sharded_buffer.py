@@ -30,7 +30,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from meshc.layout.errors import LayoutError, UnsupportedSharding
-from meshc.layout.mesh import Mesh, ShardingSpec, chunk_bounds
+from meshc.layout.mesh import Mesh, ShardingSpec
 from meshc.layout.mesh_mappers import MeshMapper, as_mesh, spec_of, uneven_error
 from meshc.layout.sharding_spec import format_spec
 

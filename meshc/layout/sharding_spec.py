@@ -27,7 +27,7 @@ from functools import lru_cache
 from importlib import resources
 
 import numpy as np
-from lark import Lark, Token, Transformer, Tree, v_args
+from lark import Lark, Token, Transformer, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
 
 from meshc.layout.errors import LayoutError
