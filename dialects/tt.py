@@ -51,7 +51,7 @@ from meshc.layout.affine import AffineMap, AffineParseError, map_text_end, parse
 from meshc.layout.device import Device
 from meshc.layout.dtypes import DTYPES, DataType, get_dtype
 from meshc.layout.errors import LayoutError
-from meshc.layout.metal_layout import MetalLayout, Tile
+from meshc.layout.metal_layout import MEMORY_SPACES, OOB_VALUES, MetalLayout, Tile
 from meshc.layout.system import ChipDesc, SystemDesc, get_arch, system
 
 # ----------------------------------------------------------------------------- parse/print helpers
@@ -145,6 +145,10 @@ class OOBVal(StrEnum):
     ONE = "one"
     INF = "inf"
     NEGINF = "neginf"
+
+
+assert tuple(m.value for m in MemorySpace) == MEMORY_SPACES, "tt memory spaces out of step with metal_layout"
+assert tuple(o.value for o in OOBVal) == OOB_VALUES, "tt OOB values out of step with metal_layout"
 
 
 class _AngleEnum:

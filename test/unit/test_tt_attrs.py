@@ -114,3 +114,29 @@ def test_type_checker():
     with pytest.raises(VerifyException, match="tensor<65x64xf32> does not match its #tt.metal_layout"):
         check_tensor_layout(TensorType(Float32Type(), (65, 64), lay))
 
+
+
+_TEXTS = [
+    "func.func private @f() attributes {d = #tt.device<workerGrid = #tt.grid<2x8x16, (d0, d1, d2) -> (d0 * 2 + "
+    "(d1 floordiv 8) * 2 + d2 floordiv 8, d1, d2 mod 8)>, meshShape = 2x1x2, chipIds = [0, 1, 2, 3]>}",
+    "func.func @g(%arg0: tensor<16x3x64x128xf32, #tt.metal_layout<(d0, d1, d2, d3) -> (d0, d1 * 64 + d2, d3), "
+    "undef, <2x2x4>, memref<8x3x1x!tt.tile<32 x 32, bfp_bf8>, #tt.memory_space<l1>>>>) {\n  func.return\n}",
+    "module attributes {tt.system_desc = #tt.system_desc<meshShape = 1x2, chipDescs = [#tt.chip_desc<arch = "
+    "wormhole_b0, grid = 8x8, l1Size = 1499136, dramBanks = 12, dramBankSize = 1073741824>], chipDescIndices = "
+    "[0, 0], chipCoords = [[0, 0], [0, 1]], links = [[0, 1]]>} {\n}",
+]
+
+
+@pytest.mark.parametrize("text", _TEXTS)
+def test_malformed_tt_text_is_a_located_error_never_a_crash(text):
+    """Every truncation and every one-character deletion parses or fails with a located diagnostic."""
+    from meshc.diagnostics import DiagnosticError
+    from meshc.driver import verify_or_raise
+
+    ctx = make_context()
+    for i in range(len(text)):
+        for case in (text[:i], text[:i] + text[i + 1 :]):
+            try:
+                verify_or_raise(parse_source(ctx, case, "<case>"), "<case>")
+            except DiagnosticError as e:
+                assert all(d.line >= 1 for d in e.diagnostics), (case, e)
