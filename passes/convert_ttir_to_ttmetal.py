@@ -173,7 +173,7 @@ class _FuncLowering:
             cfg, tile = MemoryConfig("dram", "interleaved"), ((32, 32) if len(shape) >= 2 else None)
         else:
             cm = origin.attributes.get("core_map")
-            cfg, tile, _ = memory_config_for(t, origin, cm if isinstance(cm, AffineMapAttr) else None)
+            cfg, tile, _ = memory_config_for(t, origin, cm if isinstance(cm, AffineMapAttr) else None, "TTMetal")
         attrs["memory_config"] = MemoryConfigAttr.from_model(cfg)
         if tile is not None:
             attrs["tile"] = DenseArrayBase.from_list(i64, list(tile))
@@ -301,9 +301,9 @@ class _FuncLowering:
     def program(self, o: Operation) -> None:
         out_t = o.results[0].type
         name = o.name
+        grid = _grid_of(out_t, o)
         ins = [self.buffer_of(v, o) for v in o.operands]
         out = self.create_buffer(out_t, o, o)
-        grid = _grid_of(out_t, o)
         H, W = fold_2d(tuple(out_t.get_shape()))
         if name in _REDUCE or name == "ttir.softmax":
             grid = self._row_grid(o, grid)

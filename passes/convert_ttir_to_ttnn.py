@@ -70,8 +70,11 @@ def check_ttnn_device(module: ModuleOp) -> None:
         )
 
 
-def memory_config_for(t: TensorType, op: Operation, core_map: AffineMapAttr | None):
-    """The TTNN MemoryConfig (and tile) realising a tensor's #tt.metal_layout, or a located error."""
+def memory_config_for(t: TensorType, op: Operation, core_map: AffineMapAttr | None, backend: str = "TTNN"):
+    """The MemoryConfig (and tile) realising a tensor's #tt.metal_layout, or a located error.
+
+    TTNN and TTMetal buffers share it: both place a buffer with a TTNN memory config.
+    """
     from meshc.layout.memory_config import MemoryConfig
 
     model = encoding_of(t).model()  # type: ignore[union-attr]
@@ -80,13 +83,13 @@ def memory_config_for(t: TensorType, op: Operation, core_map: AffineMapAttr | No
         grid = (1,) + grid
     if len(grid) != 2:
         raise LocatedError(
-            f"TTNN cannot realise the layout grid {'x'.join(map(str, model.grid))} of {t}: "
-            "TTNN shards over a 2-d core grid of one chip", op)
+            f"{backend} cannot realise the layout grid {'x'.join(map(str, model.grid))} of {t}: "
+            f"{backend} shards over a 2-d core grid of one chip", op)
     tile = tuple(model.element.shape) if model.tiled else None
     if model.memory_space == "dram":
         if grid != (1, 1):
             raise LocatedError(
-                f"TTNN cannot realise the DRAM layout grid {grid[0]}x{grid[1]} of {t}: TTNN keeps DRAM "
+                f"{backend} cannot realise the DRAM layout grid {grid[0]}x{grid[1]} of {t}: {backend} keeps DRAM "
                 "tensors interleaved over the banks; use a 1x1 grid", op)
         return MemoryConfig("dram", "interleaved"), tile, model.dtype.name
     shape = tuple(t.get_shape())
@@ -101,13 +104,13 @@ def memory_config_for(t: TensorType, op: Operation, core_map: AffineMapAttr | No
     if core_map is not None:
         if str(core_map.data) != "(d0, d1) -> (d1, d0)":
             raise LocatedError(
-                f"TTNN cannot realise the core map {core_map.data}: TTNN places block shards in row-major "
+                f"{backend} cannot realise the core map {core_map.data}: {backend} places block shards in row-major "
                 "or column-major order only", op)
         orientation, phys = "col_major", (grid[1], grid[0])
     try:
         cfg = MemoryConfig("l1", "block_sharded", grid=phys, shard_shape=shard, orientation=orientation)
     except LayoutError as e:
-        raise LocatedError(f"TTNN cannot realise the layout of {t}: {e}", op) from None
+        raise LocatedError(f"{backend} cannot realise the layout of {t}: {e}", op) from None
     return cfg, tile, model.dtype.name
 
 
