@@ -699,6 +699,16 @@ from xdsl.dialects.builtin import IntegerType, StringAttr  # noqa: E402
 from meshc.layout.errors import LayoutError  # noqa: E402
 
 
+def _on_devices(args, fn) -> tuple:
+    """Apply `fn` (host arrays -> tuple of arrays) on every device when an argument is per-device
+    (a list of arrays in device order); results are then per-device lists too."""
+    n = max((len(a) for a in args if isinstance(a, list)), default=0)
+    if n == 0:
+        return tuple(fn(list(args)))
+    outs = [tuple(fn([a[i] if isinstance(a, list) else a for a in args])) for i in range(n)]
+    return tuple(list(r) for r in zip(*outs))
+
+
 def _spec_on_mesh(op: Operation, text: str, what: str):
     """Parse a spec string of `op` and write it over the op's mesh (the module's `#tt.device`)."""
     from meshc.layout.mesh import Mesh
@@ -759,6 +769,25 @@ class ReshardOp(TTIROpBase):
                     raise VerifyException(f"{what} spec declares dim {d} of size {decl}, but the operand makes it {n}")
         self.expect_result(tuple(n // tgt.num_pieces(d) for d, n in enumerate(full)))
 
+    def plan(self, system=None):
+        """The fewest-bytes plan of this reshard (meshc.layout.reshard.plan_reshard)."""
+        from meshc.layout.reshard import plan_reshard
+
+        src, tgt = self.specs()
+        t = self.input.type
+        assert isinstance(t, TensorType)
+        elem = str(t.element_type)
+        dtype = {"i32": "si32", "i16": "u16", "i8": "u8"}.get(elem, elem)
+        return plan_reshard(self.global_shape(), dtype, src, tgt, system=system)
+
+    def spmd(self, args, mesh_shape):
+        """Run on per-device arrays (device order): execute the plan, every device its target piece."""
+        from meshc.layout.reshard import execute_plan
+
+        (x,) = args
+        vals = x if isinstance(x, list) else [x] * rules.prod(mesh_shape)
+        return (execute_plan(self.plan(), vals),)
+
 
 @irdl_op_definition
 class AllSliceOp(CollectiveBase):
@@ -771,6 +800,18 @@ class AllSliceOp(CollectiveBase):
     def expected_shape(self, shape: tuple[int, ...], n: int) -> tuple[int, ...]:
         d = rules.normalize_dim(int_value(self.slice_dim), len(shape), "slice_dim")
         return shape[:d] + (rules.divide(shape[d], n, f"slice_dim {d}"),) + shape[d + 1 :]
+
+    def spmd(self, args, mesh_shape):
+        """The device at position i along cluster_axis keeps piece i of slice_dim."""
+        import numpy as np
+
+        (x,) = args
+        n_dev = rules.prod(mesh_shape)
+        vals = x if isinstance(x, list) else [x] * n_dev
+        axis = int_value(self.cluster_axis)
+        d = rules.normalize_dim(int_value(self.slice_dim), vals[0].ndim, "slice_dim")
+        coords = np.array(np.unravel_index(np.arange(n_dev), tuple(mesh_shape))).T
+        return ([np.split(v, mesh_shape[axis], axis=d)[int(c[axis])].copy() for v, c in zip(vals, coords)],)
 
 
 def _int_tensor(value: SSAValue | Attribute, what: str) -> None:
@@ -814,6 +855,13 @@ class MoeRouteOp(TTIROpBase):
 
         return moe_route(logits, int_value(self.k))
 
+    def spmd(self, args, mesh_shape):
+        def one(xs):
+            e, w = self.reference(*xs)
+            return e.astype("int32"), w.astype(xs[0].dtype)
+
+        return _on_devices(args, one)
+
 
 @irdl_op_definition
 class MoeDispatchOp(TTIROpBase):
@@ -853,6 +901,13 @@ class MoeDispatchOp(TTIROpBase):
         d = moe_dispatch(tokens, experts, e, c, g)
         return d.dispatched, d.slot
 
+    def spmd(self, args, mesh_shape):
+        def one(xs):
+            out, slot = self.reference(*xs)
+            return out, slot.astype("int32")
+
+        return _on_devices(args, one)
+
 
 @irdl_op_definition
 class MoeCombineOp(TTIROpBase):
@@ -883,6 +938,9 @@ class MoeCombineOp(TTIROpBase):
         from meshc.layout.moe import moe_combine
 
         return moe_combine(expert_out, experts, weights, slots, tensor_shape(self.expert_out)[1])
+
+    def spmd(self, args, mesh_shape):
+        return _on_devices(args, lambda xs: (self.reference(*xs).astype(xs[0].dtype),))
 
 
 _OPS += [ReshardOp, AllSliceOp, MoeRouteOp, MoeDispatchOp, MoeCombineOp]
