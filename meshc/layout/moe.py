@@ -219,3 +219,41 @@ def placement_tree(spec: ShardingSpec, shape: tuple[int, ...], levels: list[tupl
             ln = head + text.ljust(width) + tail
         out.append(ln)
     return out
+
+
+def seed_walkthrough() -> str:
+    """Seed 004's example, recomputed: routing, drops, the dispatch table, both device trees and
+    the bytes of the reshard to [EP=8]. `python -m meshc.layout.moe` prints it (docs/moe.md)."""
+    from meshc.layout.mesh import Mesh
+    from meshc.layout.reshard import plan_reshard
+
+    names = np.array([["a", "b"], ["A", "B"]])
+    route = np.array([[[0, 1], [0, 2]], [[2, 3], [4, 5]]])
+    codes = np.array([[1, 2], [3, 4]], dtype=np.float32)
+    tokens = np.stack([codes * 10, codes * 10 + 1], axis=-1)  # M = 2 pieces a token
+    d = moe_dispatch(tokens, route, num_experts=8, capacity=1, dp=2)
+    att = ShardingSpec(Mesh((2, 2, 2), ("DP", "CP", "TP")), ((), (0,), (), (2,)))
+    ep = ShardingSpec(Mesh((8,), ("EP",)), ((0,), (), (), ()))
+
+    def leaf(ix):
+        e, g, c, m = ix
+        return "—" if d.source[e, g, c, 0] < 0 else f"{names[tuple(d.source[e, g, c])]}'{m}"
+
+    out = ["Routing (expert 1, expert 2); b' loses E0 to a' (capacity 1, top-1 choices in token order):"]
+    for b in range(2):
+        for s in range(2):
+            picks = [f"E{route[b, s, j]}" + (" (dropped)" if d.dropped[b, s, j] else "") for j in range(2)]
+            out.append(f"  {names[b, s]}': {', '.join(picks)}")
+    out += ["", "Dispatch [E, B/DP, C=1, M/TP]:"] + seed_dispatch_table(d, names, pieces=2)
+    shape = d.dispatched.shape
+    out += ["", "On the attention mesh [DP=2, CP=2, TP=2]:"]
+    out += placement_tree(att, shape, [(0, "E"), (1, "B/DP"), (3, "M")], leaf)
+    out += ["", "On the MoE mesh [EP=8]:"]
+    out += placement_tree(ep, shape, [(0, "E/EP"), (1, "B"), (3, "M")], leaf)
+    plan = plan_reshard(shape, "f32", att, ep)
+    out += ["", "Reshard (f32, one element a piece):", plan.summary()]
+    return "\n".join(out)
+
+
+if __name__ == "__main__":
+    print(seed_walkthrough())
