@@ -140,3 +140,18 @@ def test_spec_strings_are_accepted():
     with pytest.raises(LayoutError, match=r"declares dim 0 \(E\) of size 8"):
         plan_reshard((4, 2, 1, 2), "f32", "[E=8, B=2/DP=2, C=1, M=2/TP=2] on [DP=2, CP=2, TP=2]",
                      "[E/EP=8, B, C, M]")
+
+
+def test_partial_sums_kept_move_within_their_partial_index():
+    # [S0, R] P(1) -> [R, S0] P(1): each column of the mesh holds its own addend; the addends are
+    # resharded separately (an all_to_all down mesh axis 0), never mixed, never reduced
+    rng = np.random.default_rng(5)
+    parts = [rng.integers(-9, 9, size=(4, 4)).astype(np.float64) for _ in range(2)]
+    src, tgt = spec(M22, [0], [], partial=[1]), spec(M22, [], [0], partial=[1])
+    shards = [parts[M22.coord_of(d)[1]][src.local_slices((4, 4), M22.coord_of(d))] for d in range(4)]
+    plan = plan_reshard((4, 4), "f32", src, tgt)
+    out = execute_plan(plan, shards)
+    for d in range(4):
+        np.testing.assert_array_equal(out[d], parts[M22.coord_of(d)[1]][tgt.local_slices((4, 4), M22.coord_of(d))])
+    assert all(M22.coord_of(t.src)[1] == M22.coord_of(t.dst)[1] for t in plan.transfers)
+    assert plan.delivered_bytes == plan.lower_bound_bytes == 4 * 4 * 4

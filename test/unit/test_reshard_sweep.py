@@ -36,10 +36,10 @@ def views(draw, mesh):
 
 
 @st.composite
-def specs(draw, mesh, rank, partial_ok):
+def specs(draw, mesh, rank, partial_ok, keep=()):
     dims = [[] for _ in range(rank)]
-    partial = []
-    for axis in draw(st.permutations(range(mesh.rank))):
+    partial = list(keep)
+    for axis in draw(st.permutations([a for a in range(mesh.rank) if a not in keep])):
         where = draw(st.integers(-2 if partial_ok else -1, rank - 1))
         if where >= 0:
             dims[where].append(axis)
@@ -55,7 +55,8 @@ def cases(draw, partial_ok=False):
     shape = tuple(draw(st.lists(st.integers(0, 9), min_size=rank, max_size=rank)))
     src = draw(specs(mesh, rank, partial_ok))
     other = mesh if partial_ok else views(draw, mesh)
-    tgt = draw(specs(other, rank, False))
+    keep = src.partial if partial_ok and draw(st.booleans()) else ()  # partial sums the target keeps
+    tgt = draw(specs(other, rank, False, keep))
     return shape, src, tgt
 
 
@@ -86,7 +87,16 @@ def check(shape, src, tgt, seed=0):
     rng = np.random.default_rng(seed)
     x = rng.integers(-99, 99, size=shape).astype(np.float64)
     plan = plan_reshard(shape, "f32", src, tgt)
-    out = execute_plan(plan, shards_of(x, src, rng))
+    shards = shards_of(x, src, rng)
+    out = execute_plan(plan, shards)
+    if tgt.partial:  # kept partial sums: the pieces of one replica of each addend sum to x
+        total = np.zeros(shape)
+        for d in range(tgt.mesh.size):
+            c = tgt.mesh.coord_of(d)
+            if all(c[a] == 0 for a in tgt.replicated_axes()):
+                total[tgt.local_slices(shape, c)] += out[d]
+        np.testing.assert_array_equal(total, x)
+        return plan
     for d in range(tgt.mesh.size):
         np.testing.assert_array_equal(out[d], x[tgt.local_slices(shape, tgt.mesh.coord_of(d))])
     return plan
