@@ -306,7 +306,7 @@ def plan_reshard(shape, dtype, source, target, system: SystemDesc | None = None,
 
     source/target: `ShardingSpec`, a spec string with the mesh in it (named form), or a
     (spec string, mesh) pair. `system`: the link topology between the devices (device i = chip i);
-    default: the source mesh shape as a chip mesh, a line of links along every axis.
+    default: the shape of the view with more axes as a chip mesh, a line of links along every axis.
     `strategy="gather_then_slice"` plans the naive route instead (every device gathers the whole
     tensor, then keeps its piece), for comparison.
     """
