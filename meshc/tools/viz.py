@@ -281,7 +281,8 @@ def _draw_owners(ax, p, colours) -> None:
                 fs = max(4, min(10, 60 / max(sub_c, sub_r, grid_c, grid_r)))
                 ax.text(x + 0.42 / sub_c, y + 0.42 / sub_r, f"P{q}", ha="center", va="center", fontsize=fs)
         if grid_r * grid_c <= 64:
-            ax.text(c + 0.5, r + 0.04, _owner_name(o), ha="center", va="center", fontsize=7)
+            name = _owner_name(o) if grid_c <= 4 else (f"({o[0]},{o[1]})" if isinstance(o, tuple) else f"b{o}")
+            ax.text(c + 0.5, r + 0.04, name, ha="center", va="center", fontsize=min(7, 48 / grid_c))
     ax.set_xlim(-0.05, grid_c + 0.05)
     ax.set_ylim(grid_r + 0.05, -0.05)
     ax.set_aspect("equal")
