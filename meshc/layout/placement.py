@@ -36,8 +36,6 @@ from meshc.layout.numerics import decode, encode
 from meshc.layout.system import Arch, get_arch
 from meshc.layout.tensor_layout import TensorLayout, check_tile, normalize_shape
 
-Owner = "tuple[int, int] | int"
-
 _RAW = ("f32", "u32", "u16", "u8", "si32")
 """Data types whose device bytes are the host values' little-endian bytes."""
 
@@ -281,7 +279,10 @@ class Placement:
                 continue
             if o not in buffers:
                 raise LayoutError(f"no buffer for {_owner_name(o)}, which holds pages of the tensor")
-            buf = np.asarray(buffers[o], dtype=np.uint8).reshape(-1)
+            buf = np.asarray(buffers[o])
+            if buf.dtype != np.uint8:
+                raise LayoutError(f"the buffer of {_owner_name(o)} holds {buf.dtype}; buffers are uint8 bytes")
+            buf = buf.reshape(-1)
             if buf.size < need:
                 raise LayoutError(f"the buffer of {_owner_name(o)} has {buf.size} B; the tensor needs {need} B there")
             t = self._slot_view(buf[:need].reshape(slots, ab), dst)

@@ -254,6 +254,10 @@ def test_gather_reports_a_missing_or_short_buffer():
     b[1] = b[1][:10]
     with pytest.raises(LayoutError, match="DRAM bank 1 has 10 B; the tensor needs 2048 B"):
         p.gather(b)
+    b = p.scatter(np.zeros((64, 64), np.float32))
+    b[0] = b[0].view(np.uint16)
+    with pytest.raises(LayoutError, match="the buffer of DRAM bank 0 holds uint16; buffers are uint8 bytes"):
+        p.gather(b)
 
 
 def test_inverse_map_of_padding_and_exponents_is_minus_one():
