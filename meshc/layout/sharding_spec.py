@@ -200,9 +200,16 @@ def _interpret(items: list, mesh: Mesh | None, text: str) -> ShardingSpec:
         if d.kind == "plain" and d.name == "S" and d.size is None and not d.axes:
             raise _err(d.tok, "S needs the mesh axes it shards over (S0, S01, S(TP)); "
                               "a dim named S needs =size or /AXIS")
+        if d.kind == "plain" and d.size is None and not d.axes and not _is_index_word(d.name) \
+                and _is_index_word(d.name.upper()):
+            raise _err(d.tok, f"'{d.name}' looks like the index form, whose words are upper case: write "
+                              f"{d.name.upper()} (a named dim needs =size or /AXIS, e.g. {d.name}=4)")
         if named:
             if d.kind == "paren":
                 raise _err(d.tok, f"'{d.name}(...)' is the index form; in the named form write {d.name}/AXIS")
+            if d.size is None and not d.axes and _INDEX_SHARD.match(d.name):
+                raise _err(d.tok, f"'{d.name}' is the index form, but this spec is in the named form "
+                                  f"(NAME=size/AXIS); write the dim as NAME/AXIS, e.g. X/TP")
             dim_axes.append(d.axes)
         elif d.kind == "paren":
             if d.name != "S":

@@ -136,6 +136,8 @@ ERRORS = [
     ("[B/TP=4]", Mesh((2, 2), ("DP", "TP")), "mesh axis 'TP' has 2 devices, the spec says 4"),
     ("[S0, R] $", (2, 2), "column 9: unexpected character '$'"),
     ("[B=2/DP=2, S(TP)]", None, "is the index form"),
+    ("[s0, r]", (2, 2), "column 2: 's0' looks like the index form, whose words are upper case: write S0"),
+    ("[E, S0]", (2, 2), "column 5: 'S0' is the index form, but this spec is in the named form"),
 ]
 
 
