@@ -36,8 +36,8 @@ from meshc.layout.numerics import decode, encode
 from meshc.layout.system import Arch, get_arch
 from meshc.layout.tensor_layout import TensorLayout, check_tile, normalize_shape
 
-_RAW = ("f32", "u32", "u16", "u8", "si32")
-"""Data types whose device bytes are the host values' little-endian bytes."""
+_STORE = {"f32": "<f4", "f16": "<f2", "bf16": "<u2", "u32": "<u4", "u16": "<u2", "u8": "u1", "si32": "<i4"}
+"""How one stored element of each element-by-element data type reads as numpy."""
 
 
 def _cdiv(a: int, b: int) -> int:
@@ -212,20 +212,23 @@ class Placement:
     def decode_pages(self, enc: np.ndarray) -> np.ndarray:
         return self.layout.from_pages(decode(enc, self.dtype, self.layout.page_elems, copy=False))
 
-    def _raw_dtype(self) -> np.dtype | None:
-        """The host dtype when device bytes are the host values' own bytes (no encoding step)."""
+    def _store_dtype(self) -> np.dtype | None:
+        """The numpy dtype of one stored element, for data types stored element by element
+        (all but the block floats, whose pages hold shared exponents)."""
         d = self.dtype
-        if d.name in _RAW and np.little_endian:
-            return d.host_dtype
-        return None
+        if d.is_block_float or not np.little_endian:
+            return None
+        return np.dtype(_STORE[d.name])
 
     def _page_source(self, tensor) -> np.ndarray:
-        """(page rows, page cols, ...) array of the pages: a view of the tensor's own bytes when
-        the data type needs no encoding and the tensor fills its pages, else encoded pages."""
+        """(page rows, page cols, ...) array of the pages: a view of the tensor's stored elements
+        (encoded element by element, in tensor order) when the tensor fills its pages, else the
+        encoded pages."""
         x = np.asarray(tensor)
-        raw = self._raw_dtype()
-        if raw is not None and x.dtype == raw and x.shape == self.shape:
-            v = self.layout.page_view(np.ascontiguousarray(x))
+        store = self._store_dtype()
+        if store is not None and x.size == self.layout.size and x.shape in (self.shape, ()):
+            stored = encode(x.reshape(self.shape), self.dtype).view(store)
+            v = self.layout.page_view(stored)
             if v is not None:
                 return v
         rows, cols = self.layout.page_grid
@@ -241,8 +244,9 @@ class Placement:
     def scatter(self, tensor) -> dict:
         """{owner: uint8 buffer} holding the tensor as the device does (bytes outside pages are 0).
 
-        Whole pages (and, for height/width/block sharding, whole shards) move as numpy slices;
-        data types stored as their host bytes (f32, u32, u16, u8, si32) are not encoded at all.
+        Whole pages (and, for height/width/block sharding, whole shards) move as numpy slices of
+        a page view of the tensor; data types stored as their host bytes (f32, u32, u16, u8, si32)
+        are not encoded at all, bf16 and f16 element by element, block floats page by page.
         The buffers are views into one allocation.
         """
         src = self._page_source(tensor)
@@ -266,8 +270,8 @@ class Placement:
         """The tensor held in per-owner byte buffers (the inverse of `scatter`)."""
         ab = self.aligned_page_bytes
         rows, cols = self.layout.page_grid
-        raw = self._raw_dtype()
-        out = np.empty(self.shape, dtype=raw) if raw is not None else None
+        store = self._store_dtype()
+        out = np.empty(self.shape, dtype=store) if store is not None else None
         dst = self.layout.page_view(out) if out is not None else None
         if dst is None:
             out = None
@@ -296,7 +300,8 @@ class Placement:
                 r, c = np.divmod(ids, cols)
                 dst[r, c] = t[self.page_slot[ids]]
         if out is not None:
-            return out
+            n = self.shape[-1]
+            return decode(out.view(np.uint8), self.dtype, n, copy=False).reshape(self.shape)
         return self.decode_pages(dst.reshape(self.num_pages, self.page_bytes))
 
     def __repr__(self) -> str:
