@@ -228,7 +228,15 @@ def spec_of(mapper, mesh: Mesh, rank: int) -> ShardingSpec:
             raise LayoutError(f"spec {format_spec(mapper)} is for mesh {mapper.mesh}, not {mesh}")
         return mapper
     if isinstance(mapper, str):
-        return parse_spec(mapper, mesh if mesh.names else mesh.shape)
+        try:  # a spec that names its own mesh (`on [DP=2, TP=4]`, named axes with sizes) keeps its names
+            spec = parse_spec(mapper)
+        except LayoutError as e:
+            if "names no mesh" not in str(e):
+                raise
+            spec = parse_spec(mapper, mesh)
+        if spec.mesh.shape != mesh.shape:
+            raise LayoutError(f"spec {format_spec(spec)} is for mesh {spec.mesh}, not {mesh}")
+        return spec
     raise LayoutError(f"expected a mesh mapper, composer or sharding spec, got {mapper!r}")
 
 

@@ -236,7 +236,7 @@ def _interpret(items: list, mesh: Mesh | None, text: str) -> ShardingSpec:
     refs = [a for axs in dim_axes for a in axs] + partial_axes
     if clause is not None:
         cmesh = clause[2]
-        if mesh is not None and mesh != cmesh:
+        if mesh is not None and mesh != cmesh and not (mesh.shape == cmesh.shape and not mesh.names):
             raise _err(clause[1], f"the spec's mesh {cmesh} differs from the mesh given, {mesh}")
         mesh = cmesh
     if mesh is None:

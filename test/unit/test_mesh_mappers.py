@@ -146,3 +146,13 @@ def test_distribute_returns_copies_by_default():
     assert t.sum() == 0
     views = distribute(t, (2, 2), ShardTensorToMesh(0), copy=False)
     assert not views[(0, 0)].flags.writeable
+
+
+def test_spec_text_with_its_own_named_mesh():
+    # seed 004's dispatch layout names its mesh; the caller gives the same shape unnamed
+    t = np.arange(8 * 2 * 1 * 4).reshape(8, 2, 1, 4)
+    shards = distribute(t, (2, 2, 2), "[E, B/DP, C=1, M/TP] on [DP=2, CP=2, TP=2]")
+    assert np.array_equal(shards[(1, 0, 1)], t[:, 1:2, :, 2:4])
+    assert np.array_equal(shards[(1, 1, 1)], shards[(1, 0, 1)])  # replicated along CP
+    with pytest.raises(LayoutError, match="is for mesh"):
+        distribute(t, (2, 4), "[E, B/DP, C=1, M/TP] on [DP=2, CP=2, TP=2]")
