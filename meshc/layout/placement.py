@@ -117,6 +117,23 @@ class Placement:
     def page_bytes(self) -> int:
         return self.layout.page_bytes
 
+    @property
+    def shard_pages(self) -> tuple[int, int] | None:
+        """Pages (rows, cols) of one shard under height/width/block sharding; None otherwise."""
+        return self._shard_pages
+
+    @property
+    def shard_blocks(self) -> list[tuple[int, int, int, int]] | None:
+        """Height/width/block sharding: each owner's rectangle of the page grid, (r0, r1, c0, c1)
+        with r1, c1 exclusive (a partial last shard is smaller); None otherwise."""
+        if self._blocks is None:
+            return None
+        return [(b.r0, b.r1, b.c0, b.c1) for b in self._blocks]
+
+    def slot_table(self) -> np.ndarray:
+        """(owners, slots) int64: the page in every slot of every owner, -1 where none sits."""
+        return self._slot_table
+
     def owner_bytes(self) -> dict:
         """Bytes allocated on each owner."""
         return {o: int(n) * self.aligned_page_bytes for o, n in zip(self.owners, self.owner_slots)}

@@ -140,7 +140,7 @@ def _describe(p) -> str:
 
 def _slots(p) -> np.ndarray:
     """(owners, slots): page id in every slot of every owner, -1 where empty."""
-    return p._slot_table
+    return p.slot_table()
 
 
 # ----------------------------------------------------------------------------- text

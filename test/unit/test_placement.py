@@ -190,6 +190,9 @@ def test_uneven_last_height_shard_keeps_full_allocation():
     p = place((160, 32), "f32", cfg)  # 5 tile rows: shards of 2, 2, 1
     assert p.pages_by_owner()[(0, 2)] == [4]
     assert p.owner_bytes()[(0, 2)] == 2 * 4096
+    assert p.shard_pages == (2, 1)
+    assert p.shard_blocks == [(0, 2, 0, 1), (2, 4, 0, 1), (4, 5, 0, 1)]
+    assert p.slot_table()[2].tolist() == [4, -1]
 
 
 def test_core_range_set_of_two_rectangles():
