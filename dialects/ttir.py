@@ -709,8 +709,9 @@ def _on_devices(args, fn) -> tuple:
     return tuple(list(r) for r in zip(*outs))
 
 
-def _spec_on_mesh(op: Operation, text: str, what: str):
-    """Parse a spec string of `op` and write it over the op's mesh (the module's `#tt.device`)."""
+def _spec_on_mesh(op: Operation, attr: Attribute, what: str):
+    """A placement of `op` (a spec string or a `#tt.sharding`) written over the op's mesh (the
+    module's `#tt.device`); a spec string without a mesh is on that mesh."""
     from meshc.layout.mesh import Mesh
     from meshc.layout.reshard import as_view
     from meshc.layout.sharding_spec import parse_spec
@@ -718,12 +719,17 @@ def _spec_on_mesh(op: Operation, text: str, what: str):
     mesh_shape = mesh_shape_of(op)
     mesh = Mesh(mesh_shape if mesh_shape is not None else (1,))
     try:
-        try:
-            spec = parse_spec(text)
-        except LayoutError as e:
-            if "names no mesh" not in str(e):
-                raise
-            spec = parse_spec(text, mesh)
+        if isinstance(attr, StringAttr):
+            try:
+                spec = parse_spec(attr.data)
+            except LayoutError as e:
+                if "names no mesh" not in str(e):
+                    raise
+                spec = parse_spec(attr.data, mesh)
+        elif attr.name == "tt.sharding":
+            spec = attr.spec  # type: ignore[attr-defined]
+        else:
+            raise VerifyException(f"{what} must be a sharding-spec string or a #tt.sharding attribute, got {attr}")
         return as_view(spec, mesh)
     except LayoutError as e:
         raise VerifyException(f"{what}: {e}") from None
@@ -738,17 +744,18 @@ class ReshardOp(TTIROpBase):
     name = "ttir.reshard"
     input = operand_def(AnyTensorTypeConstr)
     result = result_def(AnyTensorTypeConstr)
-    source = attr_def(StringAttr)
-    target = attr_def(StringAttr)
+    source = attr_def(Attribute)
+    """A sharding-spec string or a `#tt.sharding` attribute."""
+    target = attr_def(Attribute)
 
     def specs(self):
-        return (_spec_on_mesh(self, self.source.data, "source"), _spec_on_mesh(self, self.target.data, "target"))
+        return (_spec_on_mesh(self, self.source, "source"), _spec_on_mesh(self, self.target, "target"))
 
     def global_shape(self) -> tuple[int, ...]:
         src, _ = self.specs()
         local = tensor_shape(self.input)
         if len(local) != src.rank:
-            raise VerifyException(f"source spec {self.source.data} has {src.rank} dims but the operand has rank {len(local)}")
+            raise VerifyException(f"source spec {src} has {src.rank} dims but the operand has rank {len(local)}")
         return tuple(n * src.num_pieces(d) for d, n in enumerate(local))
 
     def verify_(self) -> None:
@@ -757,11 +764,11 @@ class ReshardOp(TTIROpBase):
         src, tgt = self.specs()
         full = self.global_shape()
         if tgt.rank != len(full):
-            raise VerifyException(f"target spec {self.target.data} has {tgt.rank} dims but the tensor has rank {len(full)}")
+            raise VerifyException(f"target spec {tgt} has {tgt.rank} dims but the tensor has rank {len(full)}")
         for d, n in enumerate(full):
             k = tgt.num_pieces(d)
             if n % k:
-                raise VerifyException(f"target spec {self.target.data} splits dim {d} of the {rules.fmt(full)} tensor "
+                raise VerifyException(f"target spec {tgt} splits dim {d} of the {rules.fmt(full)} tensor "
                                       f"into {k} pieces, which do not divide {n}")
         for spec, what in ((src, "source"), (tgt, "target")):
             for d, (decl, n) in enumerate(zip(spec.dim_sizes, full)):
