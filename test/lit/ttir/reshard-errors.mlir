@@ -70,3 +70,13 @@ module attributes {tt.device = #tt.device<workerGrid = #tt.grid<16x16, (d0, d1) 
     func.return %0 : tensor<2x4xf32>
   }
 }
+// -----
+// a placement that is neither a spec string nor a #tt.sharding
+module attributes {tt.device = #tt.device<workerGrid = #tt.grid<16x16, (d0, d1) -> ((d0 floordiv 8) * 2 + d1 floordiv 8, d0 mod 8, d1 mod 8)>, meshShape = 2x2, chipIds = [0, 1, 2, 3]>} {
+  func.func @f(%x: tensor<2x4xf32>) -> tensor<2x4xf32> {
+    // CHECK: error: 'ttir.reshard' op target must be a sharding-spec string or a #tt.sharding attribute, got 5 : i64
+    // expected-error @+1 {{target must be a sharding-spec string or a #tt.sharding attribute, got 5 : i64}}
+    %0 = "ttir.reshard"(%x) {source = "[S0, R]", target = 5 : i64} : (tensor<2x4xf32>) -> tensor<2x4xf32>
+    func.return %0 : tensor<2x4xf32>
+  }
+}

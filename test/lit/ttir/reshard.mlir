@@ -22,4 +22,11 @@ module attributes {tt.device = #tt.device<workerGrid = #tt.grid<2x16x16, (d0, d1
     %2 = "ttir.reshard"(%1) {source = "[S2, S1] P(0)", target = "[R, S1]"} : (tensor<4x2xf32>) -> tensor<8x2xf32>
     func.return %2 : tensor<8x2xf32>
   }
+  // Placements may also be #tt.sharding attributes (any view of the module's 8 devices).
+  // CHECK-LABEL: func.func @sharding_attrs
+  func.func @sharding_attrs(%x: tensor<4x8xf32>) -> tensor<8x1xf32> {
+    // CHECK: "ttir.reshard"(%x) {source = #tt.sharding<[S0, R], mesh = 2x4>, target = #tt.sharding<[R, S(EP)], mesh = [EP=8]>} : (tensor<4x8xf32>) -> tensor<8x1xf32>
+    %0 = "ttir.reshard"(%x) {source = #tt.sharding<[S0, R], mesh = 2x4>, target = #tt.sharding<[R, S(EP)], mesh = [EP=8]>} : (tensor<4x8xf32>) -> tensor<8x1xf32>
+    func.return %0 : tensor<8x1xf32>
+  }
 }
