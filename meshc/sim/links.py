@@ -39,19 +39,23 @@ class Router:
         goal = self.coords[dst]
         hops: list[tuple[int, int]] = []
         for axis, n in enumerate(shape):
+            if cur[axis] == goal[axis]:
+                continue
+            # direction along this axis: towards the goal, or the other way round through the
+            # wrap-around link when this line of chips has one and that way is shorter
+            direct = 1 if goal[axis] > cur[axis] else -1
+            step = direct
+            if n > 2:
+                ends = list(cur)
+                ends[axis] = 0
+                first = self.index[tuple(ends)]
+                ends[axis] = n - 1
+                last = self.index[tuple(ends)]
+                around = n - abs(goal[axis] - cur[axis])
+                if self.linked(first, last) and around < abs(goal[axis] - cur[axis]):
+                    step = -direct
             while cur[axis] != goal[axis]:
                 here = self.index[tuple(cur)]
-                fwd = (goal[axis] - cur[axis]) % n
-                bwd = (cur[axis] - goal[axis]) % n
-                # direct step towards the goal, unless a wrap link makes the other way shorter
-                direct = 1 if goal[axis] > cur[axis] else -1
-                step = direct
-                nxt = list(cur)
-                if min(fwd, bwd) < abs(goal[axis] - cur[axis]):
-                    wrap_step = 1 if fwd < bwd else -1
-                    nxt[axis] = (cur[axis] + wrap_step) % n
-                    if self.linked(here, self.index[tuple(nxt)]):
-                        step = wrap_step
                 nxt = list(cur)
                 nxt[axis] = (cur[axis] + step) % n
                 there = self.index[tuple(nxt)]
