@@ -216,7 +216,9 @@ def pairs_of(attr: Attribute) -> list[tuple[int, int]]:
 def check_permute_pairs(pairs: Sequence[tuple[int, int]], ndevices: int | None) -> None:
     for s, t in pairs:
         for role, x in (("source", s), ("target", t)):
-            if x < 0 or (ndevices is not None and x >= ndevices):
+            if x < 0:
+                raise VerifyException(f"{role} device {x} of pair ({s}, {t}) is negative; devices are numbered from 0")
+            if ndevices is not None and x >= ndevices:
                 raise VerifyException(
                     f"{role} device {x} of pair ({s}, {t}) is not on the mesh of {ndevices} devices"
                 )
@@ -225,3 +227,14 @@ def check_permute_pairs(pairs: Sequence[tuple[int, int]], ndevices: int | None) 
         dup = sorted({x for x in seen if seen.count(x) > 1})
         if dup:
             raise VerifyException(f"device {dup[0]} is a {role} of more than one pair")
+
+
+def check_unsharded_dims(full: Shape, local: Shape, shard_dims: Sequence[int], what: str) -> None:
+    """Without a mesh: the dims no mesh axis splits must be whole on every device."""
+    if len(full) != len(local):
+        raise VerifyException(f"{what} rank {len(local)} differs from the host tensor's rank {len(full)}")
+    for d, (n, m) in enumerate(zip(full, local)):
+        if d not in shard_dims and n != m:
+            raise VerifyException(
+                f"{what} shape {fmt(local)} differs from the host tensor {fmt(full)} in dim {d}, which no mesh axis splits"
+            )

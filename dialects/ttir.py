@@ -124,13 +124,18 @@ def enclosing_module(op: Operation) -> ModuleOp | None:
 
 
 def mesh_shape_of(op: Operation) -> tuple[int, ...] | None:
-    """The mesh an op runs on: the `tt.device` of its module, (1,) without one, None if detached."""
+    """The mesh an op is verified against: the `tt.device` of its module.
+
+    None when the op is detached or its module has no device yet: the mesh-dependent checks
+    wait until `tt-register-device` attaches one (at run time such a module runs on one
+    device, docs/contracts.md).
+    """
     module = enclosing_module(op)
     if module is None:
         return None
     device = module.attributes.get("tt.device")
     if device is None:
-        return (1,)
+        return None
     return device_mesh_shape(device)
 
 
@@ -234,7 +239,7 @@ class CollectiveBase(TTIROpBase):
     cluster_axis = attr_def(IntegerAttr)
 
     def axis_size(self) -> int | None:
-        """Devices along cluster_axis (None when the op is not inside a module yet)."""
+        """Devices along cluster_axis (None while the mesh is unknown)."""
         mesh = mesh_shape_of(self)
         if mesh is None:
             return None
@@ -242,7 +247,9 @@ class CollectiveBase(TTIROpBase):
 
     def verify_(self) -> None:
         n = self.axis_size()
-        if n is not None:
+        if n is None:
+            self.expected_shape(tensor_shape(self.input), 1)  # the dims are checked even without a mesh
+        else:
             self.expect_result(self.expected_shape(tensor_shape(self.input), n))
 
     def expected_shape(self, shape: tuple[int, ...], n: int) -> tuple[int, ...]:

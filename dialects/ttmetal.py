@@ -140,6 +140,9 @@ class _ShardedTransfer(IRDLOperation):
 
         mesh = mesh_shape_of(self)
         dims = rules.ints_of(self.shard_dims)
+        if mesh is None:  # the mesh is not known yet
+            rules.check_unsharded_dims(full, local, dims, "buffer")
+            return
         pieces = [1] * len(full)
         if mesh is not None and len(dims) != len(mesh):
             raise VerifyException(f"shard_dims has {len(dims)} entries, expected one per mesh axis of {rules.fmt(mesh)}")

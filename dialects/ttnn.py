@@ -691,6 +691,10 @@ class _DistributionBase(_ttir.TTIROpBase):
         full = _ttir.tensor_shape(self.input) if self.FULL_IS_INPUT else self.result_shape()
         local = self.result_shape() if self.FULL_IS_INPUT else _ttir.tensor_shape(self.input)
         pieces = self.pieces()
+        if _ttir.mesh_shape_of(self) is None:  # the mesh is not known yet
+            what = "result" if self.FULL_IS_INPUT else "operand"
+            _rules.check_unsharded_dims(full, local, _rules.ints_of(self.shard_dims), what)
+            return
         for d, (n, k) in enumerate(zip(full, pieces)):
             if n % k:
                 raise _VerifyException(f"tensor dim {d} of size {n} does not split into {k} equal pieces")

@@ -55,3 +55,11 @@ module attributes {tt.device = #tt.device<workerGrid = #tt.grid<16x32, (d0, d1) 
     func.return
   }
 }
+// -----
+module attributes {tt.device = #tt.device<workerGrid = #tt.grid<16x32, (d0, d1) -> (d1 floordiv 8 + (d0 floordiv 8) * 4, d0 mod 8, d1 mod 8)>, meshShape = 2x4, chipIds = [0, 1, 2, 3, 4, 5, 6, 7]>} {
+  func.func @f(%x: tensor<32x32xf32>) {
+    // expected-error @+1 {{target device 8 of pair (0, 8) is not on the mesh of 8 devices}}
+    %0 = "ttir.collective_permute"(%x) {source_target_pairs = dense<[[0, 8]]> : tensor<1x2xi64>} : (tensor<32x32xf32>) -> tensor<32x32xf32>
+    func.return
+  }
+}

@@ -35,10 +35,12 @@ func.func @gather_dim(%a: tensor<64x128xf32>) {
   func.return
 }
 // -----
-func.func @axis(%a: tensor<64x128xf32>) {
-  // expected-error @+1 {{cluster_axis 1 is out of range for the 1-d mesh (1,)}}
-  %0 = "ttir.all_reduce"(%a) {cluster_axis = 1 : ui32, reduce_type = #ttir.reduce_type<sum>} : (tensor<64x128xf32>) -> tensor<64x128xf32>
-  func.return
+module attributes {tt.device = #tt.device<workerGrid = #tt.grid<8x16, (d0, d1) -> (d1 floordiv 8, d0, d1 mod 8)>, meshShape = 1x2, chipIds = [0, 1]>} {
+  func.func @axis(%a: tensor<64x128xf32>) {
+    // expected-error @+1 {{cluster_axis 2 is out of range for the 2-d mesh (1, 2) (expected 0 <= cluster_axis < 2)}}
+    %0 = "ttir.all_reduce"(%a) {cluster_axis = 2 : ui32, reduce_type = #ttir.reduce_type<sum>} : (tensor<64x128xf32>) -> tensor<64x128xf32>
+    func.return
+  }
 }
 // -----
 func.func @reduce_type(%a: tensor<64x128xf32>) {
@@ -120,7 +122,7 @@ func.func @replicate(%a: tensor<2x2xf32>) {
 }
 // -----
 func.func @pairs(%a: tensor<2x2xf32>) {
-  // expected-error @+1 {{target device 3 of pair (0, 3) is not on the mesh of 1 devices}}
-  %0 = "ttir.collective_permute"(%a) {source_target_pairs = dense<[[0, 3]]> : tensor<1x2xi64>} : (tensor<2x2xf32>) -> tensor<2x2xf32>
+  // expected-error @+1 {{source device -1 of pair (-1, 0) is negative; devices are numbered from 0}}
+  %0 = "ttir.collective_permute"(%a) {source_target_pairs = dense<[[-1, 0]]> : tensor<1x2xi64>} : (tensor<2x2xf32>) -> tensor<2x2xf32>
   func.return
 }

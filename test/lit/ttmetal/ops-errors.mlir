@@ -13,8 +13,24 @@ func.func @tile() {
 }
 // -----
 func.func @write(%x: tensor<64x64xf32>, %a: !ttmetal.buffer<64x128xf32>) {
-  // expected-error @+1 {{buffer shape (64, 128) does not match the per-device shape (64, 64) of the host tensor (64, 64)}}
+  // expected-error @+1 {{buffer shape (64, 128) differs from the host tensor (64, 64) in dim 1, which no mesh axis splits}}
   "ttmetal.enqueue_write_buffer"(%x, %a) {shard_dims = array<i64: -1>} : (tensor<64x64xf32>, !ttmetal.buffer<64x128xf32>) -> ()
+  func.return
+}
+// -----
+module attributes {tt.device = #tt.device<workerGrid = #tt.grid<8x16, (d0, d1) -> (d1 floordiv 8, d0, d1 mod 8)>, meshShape = 1x2, chipIds = [0, 1]>} {
+  func.func @write(%x: tensor<64x64xf32>, %a: !ttmetal.buffer<64x64xf32>) {
+    // expected-error @+1 {{buffer shape (64, 64) does not match the per-device shape (64, 32) of the host tensor (64, 64)}}
+    "ttmetal.enqueue_write_buffer"(%x, %a) {shard_dims = array<i64: -1, 1>} : (tensor<64x64xf32>, !ttmetal.buffer<64x64xf32>) -> ()
+    func.return
+  }
+}
+// -----
+func.func @end(%a: !ttmetal.buffer<64x128xf32>) {
+  // expected-error @+1 {{the kernel must end with ttmetal.kernel_end}}
+  "ttmetal.enqueue_program"(%a) ({
+  ^bb0(%0: !ttmetal.buffer<64x128xf32>):
+  }) {grid = array<i64: 1, 1>} : (!ttmetal.buffer<64x128xf32>) -> ()
   func.return
 }
 // -----

@@ -12,10 +12,12 @@ func.func @offset() {
   func.return
 }
 // -----
-func.func @big() {
-  // expected-error @+1 {{mesh_shape [2, 4] has more devices than the module's mesh (1,)}}
-  %d = "ttnn.get_device"() {mesh_shape = array<i64: 2, 4>} : () -> !ttnn.device
-  func.return
+module attributes {tt.device = #tt.device<workerGrid = #tt.grid<8x16, (d0, d1) -> (d1 floordiv 8, d0, d1 mod 8)>, meshShape = 1x2, chipIds = [0, 1]>} {
+  func.func @big() {
+    // expected-error @+1 {{mesh_shape [2, 4] has more devices than the module's mesh (1, 2)}}
+    %d = "ttnn.get_device"() {mesh_shape = array<i64: 2, 4>} : () -> !ttnn.device
+    func.return
+  }
 }
 // -----
 func.func @form(%x: tensor<4x4xf32>) {
