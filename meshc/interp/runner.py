@@ -195,6 +195,9 @@ def run(module: ModuleOp, inputs=None, entry: str | None = None, seed: int | Non
     if d == "ttmetal":
         raise RunError("running ttmetal modules is not supported yet: run the ttnn form "
                        "(ttir-to-ttnn-pipeline) instead")
+    from meshc.interp.common import module_device
+
+    source_device = module_device(module)
     if d == "ttir":
         module = lower(module, pipeline)
     from meshc.interp.ttnn import BufferLifetimes, sim_functions
@@ -209,9 +212,9 @@ def run(module: ModuleOp, inputs=None, entry: str | None = None, seed: int | Non
         sysdesc = named_system(system) if isinstance(system, str) else system
         assert isinstance(sysdesc, SystemDesc)
     try:
-        from meshc.interp.common import module_device
-
-        dev = module_device(module)
+        # the program's own device decides which chips run it (tt-register-device re-derives the
+        # device from the mesh shape, which would move e.g. a pipeline stage on chips 4..7 to 0..3)
+        dev = source_device if source_device is not None else module_device(module)
         machine = Machine(sysdesc, mesh, None if dev is None else tuple(dev.chip_ids))
     except LayoutError as e:
         raise RunError(str(e)) from None

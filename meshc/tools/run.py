@@ -39,6 +39,8 @@ def _arg_parser() -> argparse.ArgumentParser:
     p.add_argument("--pipeline", help="pass pipeline lowering a ttir FILE (default: ttir-to-ttnn-pipeline "
                                       "for the module's mesh)")
     p.add_argument("--system", help="system to simulate (n150, n300, t3k, galaxy; default: the module's)")
+    p.add_argument("--split-input-file", action="store_true",
+                   help="run each `// -----` separated module of FILE on its own (e.g. pipeline stages)")
     return p
 
 
@@ -54,10 +56,10 @@ def _read(name: str) -> str:
         raise _Fail(f"meshc-run: error: cannot read '{name}': {e.strerror}") from None
 
 
-def _parse(name: str):
+def _parse(name: str, text: str | None = None):
     from meshc.driver import make_context, parse_source, verify_or_raise
 
-    text = _read(name)
+    text = _read(name) if text is None else text
     try:
         module = parse_source(make_context(), text, name)
         verify_or_raise(module, name)
@@ -123,80 +125,97 @@ def _summary(name: str, v, full: bool) -> str:
 
 def run(argv: list[str] | None = None) -> int:
     args = _arg_parser().parse_args(argv)
-    from rich.console import Console
-
-    from meshc.interp.check import compare, program_computes
-    from meshc.interp.common import element_dtype_name, find_entry
-    from meshc.interp.runner import RunError, dialect_of, lower, run as sim_run, run_golden
-    from meshc.layout.errors import LayoutError
+    from meshc.driver import split_chunks
 
     try:
-        module, source = _parse(args.input_file)
         inputs = _load_inputs(args.input)
-        kind = dialect_of(module)
-        try:
-            f = find_entry(module, args.entry)
-        except LayoutError as e:
-            raise _Fail(f"{source.name}: error: {e}") from None
-        lowered = module
-        if kind == "ttir":
-            try:
-                lowered = lower(module, args.pipeline)
-            except DiagnosticError as e:
-                raise _Fail("\n".join(d.format(source) for d in e.diagnostics)) from None
-            except ValueError as e:
-                raise _Fail(f"meshc-run: error: cannot lower {source.name} for the simulator: {e}") from None
-        nops = sum(1 for _ in find_entry(lowered, args.entry).walk()) - 1
-        progress = _Progress(nops) if sys.stderr.isatty() and nops > 50 else None
-        try:
-            if progress:
-                with progress.progress:
-                    result = sim_run(lowered, inputs, entry=args.entry, seed=args.seed, system=args.system,
-                                     progress=progress)
-            else:
-                result = sim_run(lowered, inputs, entry=args.entry, seed=args.seed, system=args.system)
-        except (RunError, LayoutError) as e:
-            raise _run_error(e, source) from None
-
-        out_types = [element_dtype_name(t) for t in f.function_type.outputs.data]
-        for name, v in zip(result.names, result.outputs):
-            print(_summary(name, v, args.full))
-        if args.save_outputs:
-            os.makedirs(args.save_outputs, exist_ok=True)
-            for name, v in zip(result.names, result.outputs):
-                arr = np.stack(v) if isinstance(v, list) else v
-                np.save(os.path.join(args.save_outputs, f"{name}.npy"), arr)
-        if args.report:
-            print_report = __import__("meshc.tools.report", fromlist=["print_report"]).print_report
-            print_report(result, Console(width=140))
-
+        text = _read(args.input_file)
+        chunks = split_chunks(text) if args.split_input_file else [text]
+        if args.golden:
+            gtext = _read(args.golden)
+            gchunks = split_chunks(gtext) if args.split_input_file else [gtext]
+            if len(gchunks) != len(chunks):
+                raise _Fail(f"meshc-run: error: {args.input_file} has {len(chunks)} modules but the golden "
+                            f"{args.golden} has {len(gchunks)}")
+        else:
+            gchunks = [None] * len(chunks)
         code = 0
-        if args.check:
-            if args.golden:
-                gmod, gsrc = _parse(args.golden)
-                gsource = gsrc
-            else:
-                gmod, gsource = module, source
-            try:
-                golden = run_golden(gmod, list(result.inputs.values()), entry=args.entry)
-            except (RunError, LayoutError) as e:
-                raise _run_error(e, gsource) from None
-            exact = not program_computes(gmod)
-            if len(golden.outputs) != len(result.outputs):
-                raise _Fail(f"meshc-run: error: the golden program returns {len(golden.outputs)} outputs, "
-                            f"the simulated one {len(result.outputs)}")
-            for name, got, want, dt in zip(result.names, result.outputs, golden.outputs, out_types):
-                bad = compare(name, got, want, dt, exact)
-                if bad:
-                    print(f"check: MISMATCH at {bad}", file=sys.stderr)
-                    code = 1
-                else:
-                    how = "exact" if exact else f"within the {dt} tolerance"
-                    print(f"check: {name} matches the golden run ({how})")
+        for i, (chunk, gchunk) in enumerate(zip(chunks, gchunks)):
+            if len(chunks) > 1:
+                print(f"// ----- module {i}")
+            code = max(code, _run_one(args, chunk, gchunk, inputs))
         return code
     except _Fail as e:
         print(str(e), file=sys.stderr)
         return 1
+
+
+def _run_one(args, text: str, golden_text: str | None, inputs: dict) -> int:
+    from rich.console import Console
+
+    from meshc.interp.check import compare, program_computes
+    from meshc.interp.common import element_dtype_name, find_entry
+    from meshc.interp.runner import RunError, run as sim_run, run_golden
+    from meshc.layout.errors import LayoutError
+
+    module, source = _parse(args.input_file, text)
+    try:
+        f = find_entry(module, args.entry)
+    except LayoutError as e:
+        raise _Fail(f"{source.name}: error: {e}") from None
+    nops = sum(1 for _ in f.walk()) - 1
+    progress = _Progress(nops) if sys.stderr.isatty() and nops > 50 else None
+    kw = dict(entry=args.entry, seed=args.seed, system=args.system, pipeline=args.pipeline)
+    try:
+        if progress:
+            with progress.progress:
+                result = sim_run(module, inputs, progress=progress, **kw)
+        else:
+            result = sim_run(module, inputs, **kw)
+    except DiagnosticError as e:  # lowering a ttir module failed
+        raise _Fail("\n".join(d.format(source) for d in e.diagnostics)) from None
+    except (RunError, LayoutError) as e:
+        raise _run_error(e, source) from None
+    except ValueError as e:  # a pass pipeline that does not parse
+        raise _Fail(f"meshc-run: error: {e}") from None
+
+    out_types = [element_dtype_name(t) for t in f.function_type.outputs.data]
+    for name, v in zip(result.names, result.outputs):
+        print(_summary(name, v, args.full))
+    if args.save_outputs:
+        os.makedirs(args.save_outputs, exist_ok=True)
+        prefix = f"{f.sym_name.data}." if args.split_input_file else ""
+        for name, v in zip(result.names, result.outputs):
+            arr = np.stack(v) if isinstance(v, list) else v
+            np.save(os.path.join(args.save_outputs, f"{prefix}{name}.npy"), arr)
+    if args.report:
+        from meshc.tools.report import print_report
+
+        print_report(result, Console(width=140))
+
+    code = 0
+    if args.check:
+        if golden_text is not None:
+            gmod, gsource = _parse(args.golden, golden_text)
+        else:
+            gmod, gsource = module, source
+        try:
+            golden = run_golden(gmod, list(result.inputs.values()), entry=args.entry)
+        except (RunError, LayoutError) as e:
+            raise _run_error(e, gsource) from None
+        exact = not program_computes(gmod)
+        if len(golden.outputs) != len(result.outputs):
+            raise _Fail(f"meshc-run: error: the golden program returns {len(golden.outputs)} outputs, "
+                        f"the simulated one {len(result.outputs)}")
+        for name, got, want, dt in zip(result.names, result.outputs, golden.outputs, out_types):
+            bad = compare(name, got, want, dt, exact)
+            if bad:
+                print(f"check: MISMATCH at {bad}", file=sys.stderr)
+                code = 1
+            else:
+                how = "exact" if exact else f"within the {dt} tolerance"
+                print(f"check: {name} matches the golden run ({how})")
+    return code
 
 
 def main(argv: list[str] | None = None) -> None:
