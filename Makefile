@@ -21,7 +21,7 @@ $(TSTAMP): pyproject.toml | $(BIN)/python
 
 demo: $(STAMP)
 	$(BIN)/meshc-opt examples/flagship_transformer_t3k.mlir -p 'ttir-to-ttnn-pipeline{system=t3k mesh-shape=2,4}' -o /tmp/meshc-flagship.ttnn.mlir
-	$(BIN)/meshc-run /tmp/meshc-flagship.ttnn.mlir --check --report
+	$(BIN)/meshc-run /tmp/meshc-flagship.ttnn.mlir --golden examples/flagship_transformer_t3k.mlir --check --report
 
 unit: $(TSTAMP)
 	$(BIN)/python -m pytest -n auto test/unit
