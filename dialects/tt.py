@@ -39,14 +39,14 @@ from xdsl.dialects.builtin import (
     TensorType,
 )
 from xdsl.dialects.utils.enum_attribute import EnumAttribute
-from xdsl.ir import Attribute, Data, Dialect, ParametrizedAttribute, TypeAttribute
+from xdsl.ir import Attribute, Data, Dialect, Operation, ParametrizedAttribute, TypeAttribute
 from xdsl.irdl import irdl_attr_definition
 from xdsl.parser import AttrParser
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.str_enum import StrEnum
 
-from meshc.diagnostics import LocatedError, register_type_checker
+from meshc.diagnostics import LocatedError, register_op_checker, register_type_checker
 from meshc.layout.affine import AffineMap, AffineParseError, map_text_end, parse_map
 from meshc.layout.device import Device
 from meshc.layout.dtypes import DTYPES, DataType, get_dtype
@@ -730,6 +730,14 @@ def verify_module(module: ModuleOp) -> None:
     except LayoutError as e:
         where = "the module's #tt.system_desc" if sysdesc is not None else "8x8 chips (no tt.system_desc)"
         raise LocatedError(f"'{DEVICE_ATTR}' is not a legal device on {where}: {e}", module) from e
+
+
+def _check_module_device(op: Operation) -> None:
+    if isinstance(op, ModuleOp):
+        verify_module(op)
+
+
+register_op_checker(_check_module_device)
 
 
 _ATTRIBUTES: list[type[Attribute]] = [

@@ -145,6 +145,17 @@ TypeChecker = Callable[[Attribute], None]
 
 _type_checkers: list[TypeChecker] = []
 
+OpChecker = Callable[[Operation], None]
+"""A check of one op that needs more than the op itself (e.g. a module's device against its system)."""
+
+_op_checkers: list[OpChecker] = []
+
+
+def register_op_checker(check: OpChecker) -> None:
+    """Dialects register checks run on every op after its own verifier; they raise LocatedError."""
+    if check not in _op_checkers:
+        _op_checkers.append(check)
+
 
 def register_type_checker(check: TypeChecker) -> None:
     """Dialects register checks that need a whole type (a tensor and its encoding)."""
@@ -173,6 +184,8 @@ def verify_located(module: Operation, file: str = "<unknown>") -> list[Diagnosti
         try:
             op.verify(verify_nested_ops=False)
             _check_types(op)
+            for check in _op_checkers:
+                check(op)
         except LocatedError as e:
             diags.append(op_diagnostic(e.op or op, e.message, file))
         except VerifyException as e:

@@ -11,7 +11,7 @@ import re
 from io import StringIO
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import ModuleOp
+from xdsl.dialects.builtin import FileLineColLoc, ModuleOp
 from xdsl.passes import ModulePass, PassPipeline
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import ParseError, VerifyException
@@ -21,6 +21,7 @@ from meshc.diagnostics import (
     DiagnosticError,
     LocatingParser,
     parse_error_diagnostic,
+    stamp_location,
     verify_located,
 )
 
@@ -38,11 +39,14 @@ def make_context(allow_unregistered: bool = False) -> Context:
 def parse_source(ctx: Context, text: str, name: str = "<input>") -> ModuleOp:
     """Parse a module; a syntax or attribute error raises a located DiagnosticError."""
     try:
-        return LocatingParser(ctx, text, name).parse_module()
+        module = LocatingParser(ctx, text, name).parse_module()
     except ParseError as e:
         raise DiagnosticError([parse_error_diagnostic(e)]) from None
     except VerifyException as e:  # an attribute built outside a located parse hook
         raise DiagnosticError([Diagnostic(name, 0, 0, str(e).split("\n")[0])]) from None
+    if not isinstance(module.location, FileLineColLoc):  # the implicit module: point at the file's start
+        stamp_location(module, name, 1, 1)
+    return module
 
 
 def verify_or_raise(module: ModuleOp, name: str = "<input>") -> None:

@@ -73,6 +73,11 @@ _EXPORTS: dict[str, str] = {
 }
 
 
+# `system` is both a module and the function it defines: bind the function eagerly, so that
+# importing the submodule `meshc.layout.system` later cannot hide it behind the module object.
+from meshc.layout.system import system  # noqa: E402
+
+
 def __getattr__(name: str):
     if name in _EXPORTS:
         return getattr(import_module(f"meshc.layout.{_EXPORTS[name]}"), name)
