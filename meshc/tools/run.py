@@ -143,7 +143,11 @@ def run(argv: list[str] | None = None) -> int:
         for i, (chunk, gchunk) in enumerate(zip(chunks, gchunks)):
             if len(chunks) > 1:
                 print(f"// ----- module {i}")
-            code = max(code, _run_one(args, chunk, gchunk, inputs))
+            try:
+                code = max(code, _run_one(args, chunk, gchunk, inputs))
+            except _Fail as e:  # each module fails on its own
+                print(str(e), file=sys.stderr)
+                code = 1
         return code
     except _Fail as e:
         print(str(e), file=sys.stderr)

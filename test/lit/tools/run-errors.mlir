@@ -1,0 +1,24 @@
+// RUN: python -c "import numpy as np; np.save('%t.bad.npy', np.zeros((3, 3), np.float32))"
+// RUN: not meshc-run %s --input x=%t.bad.npy 2>&1 | filecheck %s --check-prefix=SHAPE
+// RUN: not meshc-run %s --input y=%t.bad.npy 2>&1 | filecheck %s --check-prefix=NAME
+// RUN: not meshc-run %s --input x=%t.missing.npy 2>&1 | filecheck %s --check-prefix=FILE
+// RUN: not meshc-run %s --input x 2>&1 | filecheck %s --check-prefix=SYNTAX
+// RUN: not meshc-run %s --entry nope 2>&1 | filecheck %s --check-prefix=ENTRY
+// RUN: not meshc-run %t.nothing.mlir 2>&1 | filecheck %s --check-prefix=READ
+
+// Bad input to meshc-run is an error that says what is wrong, exit 1, never a traceback.
+// SHAPE: error: input 'x' has shape 3x3, but @main takes tensor<4x8xf32>
+// SHAPE-NOT: Traceback
+// NAME: error: @main has no input named 'y'; its inputs are x
+// FILE: meshc-run: error: cannot load input 'x' from '{{.*}}missing.npy'
+// SYNTAX: meshc-run: error: --input 'x' must be NAME=FILE.npy
+// ENTRY: error: no function @nope in the module (functions: @main)
+// READ: meshc-run: error: cannot read '{{.*}}nothing.mlir'
+module {
+  func.func @main(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
+    %d = "ttnn.get_device"() {mesh_shape = array<i64: 1, 1>} : () -> !ttnn.device
+    %a = "ttnn.to_device"(%x, %d) : (tensor<4x8xf32>, !ttnn.device) -> tensor<4x8xf32>
+    %b = "ttnn.from_device"(%a) : (tensor<4x8xf32>) -> tensor<4x8xf32>
+    func.return %b : tensor<4x8xf32>
+  }
+}
