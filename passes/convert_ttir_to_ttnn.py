@@ -174,19 +174,20 @@ class ConvertTTIRToTTNNPass(ModulePass):
         mesh = module_mesh(op)
         multi = prod(mesh) > 1
         names = {cls.name: cls for cls in ttnn._OPS}
-        type_cache: dict[tuple[Attribute, str], Attribute] = {}
+        # keyed by object identity (the layout pass shares one type object per distinct type), so
+        # no large attribute is hashed per op; the value keeps the key objects alive
+        type_cache: dict[tuple[int, int], tuple[Attribute, Attribute | None, Attribute]] = {}
 
         def convert_type(t: Attribute, o: Operation) -> Attribute:
             if not isinstance(t, TensorType) or encoding_of(t) is None or encoding_of(t).name != "tt.metal_layout":
                 return t
             cm = o.attributes.get("core_map")
-            key = (t, str(cm))
-            hit = type_cache.get(key)
+            hit = type_cache.get((id(t), id(cm)))
             if hit is None:
                 cfg, tile, dname = memory_config_for(t, o, cm if isinstance(cm, AffineMapAttr) else None)
-                hit = with_encoding(t, TTNNLayoutAttr.from_model(tile, dname, cfg))
-                type_cache[key] = hit
-            return hit
+                hit = (t, cm, with_encoding(t, TTNNLayoutAttr.from_model(tile, dname, cfg)))
+                type_cache[(id(t), id(cm))] = hit
+            return hit[2]
 
         def memcfg_attr(t: Attribute) -> Attribute | None:
             enc = encoding_of(t)

@@ -1,0 +1,116 @@
+"""Compile-time benchmark: the full ttir-to-ttnn pipeline against xDSL's parse + print.
+
+Generates a 10,000-op ttir module for a T3K (2x4 mesh: mesh_shard in, a long SPMD body of
+elementwise ops, matmuls, reductions, softmax and collectives, mesh_shard out) and times, in
+the same run and on the same file:
+
+  baseline: xdsl-opt --allow-unregistered-dialect FILE --print-op-generic   (read + write IR)
+  meshc:    meshc-opt FILE -p 'ttir-to-ttnn-pipeline{system=t3k mesh-shape=2,4}'
+
+Each is run `--repeat` times (best time kept). Prints both times and the ratio; the target
+is a ratio of at most 1.5 (DESIGN.md, Performance). Usage: python bench/compile.py [--ops N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+SHARD = ('"ttir.mesh_shard"({x}) {{shard_type = #ttir.shard_type<devices>, '
+         'shard_direction = #ttir.shard_direction<{dir}>, shard_shape = array<i64: 2, 4>, '
+         'shard_dims = array<i64: 0, 1>}} : ({a}) -> {b}')
+
+
+def generate(n_ops: int) -> str:
+    """A valid SPMD ttir module with exactly n_ops ttir ops (in generic form)."""
+    g, l, row = "tensor<128x512xf32>", "tensor<64x128xf32>", "tensor<64x1xf32>"
+    sq = "tensor<128x128xf32>"
+    lines = [
+        "builtin.module {",
+        f'  func.func @main(%x: {g}, %w: {sq}) -> {g} {{',
+        f"    %v0 = {SHARD.format(x='%x', dir='full_to_shard', a=g, b=l)}",
+        f'    %w0 = "ttir.mesh_shard"(%w) {{shard_type = #ttir.shard_type<replicate>, '
+        f'shard_direction = #ttir.shard_direction<full_to_shard>, shard_shape = array<i64: 1, 1>, '
+        f'shard_dims = array<i64: -1, -1>}} : ({sq}) -> {sq}',
+    ]
+    body = n_ops - 3
+    unary = ["exp", "relu", "sigmoid", "tanh", "gelu", "neg", "sqrt", "log"]
+    binary = ["add", "multiply", "subtract", "maximum", "div"]
+    cur, i, k = "%v0", 0, 0
+    while i < body:
+        nxt = f"%v{i + 1}"
+        kind = k % 16
+        if kind < 8:
+            lines.append(f'    {nxt} = "ttir.{unary[k % len(unary)]}"({cur}) : ({l}) -> {l}')
+        elif kind < 13:
+            lines.append(f'    {nxt} = "ttir.{binary[k % len(binary)]}"({cur}, {cur}) : ({l}, {l}) -> {l}')
+        elif kind == 13:
+            lines.append(f'    {nxt} = "ttir.matmul"({cur}, %w0) : ({l}, {sq}) -> {l}')
+        elif kind == 14 and i + 2 <= body:
+            lines.append(f'    %r{i} = "ttir.sum"({cur}) {{dim_arg = [1 : i32], keep_dim = true}} : ({l}) -> {row}')
+            lines.append(f'    {nxt} = "ttir.div"({cur}, %r{i}) : ({l}, {row}) -> {l}')
+            i += 1
+        elif kind == 15:
+            lines.append(f'    {nxt} = "ttir.all_reduce"({cur}) {{cluster_axis = 1 : ui32, '
+                         f'reduce_type = #ttir.reduce_type<sum>}} : ({l}) -> {l}')
+        else:
+            lines.append(f'    {nxt} = "ttir.softmax"({cur}) {{dimension = 1 : si32}} : ({l}) -> {l}')
+        cur = nxt
+        i += 1
+        k += 1
+    lines.append(f"    %out = {SHARD.format(x=cur, dir='shard_to_full', a=l, b=g)}")
+    lines.append(f"    func.return %out : {g}")
+    lines.append("  }")
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
+def tool(name: str) -> str:
+    here = os.path.dirname(sys.executable)
+    cand = os.path.join(here, name)
+    return cand if os.path.exists(cand) else (shutil.which(name) or name)
+
+
+def best_time(cmd: list[str], repeat: int) -> float:
+    best = float("inf")
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        r = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        dt = time.perf_counter() - t0
+        if r.returncode != 0:
+            sys.exit(f"command failed ({r.returncode}): {' '.join(cmd)}\n{r.stderr[-2000:]}")
+        best = min(best, dt)
+    return best
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--ops", type=int, default=10_000, help="ttir ops in the generated module")
+    ap.add_argument("--repeat", type=int, default=3, help="runs of each command (best kept)")
+    ap.add_argument("--keep", help="also write the generated module here")
+    args = ap.parse_args()
+
+    text = generate(args.ops)
+    n = sum(1 for line in text.splitlines() if '"ttir.' in line)
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "bench.mlir")
+        with open(path, "w") as f:
+            f.write(text)
+        if args.keep:
+            shutil.copy(path, args.keep)
+        base = best_time([tool("xdsl-opt"), "--allow-unregistered-dialect", path, "--print-op-generic"], args.repeat)
+        ours = best_time([tool("meshc-opt"), path, "-p", "ttir-to-ttnn-pipeline{system=t3k mesh-shape=2,4}"],
+                         args.repeat)
+    print(f"module: {n} ttir ops on a T3K (2x4 mesh)")
+    print(f"baseline xdsl-opt parse+print (generic): {base:.2f} s")
+    print(f"meshc-opt ttir-to-ttnn-pipeline:         {ours:.2f} s")
+    print(f"ratio: {ours / base:.2f} (target <= 1.5)")
+
+
+if __name__ == "__main__":
+    main()
