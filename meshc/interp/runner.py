@@ -1,9 +1,10 @@
 """`run(module, inputs, **kw) -> RunResult`: run a module on the simulator (or on numpy).
 
-- ttnn modules run on the simulator (meshc/interp/ttnn.py);
+- ttnn modules run on the simulator (meshc/interp/ttnn.py), ttmetal modules too
+  (meshc/interp/ttmetal.py);
 - ttir modules are first lowered with `ttir-to-ttnn-pipeline` (for the module's device, or
   the `pipeline` given) and then run on the simulator; `mode="golden"` runs them on numpy;
-- ttmetal modules are not executed yet (a clear error says so).
+- `target="ttmetal"` lowers a ttir module with `ttir-to-ttmetal-pipeline` instead.
 Inputs are matched to the entry function's arguments by name (`arg0`, `arg1`, ... or the
 `--input NAME=` names) or by position; with a `seed`, missing inputs are seeded random.
 """
@@ -163,28 +164,33 @@ def run_golden(module: ModuleOp, inputs=None, entry: str | None = None, seed: in
     return _finish(RunResult(inputs=ins, mode="golden", mesh_shape=mesh), f, values)
 
 
-def default_pipeline(module: ModuleOp) -> str:
+def default_pipeline(module: ModuleOp, target: str = "ttnn") -> str:
     mesh = module_mesh_shape(module)
     from meshc.interp.common import mesh_fits
     from meshc.layout.system import SYSTEMS
 
     name = next((n for n, s in SYSTEMS.items() if mesh_fits(mesh, s)), "galaxy")
-    return f"ttir-to-ttnn-pipeline{{system={name} mesh-shape={','.join(map(str, mesh))}}}"
+    return f"ttir-to-{target}-pipeline{{system={name} mesh-shape={','.join(map(str, mesh))}}}"
 
 
-def lower(module: ModuleOp, pipeline: str | None = None) -> ModuleOp:
+def lower(module: ModuleOp, pipeline: str | None = None, target: str = "ttnn") -> ModuleOp:
     """A ttir module lowered for the simulator (a clone; the input is untouched)."""
     import meshc
 
     if dialect_of(module) != "ttir":
         return module
-    spec = pipeline or default_pipeline(module)
+    if target not in ("ttnn", "ttmetal"):
+        raise RunError(f"target '{target}' is not ttnn or ttmetal")
+    spec = pipeline or default_pipeline(module, target)
     return meshc.compile(module.clone(), spec)
 
 
 def run(module: ModuleOp, inputs=None, entry: str | None = None, seed: int | None = None,
-        mode: str = "sim", pipeline: str | None = None, system=None, progress=None) -> RunResult:
-    """Run `module` (ttir lowered first, or ttnn) on the simulator; mode="golden" runs numpy."""
+        mode: str = "sim", pipeline: str | None = None, system=None, progress=None,
+        target: str = "ttnn") -> RunResult:
+    """Run `module` on the simulator: ttnn or ttmetal as it is, ttir lowered first (to `target`,
+    with `pipeline` or the default ttir-to-<target>-pipeline for its mesh); mode="golden" runs
+    it on numpy. Lowering errors raise meshc.diagnostics.DiagnosticError, bad input RunError."""
     if isinstance(module, str):
         import meshc
 
@@ -192,14 +198,12 @@ def run(module: ModuleOp, inputs=None, entry: str | None = None, seed: int | Non
     if mode == "golden":
         return run_golden(module, inputs, entry, seed)
     d = dialect_of(module)
-    if d == "ttmetal":
-        raise RunError("running ttmetal modules is not supported yet: run the ttnn form "
-                       "(ttir-to-ttnn-pipeline) instead")
     from meshc.interp.common import module_device
 
     source_device = module_device(module)
     if d == "ttir":
-        module = lower(module, pipeline)
+        module = lower(module, pipeline, target)
+        d = dialect_of(module)
     from meshc.interp.ttnn import BufferLifetimes, sim_functions
     from meshc.layout.system import SystemDesc, system as named_system
     from meshc.sim.machine import Machine
@@ -219,10 +223,15 @@ def run(module: ModuleOp, inputs=None, entry: str | None = None, seed: int | Non
     except LayoutError as e:
         raise RunError(str(e)) from None
     ins = prepare_inputs(f, inputs, seed)
-    functions, rt = sim_functions(machine)
     body = list(f.body.blocks.first.ops)
-    ret = body[-1]
-    listeners = [BufferLifetimes(rt, body, set(ret.operands))]
+    if d == "ttmetal":  # buffers are created and freed by the program itself
+        from meshc.interp.ttmetal import metal_functions
+
+        functions, rt = metal_functions(machine)
+        listeners = []
+    else:
+        functions, rt = sim_functions(machine)
+        listeners = [BufferLifetimes(rt, body, set(body[-1].operands))]
     if progress is not None:
         listeners.append(progress)
     values = _interpret(module, f, functions, list(ins.values()), listeners)

@@ -125,6 +125,42 @@ def _count_operand(rt: SimRuntime, t: SimTensor, times: int = 1) -> None:
             rt.m.count_read(t.buffer, i)
 
 
+def run_collective(rt: SimRuntime, op, kind: str, vals: list[np.ndarray], dtype: str) -> list[np.ndarray]:
+    """A collective `kind` with the attributes of `op` (ttir's names) over per-device arrays."""
+    from meshc.interp.ttir import reduce_type
+    from meshc.layout.dtypes import get_dtype
+
+    d = get_dtype(dtype)
+    rt.coll.elem_bytes = d.bytes_for(32, 32) / 1024 if d.is_block_float else d.bits / 8
+    rank = vals[0].ndim
+
+    def dim(name):
+        v = int(op.attributes[name].value.data)
+        return v + rank if v < 0 else v
+
+    axis = int(op.attributes["cluster_axis"].value.data) if "cluster_axis" in op.attributes else None
+    if kind == "all_gather":
+        return rt.coll.all_gather(vals, dim("all_gather_dim"), axis)
+    if kind == "all_to_all":
+        return rt.coll.all_to_all(vals, dim("split_dim"), dim("concat_dim"), axis)
+    if kind == "collective_permute":
+        from meshc.dialects.shape_rules import pairs_of
+
+        return rt.coll.collective_permute(vals, pairs_of(op.attributes["source_target_pairs"]))
+    rtype = reduce_type(op)
+    red = "sum" if rtype == "mean" else rtype
+    if kind == "reduce_scatter":
+        res = rt.coll.reduce_scatter(vals, dim("scatter_dim"), axis, red)
+    elif kind == "all_reduce":
+        res = rt.coll.all_reduce(vals, axis, red)
+    else:
+        raise LayoutError(f"unknown collective '{kind}'")
+    if rtype == "mean":
+        n = rt.m.mesh_shape[axis] if axis is not None else rt.m.num_devices
+        res = [r / np.float32(n) for r in res]
+    return res
+
+
 def sim_functions(machine: Machine) -> tuple[InterpreterFunctions, SimRuntime]:
     from meshc.dialects import ttnn
 
@@ -194,35 +230,7 @@ def sim_functions(machine: Machine) -> tuple[InterpreterFunctions, SimRuntime]:
         vals = rt.local_values(t)
         for i in range(len(t.buffer.devices)):
             m.count_read(t.buffer, i)
-        from meshc.layout.dtypes import get_dtype
-
-        d = get_dtype(dtype)
-        rt.coll.elem_bytes = d.bytes_for(32, 32) / 1024 if d.is_block_float else d.bits / 8
-        rank = vals[0].ndim
-
-        def dim(name):
-            d = int(op.attributes[name].value.data)
-            return d + rank if d < 0 else d
-
-        axis = int(op.attributes["cluster_axis"].value.data) if "cluster_axis" in op.attributes else None
-        from meshc.interp.ttir import reduce_type
-
-        if kind == "all_gather":
-            res = rt.coll.all_gather(vals, dim("all_gather_dim"), axis)
-        elif kind == "reduce_scatter":
-            rtype = reduce_type(op)
-            res = rt.coll.reduce_scatter(vals, dim("scatter_dim"), axis, "sum" if rtype == "mean" else rtype)
-            if rtype == "mean":
-                res = [r / np.float32(m.mesh_shape[axis]) for r in res]
-        elif kind == "all_reduce":
-            rtype = reduce_type(op)
-            res = rt.coll.all_reduce(vals, axis, "sum" if rtype == "mean" else rtype)
-            if rtype == "mean":
-                res = [r / np.float32(m.mesh_shape[axis]) for r in res]
-        elif kind == "all_to_all":
-            res = rt.coll.all_to_all(vals, dim("split_dim"), dim("concat_dim"), axis)
-        else:
-            res = rt.coll.collective_permute(vals, op.pairs())
+        res = run_collective(rt, op, kind, vals, dtype)
         if not isinstance(x, SimTensor):
             rt.release(t)
         out = rt.new_tensor(op, shape_of(op.results[0]), dtype, placement_of(op, where_of(t)))

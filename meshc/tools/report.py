@@ -1,5 +1,5 @@
-"""The `meshc-run --report` tables (rich): traffic per link, per chip NOC, per DRAM bank, host;
-peak L1 a core; the time estimate and the model behind it."""
+"""The `meshc-run --report` tables (rich): traffic per link, per chip NOC, per DRAM bank, per op,
+host; peak L1 a core; the time estimate and the model behind it."""
 
 from __future__ import annotations
 
@@ -53,6 +53,16 @@ def print_report(result, console: Console) -> None:
         for c in chips:
             bank_t.add_row(str(c), *(_b(t.dram_read.get((c, b), 0) + t.dram_write.get((c, b), 0)) for b in banks))
         console.print(bank_t)
+
+    ops = Table(title="Per op (in program order)", title_justify="left")
+    for col in ("#", "op", "ethernet", "NOC", "DRAM", "host", "time (us)"):
+        ops.add_column(col, justify="left" if col == "op" else "right")
+    for i, o in enumerate(result.ops):
+        ot = o.traffic
+        dram = sum(ot.dram_read.values()) + sum(ot.dram_write.values())
+        ops.add_row(str(i), o.name, _b(ot.link_bytes), _b(ot.noc_bytes), _b(dram), _b(ot.host_bytes),
+                    f"{o.seconds * 1e6:.3f}")
+    console.print(ops)
 
     console.print(f"host <-> device: {_b(sum(t.host_to_device.values()))} B in, "
                   f"{_b(sum(t.device_to_host.values()))} B out")

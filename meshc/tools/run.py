@@ -3,9 +3,10 @@
     meshc-run FILE [--entry NAME] [--input NAME=FILE.npy ...] [--seed N] [--check] [--report]
                    [--full] [--save-outputs DIR] [--golden FILE] [--pipeline SPEC] [--system NAME]
 
-- ttir FILE: lowered with `ttir-to-ttnn-pipeline` for the module's mesh (or `--pipeline`), run on
-  the simulator; `--check` compares with the numpy golden run of FILE itself.
-- ttnn FILE: run on the simulator; `--check` compares with the golden run of `--golden FILE`
+- ttir FILE: lowered with `ttir-to-ttnn-pipeline` for the module's mesh (`--target ttmetal`:
+  `ttir-to-ttmetal-pipeline`; or `--pipeline`), run on the simulator; `--check` compares with
+  the numpy golden run of FILE itself.
+- ttnn or ttmetal FILE: run on the simulator; `--check` compares with the golden run of `--golden FILE`
   (the ttir program it was lowered from) when given, else with the numpy reference
   interpretation of the ttnn program (meshc/interp/ttir.py reads ttnn ops too).
 Inputs not given with `--input` are seeded random (`--seed`, default 0). Tolerances:
@@ -38,6 +39,8 @@ def _arg_parser() -> argparse.ArgumentParser:
     p.add_argument("--save-outputs", metavar="DIR", help="save every output as DIR/<name>.npy")
     p.add_argument("--pipeline", help="pass pipeline lowering a ttir FILE (default: ttir-to-ttnn-pipeline "
                                       "for the module's mesh)")
+    p.add_argument("--target", choices=("ttnn", "ttmetal"), default="ttnn",
+                   help="what a ttir FILE is lowered to before it runs (default ttnn)")
     p.add_argument("--system", help="system to simulate (n150, n300, t3k, galaxy; default: the module's)")
     p.add_argument("--split-input-file", action="store_true",
                    help="run each `// -----` separated module of FILE on its own (e.g. pipeline stages)")
@@ -169,7 +172,7 @@ def _run_one(args, text: str, golden_text: str | None, inputs: dict) -> int:
         raise _Fail(f"{source.name}: error: {e}") from None
     nops = sum(1 for _ in f.walk()) - 1
     progress = _Progress(nops) if sys.stderr.isatty() and nops > 50 else None
-    kw = dict(entry=args.entry, seed=args.seed, system=args.system, pipeline=args.pipeline)
+    kw = dict(entry=args.entry, seed=args.seed, system=args.system, pipeline=args.pipeline, target=args.target)
     try:
         if progress:
             with progress.progress:

@@ -1,0 +1,258 @@
+"""The ttmetal interpreter on the simulator: mesh buffers, host transfers, programs, CCLs.
+
+- create_buffer allocates a mesh buffer (lockstep, checked) placed by its memory config and
+  tile; deallocate_buffer frees it; enqueue_write/read_buffer move host tensors in and out,
+  split / assembled over the mesh by `shard_dims` (counted as host, NOC and DRAM bytes);
+- enqueue_program runs its kernel region on every core (y, x) of its grid, on every device:
+  `read_tiles` brings the selected block of a buffer into the core, and every byte of it held
+  by another owner (another core's L1, or a DRAM bank) crosses the chip's NOC (DRAM reads are
+  counted per bank); `write_tiles` stores a block the same way; the tile ops compute with the
+  kernels of meshc/sim/compute.py, rounded to the block's element type. The physical core is
+  `core_map(y, x)` (identity when absent) plus `grid_offset`;
+- enqueue_ccl runs the collective of meshc/sim/collectives.py from one buffer into another.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from xdsl.interpreter import InterpreterFunctions, ReturnedValues, impl_terminator, register_impls
+
+from meshc.diagnostics import LocatedError
+from meshc.interp.common import element_dtype_name, shape_of
+from meshc.interp.ttir import assemble, make_functions, split_to_devices, spec_for
+from meshc.interp.ttnn import SimRuntime, run_collective
+from meshc.layout.errors import LayoutError
+from meshc.sim.compute import run_kernel
+from meshc.sim.encoding import quantize
+from meshc.sim.machine import Machine
+from meshc.sim.memory import MeshBuffer, fold2d
+
+
+def _buffer_dtype(t) -> str:
+    return element_dtype_name(t.element_type)
+
+
+def _ints(attr) -> tuple[int, ...]:
+    from meshc.dialects.shape_rules import ints_of
+
+    return ints_of(attr)
+
+
+class KernelContext:
+    """What a kernel sees while it runs on one core of one device."""
+
+    def __init__(self):
+        self.device = 0
+        self.core = (0, 0)  # logical (y, x) in the program's grid
+        self.phys = (0, 0)
+        self.grid = (1, 1)
+        self.arrays: dict[int, np.ndarray] = {}  # buffer id -> this device's tensor, folded 2-d
+        self.written: set[int] = set()
+
+
+def _block(shape2d: tuple[int, int], select: tuple[str, str], ctx: KernelContext) -> tuple[slice, slice]:
+    out = []
+    for n, sel in zip(shape2d, select):
+        if sel == "all":
+            out.append(slice(0, n))
+            continue
+        k, i = (ctx.grid[0], ctx.core[0]) if sel == "y" else (ctx.grid[1], ctx.core[1])
+        step = n // k
+        out.append(slice(i * step, (i + 1) * step))
+    return out[0], out[1]
+
+
+def metal_functions(machine: Machine) -> tuple[InterpreterFunctions, SimRuntime]:
+    from meshc.dialects import ttmetal
+
+    rt = SimRuntime(machine)
+    m = machine
+    ctx = KernelContext()
+    owners_cache: dict[int, np.ndarray] = {}
+    table: dict = {}
+
+    def located(fn):
+        def wrapper(self, interpreter, op, args):
+            try:
+                return fn(self, interpreter, op, args)
+            except LocatedError:
+                raise
+            except (LayoutError, ValueError) as e:
+                raise LocatedError(str(e), op) from None
+        return wrapper
+
+    def owner_map(buf: MeshBuffer) -> np.ndarray:
+        """Owner index of every element of the buffer's tensor, folded 2-d (the placement model's)."""
+        if buf.id not in owners_cache:
+            owners_cache[buf.id] = buf.layout.placement.element_owner().reshape(fold2d(buf.layout.shape))
+        return owners_cache[buf.id]
+
+    def count_block(buf: MeshBuffer, rows: slice, cols: slice, write: bool) -> None:
+        """NOC bytes of a block moved between this core and the owners that hold it."""
+        owners = owner_map(buf)[rows, cols]
+        ly = buf.layout
+        p = ly.placement
+        per_elem = p.page_bytes / p.layout.page_elems
+        chip = buf.devices[ctx.device]
+        if buf.memory == "dram":
+            counts = np.bincount(owners.reshape(-1), minlength=len(ly.owners))
+            counter = m.traffic.dram_write if write else m.traffic.dram_read
+            for k in np.flatnonzero(counts):
+                counter[(chip, ly.owners[k])] += int(round(counts[k] * per_elem))
+            m.traffic.noc[chip] += int(round(owners.size * per_elem))
+            return
+        mine = ly.owners.index(ctx.phys) if ctx.phys in ly.owners else -1
+        remote = int(np.count_nonzero(owners != mine))
+        m.traffic.noc[chip] += int(round(remote * per_elem))
+
+    @located
+    def create_buffer(self, interpreter, op, args):
+        t = op.results[0].type
+        tile = _ints(op.tile) if op.tile is not None else None
+        cfg = op.memory_config.model()
+        return (m.allocate(t.get_shape(), _buffer_dtype(t), cfg, name=f"%{op.results[0].name_hint or 'buffer'}",
+                           tile=tile),)
+
+    @located
+    def write_buffer(self, interpreter, op, args):
+        x, buf = args
+        with m.op(op.name):
+            spec = spec_for(_ints(op.shard_dims), np.ndim(x), m.mesh_shape)
+            m.write(buf, list(split_to_devices(np.asarray(x), spec)))
+        return ()
+
+    @located
+    def read_buffer(self, interpreter, op, args):
+        (buf,) = args
+        full = shape_of(op.results[0])
+        with m.op(op.name):
+            vals = m.read(buf)
+        spec = spec_for(_ints(op.shard_dims), len(full), m.mesh_shape)
+        return (assemble(vals, spec, full),)
+
+    @located
+    def deallocate(self, interpreter, op, args):
+        m.free(args[0])
+        owners_cache.pop(args[0].id, None)
+        return ()
+
+    def finish(self, interpreter, op, args):
+        return ()
+
+    @located
+    def ccl(self, interpreter, op, args):
+        src, dst = args
+        kind = op.kind.data
+        dtype = _buffer_dtype(op.input.type)
+        with m.op(f"{op.name} {kind}"):
+            vals = [m.peek(src, i) for i in range(len(src.devices))]
+            for i in range(len(src.devices)):
+                m.count_read(src, i)
+            res = run_collective(rt, op, kind, vals, dtype)
+            out_dtype = _buffer_dtype(op.output.type)
+            for i, r in enumerate(res):
+                m.poke(dst, i, quantize(r, out_dtype))
+                m.count_write(dst, i)
+        return ()
+
+    @located
+    def program(self, interpreter, op, args):
+        grid = op.core_grid()
+        offset = _ints(op.grid_offset) if op.grid_offset is not None else (0, 0)
+        cmap = op.core_map.data if op.core_map is not None else None
+        ys, xs = np.divmod(np.arange(grid[0] * grid[1]), grid[1])
+        if cmap is not None:
+            from meshc.layout.affine import parse_map
+
+            phys = parse_map(str(cmap)).evaluate(np.stack([ys, xs], axis=1))
+        else:
+            phys = np.stack([ys, xs], axis=1)
+        phys = [(int(a) + offset[0], int(b) + offset[1]) for a, b in phys]
+        block = op.body.block
+        with m.op(op.name):
+            for dev in range(m.num_devices):
+                ctx.device = dev
+                ctx.grid = grid
+                ctx.arrays = {b.id: m.peek(b, dev).reshape(fold2d(b.layout.shape)) for b in args}
+                ctx.written = set()
+                for k, (y, x) in enumerate(zip(ys, xs)):
+                    ctx.core, ctx.phys = (int(y), int(x)), phys[k]
+                    interpreter.run_ssacfg_region(op.body, tuple(args), "kernel")
+                for b in args:
+                    if b.id in ctx.written:
+                        m.poke(b, dev, ctx.arrays[b.id].reshape(b.layout.shape))
+        del block
+        return ()
+
+    def selectors(op) -> tuple[str, str]:
+        return op.selectors()
+
+    @located
+    def read_tiles(self, interpreter, op, args):
+        (buf,) = args
+        arr = ctx.arrays[buf.id]
+        rows, cols = _block(arr.shape, selectors(op), ctx)
+        count_block(buf, rows, cols, write=False)
+        return (arr[rows, cols],)
+
+    @located
+    def write_tiles(self, interpreter, op, args):
+        blk, buf = args
+        arr = ctx.arrays[buf.id]
+        rows, cols = _block(arr.shape, selectors(op), ctx)
+        arr[rows, cols] = quantize(np.asarray(blk), _buffer_dtype(op.buffer.type))
+        ctx.written.add(buf.id)
+        count_block(buf, rows, cols, write=True)
+        return ()
+
+    def result_dtype(op) -> str:
+        return element_dtype_name(op.results[0].type)
+
+    @located
+    def tile_unary(self, interpreter, op, args):
+        kind = op.op.data
+        x = args[0]
+        y = x.copy() if kind in ("copy", "typecast") else run_kernel(kind, [x], {})
+        return (quantize(y, result_dtype(op)),)
+
+    @located
+    def tile_binary(self, interpreter, op, args):
+        return (quantize(run_kernel(op.op.data, list(args), {}), result_dtype(op)),)
+
+    @located
+    def tile_matmul(self, interpreter, op, args):
+        return (quantize(run_kernel("matmul", list(args), {}), result_dtype(op)),)
+
+    @located
+    def tile_reduce(self, interpreter, op, args):
+        d = int(op.dim.value.data)
+        y = run_kernel(op.op.data, [args[0]], {"dim_arg": (d,), "keep_dim": True})
+        return (quantize(y, result_dtype(op)),)
+
+    @located
+    def tile_transpose(self, interpreter, op, args):
+        return (quantize(np.ascontiguousarray(args[0].T), result_dtype(op)),)
+
+    table[ttmetal.CreateBufferOp] = create_buffer
+    table[ttmetal.EnqueueWriteBufferOp] = write_buffer
+    table[ttmetal.EnqueueReadBufferOp] = read_buffer
+    table[ttmetal.DeallocateBufferOp] = deallocate
+    table[ttmetal.FinishOp] = finish
+    table[ttmetal.EnqueueCclOp] = ccl
+    table[ttmetal.EnqueueProgramOp] = program
+    table[ttmetal.ReadTilesOp] = read_tiles
+    table[ttmetal.WriteTilesOp] = write_tiles
+    table[ttmetal.TileUnaryOp] = tile_unary
+    table[ttmetal.TileBinaryOp] = tile_binary
+    table[ttmetal.TileMatmulOp] = tile_matmul
+    table[ttmetal.TileReduceOp] = tile_reduce
+    table[ttmetal.TileTransposeOp] = tile_transpose
+
+    class _Base(InterpreterFunctions):
+        @impl_terminator(ttmetal.KernelEndOp)
+        def kernel_end(self, interpreter, op, args):
+            return ReturnedValues(()), ()
+
+    base = register_impls(_Base)
+    cls = make_functions(table, base, "TTMetalSimFunctions")
+    return cls(), rt
