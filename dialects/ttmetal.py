@@ -3,7 +3,7 @@
 A ttmetal program is host code: it creates mesh buffers (one per device of the module's
 mesh, each with the per-device shape, placed per core or per DRAM bank by its memory config),
 writes host tensors into them (`enqueue_write_buffer`, distributing by `shard_dims` and the
-ShardedBufferConfig), runs programs (`enqueue_program`: every core of a grid, on every
+ShardedBufferConfig; `enqueue_write_constant` for constants), runs programs (`enqueue_program`: every core of a grid, on every
 device, runs the kernel region over the buffers), moves data between devices
 (`enqueue_ccl`), reads results back (`enqueue_read_buffer`) and frees buffers.
 
@@ -22,6 +22,7 @@ from xdsl.dialects.builtin import (
     AnyTensorTypeConstr,
     ArrayAttr,
     DenseArrayBase,
+    DenseIntOrFPElementsAttr,
     IntAttr,
     IntegerAttr,
     StringAttr,
@@ -183,6 +184,24 @@ class EnqueueReadBufferOp(_ShardedTransfer):
 
     def verify_(self) -> None:
         self.check(_tensor_shape(self.result), _buffer_shape(self.buffer))
+
+
+@irdl_op_definition
+class EnqueueWriteConstantOp(IRDLOperation):
+    """Fill a mesh buffer with a constant (the same on every device), as a host write does."""
+
+    name = "ttmetal.enqueue_write_constant"
+    buffer = operand_def(BufferType)
+    value = attr_def(DenseIntOrFPElementsAttr)
+
+    def verify_(self) -> None:
+        shape = tuple(self.value.get_type().get_shape())
+        if shape != _buffer_shape(self.buffer):
+            raise VerifyException(f"value shape {rules.fmt(shape)} does not match the buffer shape {rules.fmt(_buffer_shape(self.buffer))}")
+        if self.value.get_type().get_element_type() != self.buffer.type.element_type:
+            raise VerifyException(
+                f"value element type {self.value.get_type().get_element_type()} differs from the buffer's {self.buffer.type.element_type}"
+            )
 
 
 @irdl_op_definition
@@ -428,7 +447,7 @@ class KernelEndOp(IRDLOperation):
 
 _ATTRIBUTES: list[type[Attribute]] = [BufferType]
 _OPS: list[type[Operation]] = [
-    CreateBufferOp, EnqueueWriteBufferOp, EnqueueReadBufferOp, DeallocateBufferOp, FinishOp,
+    CreateBufferOp, EnqueueWriteBufferOp, EnqueueReadBufferOp, EnqueueWriteConstantOp, DeallocateBufferOp, FinishOp,
     EnqueueCclOp, EnqueueProgramOp, ReadTilesOp, WriteTilesOp, TileUnaryOp, TileBinaryOp,
     TileMatmulOp, TileReduceOp, TileTransposeOp, KernelEndOp,
 ]  # fmt: skip

@@ -7,8 +7,9 @@ replicated) and leave through `enqueue_read_buffer`. Each compute op becomes an
 `enqueue_program` over its result's core grid (2-d, from the layout; a reinterpreted grid
 runs on the cores its `core_map` names) whose kernel reads blocks, computes on them and
 writes its block. Lowered: elementwise unary/binary (broadcasting a row or a column),
-typecast, 2-d matmul (with transposes), 2-d transpose, reductions over the last (or, in
-2-d, the first) dim with keep_dim, softmax over the last dim, to_layout, empty and the
+typecast, 2-d matmul (with transposes; a batched `a` times a 2-d `b` folds the batch into the
+rows), 2-d transpose, reductions over the last (or, in 2-d, the first) dim with keep_dim,
+softmax over the last dim, to_layout, constant (`enqueue_write_constant`), empty and the
 collectives (`enqueue_ccl`). Anything else is a located error naming the op and why: never
 a silently wrong lowering.
 """
@@ -262,6 +263,12 @@ class _FuncLowering:
                 o.detach()
                 o.erase()
             return
+        if name == "ttir.constant":
+            buf = self.create_buffer(o.results[0].type, o, o)
+            self.insert(self.tm.EnqueueWriteConstantOp.create(operands=[buf], attributes={"value": o.value}), o, o.location)
+            self.buffers[o.results[0]] = buf
+            self._forget(o)
+            return
         if name == "ttir.empty":
             self.buffers[o.results[0]] = self.create_buffer(o.results[0].type, o, o)
             self._forget(o)
@@ -282,7 +289,7 @@ class _FuncLowering:
             return
         raise LocatedError(
             f"convert-ttir-to-ttmetal cannot lower '{name}': TTMetal kernels here cover elementwise ops, "
-            "2-d matmul and transpose, last-dim reductions and softmax, to_layout and collectives", o)
+            "matmul, 2-d transpose, last-dim reductions and softmax, to_layout, constants and collectives", o)
 
     def _forget(self, o: Operation) -> None:
         """Drop a lowered ttir op; its uses are all lowered ops that read the buffer map."""
@@ -325,10 +332,17 @@ class _FuncLowering:
             b = k.read(1, self._bsel(o.operands[1], out_t, o))
             k.write(k.binary(name[5:], a, b), n, yx)
         elif name == "ttir.matmul":
-            if len(out_t.get_shape()) != 2:
-                raise LocatedError("convert-ttir-to-ttmetal lowers 2-d matmul only; fold the batch dims first", o)
             ta = self.ttir.bool_value(o.attributes.get("transpose_a"))
             tb = self.ttir.bool_value(o.attributes.get("transpose_b"))
+            # (..., M, K) x (K, N): the batch dims of a fold into M, as the 2-d buffers store them;
+            # a b whose batch dims are all 1 is 2-d (a transposed a must be 2-d the same way)
+            a_batch = tuple(o.operands[0].type.get_shape())[:-2]
+            b_batch = tuple(o.operands[1].type.get_shape())[:-2]
+            folds = prod(b_batch) == 1 and (not ta or prod(a_batch) == 1)
+            if not folds:
+                raise LocatedError(
+                    "convert-ttir-to-ttmetal lowers 2-d matmul, or a batched a (not transposed) times a 2-d b, "
+                    f"only; b has batch dims {list(b_batch)}: fold them first", o)
             a = k.transpose(k.read(0, ("all", "y"))) if ta else k.read(0, ("y", "all"))
             b = k.transpose(k.read(1, ("x", "all"))) if tb else k.read(1, ("all", "x"))
             k.write(k.matmul(a, b), n, yx)

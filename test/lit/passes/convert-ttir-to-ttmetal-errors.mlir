@@ -1,13 +1,13 @@
 // RUN: meshc-opt %s --split-input-file --verify-diagnostics -p 'ttir-layout,convert-ttir-to-ttmetal'
 
 func.func @reshape(%a: tensor<64x64xf32>) {
-  // expected-error @+1 {{convert-ttir-to-ttmetal cannot lower 'ttir.reshape': TTMetal kernels here cover elementwise ops, 2-d matmul and transpose, last-dim reductions and softmax, to_layout and collectives}}
+  // expected-error @+1 {{convert-ttir-to-ttmetal cannot lower 'ttir.reshape': TTMetal kernels here cover elementwise ops, matmul, 2-d transpose, last-dim reductions and softmax, to_layout, constants and collectives}}
   %0 = "ttir.reshape"(%a) : (tensor<64x64xf32>) -> tensor<32x128xf32>
   func.return
 }
 // -----
 func.func @bmm(%a: tensor<2x64x64xf32>) {
-  // expected-error @+1 {{convert-ttir-to-ttmetal lowers 2-d matmul only; fold the batch dims first}}
+  // expected-error @+1 {{convert-ttir-to-ttmetal lowers 2-d matmul, or a batched a (not transposed) times a 2-d b, only; b has batch dims [2]: fold them first}}
   %0 = "ttir.matmul"(%a, %a) : (tensor<2x64x64xf32>, tensor<2x64x64xf32>) -> tensor<2x64x64xf32>
   func.return
 }

@@ -116,3 +116,9 @@ func.func @outside(%a: !ttmetal.buffer<64x128xf32>) {
   %1 = "ttmetal.read_tiles"(%a) {select = ["y", "x"]} : (!ttmetal.buffer<64x128xf32>) -> tensor<64x128xf32>
   func.return
 }
+// -----
+func.func @constant(%a: !ttmetal.buffer<2x2xf32>) {
+  // expected-error @+1 {{value shape (2, 3) does not match the buffer shape (2, 2)}}
+  "ttmetal.enqueue_write_constant"(%a) {value = dense<1.0> : tensor<2x3xf32>} : (!ttmetal.buffer<2x2xf32>) -> ()
+  func.return
+}
