@@ -108,6 +108,12 @@ class ShardLayout:
 
     # ------------------------------------------------------------------ moving bytes
 
+    def _pages(self, data: np.ndarray) -> np.ndarray:
+        """One device's bytes as (owners, slots, aligned page bytes): page p of the tensor sits at
+        [page_owner[p], page_slot[p], :page_bytes] (the placement model's page table)."""
+        ab = self.placement.aligned_page_bytes
+        return data.reshape(len(self.owners), self.owner_bytes // ab, ab)
+
     def _fast_view(self, data: np.ndarray) -> np.ndarray:
         """One device's stored elements: (nbanks, slots, W) interleaved, (ny, nx, sh, sw) sharded."""
         p = self.placement
@@ -150,8 +156,8 @@ class ShardLayout:
     def scatter(self, values: np.ndarray, data: np.ndarray) -> None:
         """Store one device's tensor (host values) into its (owners, bytes) array."""
         if not self.fast:
-            for k, (o, buf) in enumerate(self.placement.scatter(values).items()):
-                data[k, : buf.size] = buf
+            p = self.placement
+            self._pages(data)[p.page_owner, p.page_slot, : p.page_bytes] = p.encode_pages(values)
             return
         H, W = fold2d(self.shape)
         t = encode(np.asarray(values).reshape(H, W), self.dtype)
@@ -172,7 +178,8 @@ class ShardLayout:
     def gather(self, data: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
         """One device's tensor (host values) from its (owners, bytes) array."""
         if not self.fast:
-            return self.placement.gather({o: data[k] for k, o in enumerate(self.owners)})
+            p = self.placement
+            return p.decode_pages(self._pages(data)[p.page_owner, p.page_slot, : p.page_bytes])
         from meshc.sim.encoding import decode
 
         H, W = fold2d(self.shape)

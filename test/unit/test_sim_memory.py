@@ -24,7 +24,7 @@ CONFIGS = [
 
 @settings(max_examples=60, deadline=None)
 @given(h=st.integers(1, 70), w=st.integers(1, 70), cfg=st.sampled_from(CONFIGS),
-       dtype=st.sampled_from(["f32", "bf16", "si32", "u16"]), tiled=st.booleans())
+       dtype=st.sampled_from(["f32", "bf16", "si32", "u16", "bfp_bf8"]), tiled=st.booleans())
 def test_stored_bytes_are_the_placement_models(h, w, cfg, dtype, tiled):
     tile = (32, 32) if tiled else None
     try:
