@@ -135,7 +135,8 @@ def _unwrap(e: BaseException):
 def _interpret(module: ModuleOp, f: func.FuncOp, functions, args, listeners=()):
     interp = Interpreter(module, listeners=tuple(listeners))
     interp.register_implementations(FuncFunctions())
-    interp.register_implementations(functions)
+    for fns in functions if isinstance(functions, list) else [functions]:
+        interp.register_implementations(fns)
     try:
         return interp.call_op(f, tuple(args))
     except Exception as e:  # the interpreter wraps our errors; find them again
@@ -155,12 +156,13 @@ def _finish(result: RunResult, f, values) -> RunResult:
 
 def run_golden(module: ModuleOp, inputs=None, entry: str | None = None, seed: int | None = None) -> RunResult:
     """The numpy reference run (meshc/interp/ttir.py) of a ttir or ttnn module."""
-    from meshc.interp.ttir import golden_functions
+    from meshc.interp.ttir import golden_functions, spmd_functions
 
     f = find_entry(module, entry)
     mesh = module_mesh_shape(module)
     ins = prepare_inputs(f, inputs, seed)
-    values = _interpret(module, f, golden_functions(mesh), list(ins.values()))
+    golden = golden_functions(mesh)
+    values = _interpret(module, f, [golden, spmd_functions(mesh, golden)], list(ins.values()))
     return _finish(RunResult(inputs=ins, mode="golden", mesh_shape=mesh), f, values)
 
 

@@ -4,7 +4,8 @@ A distributed value is a `Distributed` list of arrays over the mesh in device or
 are plain numpy over that list (concatenate, sum, split), with no machine in between. This is
 the reference `meshc-run --check` compares the simulator against. ttnn programs are accepted
 too: `ttnn.distribute_tensor` / `aggregate_tensor` mean what `ttir.mesh_shard` means, memory
-and layout changes are the identity, and compute ops share the kernels of meshc/sim/compute.py.
+and layout changes are the identity, and compute ops share the kernels of meshc/sim/compute.py. Ops that carry their own SPMD
+meaning (a `spmd(args, mesh_shape)` method: ttir.reshard, all_slice, the MoE ops) run through it.
 """
 
 from __future__ import annotations
@@ -216,3 +217,22 @@ def golden_functions(mesh_shape: tuple[int, ...]) -> InterpreterFunctions:
         table[cls] = shard
     cls = make_functions(table, InterpreterFunctions, "GoldenFunctions")
     return cls()
+
+
+def spmd_functions(mesh_shape: tuple[int, ...], exclude: InterpreterFunctions | None = None) -> InterpreterFunctions:
+    """Implementations of the ops that define their own SPMD meaning (`op.spmd(args, mesh_shape)`:
+    ttir.reshard, all_slice, the MoE ops), for those `exclude` does not implement already."""
+    from meshc.dialects import ttir, ttnn
+
+    have = {cls for cls, _ in type(exclude)._impls()} if exclude is not None else set()
+
+    def spmd(self, interpreter, op, args):
+        try:
+            res = op.spmd(list(args), tuple(mesh_shape))
+        except (LayoutError, ValueError) as e:
+            raise LocatedError(str(e), op) from None
+        return tuple(Distributed(r) if isinstance(r, list) else r for r in res)
+
+    table = {cls: spmd for d in (ttir.TTIR, ttnn.TTNN) for cls in d.operations
+             if cls not in have and callable(getattr(cls, "spmd", None))}
+    return make_functions(table, InterpreterFunctions, "SpmdFunctions")()
