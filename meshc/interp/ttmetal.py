@@ -168,7 +168,6 @@ def metal_functions(machine: Machine) -> tuple[InterpreterFunctions, SimRuntime]
         else:
             phys = np.stack([ys, xs], axis=1)
         phys = [(int(a) + offset[0], int(b) + offset[1]) for a, b in phys]
-        block = op.body.block
         with m.op(op.name):
             for dev in range(m.num_devices):
                 ctx.device = dev
@@ -181,17 +180,13 @@ def metal_functions(machine: Machine) -> tuple[InterpreterFunctions, SimRuntime]
                 for b in args:
                     if b.id in ctx.written:
                         m.poke(b, dev, ctx.arrays[b.id].reshape(b.layout.shape))
-        del block
         return ()
-
-    def selectors(op) -> tuple[str, str]:
-        return op.selectors()
 
     @located
     def read_tiles(self, interpreter, op, args):
         (buf,) = args
         arr = ctx.arrays[buf.id]
-        rows, cols = _block(arr.shape, selectors(op), ctx)
+        rows, cols = _block(arr.shape, op.selectors(), ctx)
         count_block(buf, rows, cols, write=False)
         return (arr[rows, cols],)
 
@@ -199,7 +194,7 @@ def metal_functions(machine: Machine) -> tuple[InterpreterFunctions, SimRuntime]
     def write_tiles(self, interpreter, op, args):
         blk, buf = args
         arr = ctx.arrays[buf.id]
-        rows, cols = _block(arr.shape, selectors(op), ctx)
+        rows, cols = _block(arr.shape, op.selectors(), ctx)
         arr[rows, cols] = quantize(np.asarray(blk), _buffer_dtype(op.buffer.type))
         ctx.written.add(buf.id)
         count_block(buf, rows, cols, write=True)
