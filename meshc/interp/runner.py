@@ -142,6 +142,10 @@ def _interpret(module: ModuleOp, f: func.FuncOp, functions, args, listeners=()):
     except Exception as e:  # the interpreter wraps our errors; find them again
         inner = _unwrap(e)
         if inner is None:
+            msg = str(e)
+            if "Could not find interpretation function for op" in msg:
+                name = msg.rsplit(" ", 1)[-1]
+                raise RunError(f"the simulator does not implement '{name}' (no interpreter function for it)") from None
             raise
         op = getattr(inner, "op", None)
         msg = getattr(inner, "message", None) or str(inner)

@@ -95,16 +95,17 @@ def golden_collective(kind: str, op, vals: list[np.ndarray], mesh_shape) -> Dist
     return Distributed(out)
 
 
-def constant_value(op) -> np.ndarray:
-    attr = op.attributes["value"]
-    shape = shape_of(op.results[0])
-    vals = np.asarray(attr.get_values())
-    dtype = element_dtype_name(op.results[0].type)
+def dense_value(attr, shape: tuple[int, ...], dtype: str) -> np.ndarray:
+    """The host array of a dense elements attribute (a splat fills the shape), in `dtype`."""
     from meshc.layout.dtypes import get_dtype
 
-    arr = np.broadcast_to(vals.reshape(-1) if vals.size != 1 else vals.reshape(()), shape) if vals.size == 1 \
-        else vals.reshape(shape)
+    vals = np.asarray(attr.get_values())
+    arr = np.broadcast_to(vals.reshape(()), shape) if vals.size == 1 else vals.reshape(shape)
     return quantize(np.array(arr, dtype=get_dtype(dtype).host_dtype), dtype)
+
+
+def constant_value(op) -> np.ndarray:
+    return dense_value(op.attributes["value"], shape_of(op.results[0]), element_dtype_name(op.results[0].type))
 
 
 class GoldenState:

@@ -3,6 +3,7 @@
 - create_buffer allocates a mesh buffer (lockstep, checked) placed by its memory config and
   tile; deallocate_buffer frees it; enqueue_write/read_buffer move host tensors in and out,
   split / assembled over the mesh by `shard_dims` (counted as host, NOC and DRAM bytes);
+  enqueue_write_constant writes its value to every device the same way;
 - enqueue_program runs its kernel region on every core (y, x) of its grid, on every device:
   `read_tiles` brings the selected block of a buffer into the core, and every byte of it held
   by another owner (another core's L1, or a DRAM bank) crosses the chip's NOC (DRAM reads are
@@ -122,6 +123,16 @@ def metal_functions(machine: Machine) -> tuple[InterpreterFunctions, SimRuntime]
         return ()
 
     @located
+    def write_constant(self, interpreter, op, args):
+        (buf,) = args
+        from meshc.interp.ttir import dense_value
+
+        value = dense_value(op.value, buf.layout.shape, _buffer_dtype(op.buffer.type))
+        with m.op(op.name):
+            m.write(buf, [value] * len(buf.devices))
+        return ()
+
+    @located
     def read_buffer(self, interpreter, op, args):
         (buf,) = args
         full = shape_of(op.results[0])
@@ -231,6 +242,7 @@ def metal_functions(machine: Machine) -> tuple[InterpreterFunctions, SimRuntime]
     table[ttmetal.CreateBufferOp] = create_buffer
     table[ttmetal.EnqueueWriteBufferOp] = write_buffer
     table[ttmetal.EnqueueReadBufferOp] = read_buffer
+    table[ttmetal.EnqueueWriteConstantOp] = write_constant
     table[ttmetal.DeallocateBufferOp] = deallocate
     table[ttmetal.FinishOp] = finish
     table[ttmetal.EnqueueCclOp] = ccl

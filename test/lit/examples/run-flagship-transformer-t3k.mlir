@@ -1,6 +1,7 @@
 // RUN: meshc-opt %examples/flagship_transformer_t3k.mlir -p 'ttir-to-ttnn-pipeline{system=t3k mesh-shape=2,4}' -o %t.ttnn.mlir
 // RUN: meshc-run %t.ttnn.mlir --golden %examples/flagship_transformer_t3k.mlir --check --report | filecheck %s
 // RUN: meshc-run %examples/flagship_transformer_t3k.mlir --check | filecheck %s --check-prefix=TTIR
+// RUN: meshc-run %examples/flagship_transformer_t3k.mlir --target ttmetal --check | filecheck %s --check-prefix=TTIR
 
 // The flagship (what `make demo` runs). Ethernet traffic, derived by hand: two all_gathers along
 // each row of 4 chips (a line, no wrap link on a t3k): the heads, 32x16 f32 = 2048 B a piece,
