@@ -7,6 +7,8 @@ order row-major over the mesh), as docs/contracts.md fixes.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 from xdsl.dialects.builtin import (
     AnyFloat,
@@ -31,22 +33,15 @@ class Distributed(list):
 
 
 def element_dtype_name(t: Attribute) -> str:
-    """meshc data type name of a tensor type (the device type its layout encoding names, if any)."""
+    """meshc data type name of a tensor type: the device type its layout encoding names
+    (`#ttnn.ttnn_layout`, `#tt.metal_layout`), else the element type's."""
     if isinstance(t, TensorType):
         enc = t.encoding
-        for getter in ("device_dtype", "dtype_name"):
-            fn = getattr(enc, getter, None)
-            if callable(fn):
-                return str(fn())
-        model = getattr(enc, "model", None)
-        if callable(model):
-            try:
-                m = model()
-                dt = getattr(m, "dtype", None)
-                if dt is not None:
-                    return getattr(dt, "name", str(dt))
-            except Exception:  # an encoding without a data type
-                pass
+        name = getattr(enc, "name", "")
+        if name == "ttnn.ttnn_layout":
+            return str(enc.model()[1])
+        if name == "tt.metal_layout":
+            return enc.model().dtype.name
         t = t.element_type
     if isinstance(t, Float32Type):
         return "f32"
@@ -56,14 +51,11 @@ def element_dtype_name(t: Attribute) -> str:
         return "f16"
     if isinstance(t, IntegerType):
         w = t.width.data
-        signed = t.signedness.data != Signedness.UNSIGNED
-        if signed and w == 32:
+        if t.signedness.data == Signedness.UNSIGNED and w in (8, 16, 32):
+            return f"u{w}"
+        if t.signedness.data != Signedness.UNSIGNED and w == 32:
             return "si32"
-        if not signed and w in (8, 16, 32):
-            return f"u{w}"
-        if w in (8, 16) and signed:
-            return f"u{w}"
-        raise LayoutError(f"integer type {t} is not one the device holds (si32, ui32, ui16, ui8)")
+        raise LayoutError(f"integer type {t} is not one the device holds (i32, si32, ui32, ui16, ui8)")
     if isinstance(t, AnyFloat):
         raise LayoutError(f"float type {t} is not one the device holds (f32, f16, bf16)")
     raise LayoutError(f"element type {t} is not one the device holds")
@@ -125,14 +117,17 @@ def module_device(module: ModuleOp):
 
 def module_system(module: ModuleOp, mesh_shape: tuple[int, ...]):
     """The module's `#tt.system_desc` as a SystemDesc; without one, the smallest named system
-    whose chip mesh holds the program's mesh (n150, n300, t3k, galaxy), else a plain chip mesh."""
+    (n150, n300, t3k, galaxy) whose chip mesh holds the program's mesh and has every chip its
+    device names, else a plain chip mesh of the program's shape."""
     from meshc.layout.system import SYSTEMS, mesh_system, system
 
     attr = module.attributes.get("tt.system_desc")
     if attr is not None and callable(getattr(attr, "model", None)):
         return attr.model()
+    dev = module_device(module)
+    chips_needed = max(dev.chip_ids) + 1 if dev is not None and len(dev.chip_ids) else 1
     for name, shape in SYSTEMS.items():
-        if mesh_fits(mesh_shape, shape):
+        if mesh_fits(mesh_shape, shape) and math.prod(shape) >= chips_needed:
             return system(name)
     return mesh_system(tuple(mesh_shape))
 

@@ -171,12 +171,9 @@ def run_golden(module: ModuleOp, inputs=None, entry: str | None = None, seed: in
 
 
 def default_pipeline(module: ModuleOp, target: str = "ttnn") -> str:
-    mesh = module_mesh_shape(module)
-    from meshc.interp.common import mesh_fits
-    from meshc.layout.system import SYSTEMS
-
-    name = next((n for n, s in SYSTEMS.items() if mesh_fits(mesh, s)), "galaxy")
-    return f"ttir-to-{target}-pipeline{{system={name} mesh-shape={','.join(map(str, mesh))}}}"
+    """`ttir-to-<target>-pipeline`: a module keeps the `#tt.device` it carries (its chips, its
+    grid map); one without runs on one n150 chip."""
+    return f"ttir-to-{target}-pipeline"
 
 
 def lower(module: ModuleOp, pipeline: str | None = None, target: str = "ttnn") -> ModuleOp:
