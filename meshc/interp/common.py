@@ -169,4 +169,4 @@ def random_input(shape: tuple[int, ...], dtype: str, rng: np.random.Generator) -
         from meshc.layout.dtypes import get_dtype
 
         return rng.integers(0, 8, size=shape).astype(get_dtype(dtype).host_dtype)
-    return quantize(rng.standard_normal(shape).astype(np.float32), dtype)
+    return quantize(rng.standard_normal(shape, dtype=np.float32), dtype)
