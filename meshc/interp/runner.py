@@ -117,7 +117,9 @@ def prepare_inputs(f: func.FuncOp, inputs, seed: int | None) -> dict[str, np.nda
             if x.dtype.kind != want.kind and not (x.dtype.kind in "fiu" and want.kind in "fiu"):
                 raise RunError(f"input '{name}' holds {x.dtype} values, but @{f.sym_name.data} takes {a.type}")
             x = x.astype(want)
-        out[name] = x
+        from meshc.sim.encoding import quantize
+
+        out[name] = quantize(x, dtype)  # a bf16 (or block float) input holds values of its type
     return out
 
 
