@@ -40,7 +40,6 @@ from meshc.sim.collectives import Collectives
 from meshc.sim.compute import KINDS, run_kernel
 from meshc.sim.encoding import quantize
 from meshc.sim.machine import Machine
-from meshc.layout.memory_config import MemoryConfig
 from meshc.sim.memory import DEFAULT_CONFIG, MeshBuffer
 
 

@@ -74,10 +74,6 @@ class ShardLayout:
         object.__setattr__(self, "fast", bool(fast))
 
     @property
-    def spec(self) -> MemoryConfig:
-        return self.config
-
-    @property
     def buffer(self) -> str:
         return self.config.buffer
 
