@@ -226,10 +226,11 @@ class ConvertTTIRToTTNNPass(ModulePass):
                 on_device[v] = new.results[0]
                 return new.results[0]
 
+            device_values: set[SSAValue] = set()
             for o in list(block.ops):
                 if o.dialect_name() != "ttir":
                     if isinstance(o, func.ReturnOp):
-                        self._lower_return(o, device, multi)
+                        self._lower_return(o, device_values, multi)
                     continue
                 if isinstance(o, ttir.MeshShardOp):
                     full = o.input if o.is_full_to_shard else o.result
@@ -261,17 +262,17 @@ class ConvertTTIRToTTNNPass(ModulePass):
                     new = cls.create(operands=operands, result_types=rts, attributes=attrs)
                 new.location = o.location
                 Rewriter.replace_op(o, new)
+                if not isinstance(new, ttnn.AggregateTensorOp):
+                    device_values.update(new.results)
         fix_function_types(op)
 
     @staticmethod
-    def _lower_return(ret: func.ReturnOp, device: SSAValue, multi: bool) -> None:
+    def _lower_return(ret: func.ReturnOp, device_values: set[SSAValue], multi: bool) -> None:
+        """Bring the device tensors this pass produced back to the host for the return."""
         from meshc.dialects import ttnn
 
         for i, v in enumerate(ret.operands):
-            owner = v.owner
-            if isinstance(owner, Block) or isinstance(owner, ttnn.AggregateTensorOp):
-                continue
-            if getattr(owner, "dialect_name", lambda: "")() not in ("ttir", "ttnn"):
+            if v not in device_values:
                 continue
             if multi:
                 raise LocatedError(

@@ -3,7 +3,8 @@
 Options: `system` = n150 | n300 | t3k | galaxy, or the path of a file holding a
 `#tt.system_desc<...>` attribute; `mesh-shape` = the chip mesh (default: the system's).
 The device is `derive_device(mesh, system=...)`; a mesh that needs more chips than the system
-has, or whose shape does not fit the system's chip mesh, is a located error at the module.
+has, or whose shape does not fit the system's chip mesh, is a located error at the module, as
+is a module that already carries a different `tt.device` (the pass never silently replaces it).
 """
 
 from __future__ import annotations
@@ -88,5 +89,11 @@ class RegisterDevicePass(ModulePass):
             device = derive_device(mesh, system=sysdesc)
         except LayoutError as e:
             raise LocatedError(f"cannot derive a device for mesh {_fmt(mesh)} on '{self.system}': {e}", op) from None
+        new = DeviceAttr.from_model(device)
+        old = op.attributes.get("tt.device")
+        if old is not None and old != new:
+            raise LocatedError(
+                f"the module already runs on the device {old}; tt-register-device{{system={self.system} "
+                f"mesh-shape={','.join(map(str, mesh))}}} would replace it with {new}", op)
         op.attributes["tt.system_desc"] = SystemDescAttr.from_model(sysdesc)
-        op.attributes["tt.device"] = DeviceAttr.from_model(device)
+        op.attributes["tt.device"] = new
