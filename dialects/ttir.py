@@ -140,9 +140,13 @@ def mesh_shape_of(op: Operation) -> tuple[int, ...] | None:
 
 
 def tensor_shape(value: SSAValue | Attribute) -> tuple[int, ...]:
+    """The static shape of a tensor value; a dynamic dim is a verifier error."""
     t = value.type if isinstance(value, SSAValue) else value
     assert isinstance(t, TensorType)
-    return tuple(t.get_shape())
+    shape = tuple(t.get_shape())
+    if any(n < 0 for n in shape):
+        raise VerifyException(f"{t} has a dynamic dim; meshc places static shapes only")
+    return shape
 
 
 def int_value(attr: Attribute | None, default: int | None = None) -> int | None:
@@ -804,6 +808,93 @@ class ReshardOp(TTIROpBase):
 
 
 @irdl_op_definition
+class PointToPointOp(TTIROpBase):
+    """A reshard written as its explicit moves (what `reshard-to-collectives` emits when no walk
+    of uniform collectives meets the lower bound). `source` / `target` are as on `ttir.reshard`;
+    `transfers` is an i64 tensor, one row a move: `[step, src, dst, lo_0, hi_0, ..., lo_r-1,
+    hi_r-1]` sends the global index box `[lo, hi)` of the tensor from device `src` into device
+    `dst`. Every device first keeps what it holds of its target piece; the moves of one step all
+    read before any writes, and a later step may forward what an earlier one delivered."""
+
+    name = "ttir.point_to_point"
+    input = operand_def(AnyTensorTypeConstr)
+    result = result_def(AnyTensorTypeConstr)
+    source = attr_def(Attribute)
+    target = attr_def(Attribute)
+    transfers = attr_def(DenseIntOrFPElementsAttr)
+
+    specs = ReshardOp.specs
+    global_shape = ReshardOp.global_shape
+
+    def rows(self) -> list[tuple[int, ...]]:
+        t = self.transfers.type
+        assert isinstance(t, TensorType)
+        shape = tuple(t.get_shape())
+        vals = [int(v) for v in self.transfers.get_values()]
+        if len(shape) != 2:
+            raise VerifyException(f"transfers must be a 2-d tensor (one row a move), got shape {rules.fmt(shape)}")
+        return [tuple(vals[i * shape[1]:(i + 1) * shape[1]]) for i in range(shape[0])]
+
+    def verify_(self) -> None:
+        if mesh_shape_of(self) is None:
+            return
+        ReshardOp.verify_(self)  # type: ignore[arg-type]
+        src, tgt = self.specs()
+        full = self.global_shape()
+        width = 3 + 2 * len(full)
+        t = self.transfers.type
+        assert isinstance(t, TensorType)
+        if len(t.get_shape()) != 2 or t.get_shape()[1] != width:
+            raise VerifyException(f"transfers must be an Nx{width} tensor for a rank-{len(full)} tensor "
+                                  f"([step, src, dst] then lo, hi per dim), got {t}")
+        n = src.mesh.size
+        last = 0
+        for i, r in enumerate(self.rows()):
+            step, s, d = r[:3]
+            if step < last:
+                raise VerifyException(f"transfer {i}: steps must not decrease (step {step} after step {last})")
+            last = step
+            if not (0 <= s < n and 0 <= d < n) or s == d:
+                raise VerifyException(f"transfer {i}: ({s} -> {d}) must join two different devices of the {n}")
+            box = tuple(zip(r[3::2], r[4::2]))
+            piece = tgt.local_bounds(full, tgt.mesh.coord_of(d))
+            if any(not (plo <= lo < hi <= phi) for (lo, hi), (plo, phi) in zip(box, piece)):
+                raise VerifyException(f"transfer {i}: box {list(box)} is empty or lies outside device {d}'s "
+                                      f"target piece {list(piece)}")
+
+    def plan(self):
+        """The moves as a `ReshardPlan` (meshc.layout.reshard), to run with `execute_plan`."""
+        import numpy as np
+
+        from meshc.layout.dtypes import get_dtype
+        from meshc.layout.reshard import ReshardPlan, Step, Transfer, lower_bound_bytes
+
+        src, tgt = self.specs()
+        full = self.global_shape()
+        t = self.input.type
+        assert isinstance(t, TensorType)
+        elem = str(t.element_type)
+        dtype = get_dtype({"i32": "si32", "i16": "u16", "i8": "u8"}.get(elem, elem))
+        n = src.mesh.size
+        steps: dict[int, list] = {}
+        for r in self.rows():
+            box = tuple(zip(r[3::2], r[4::2]))
+            nbytes = rules.prod(tuple(hi - lo for lo, hi in box)) * dtype.itemsize
+            steps.setdefault(r[0], []).append(Transfer(r[1], r[2], box, nbytes))
+        plan_steps = tuple(Step("point_to_point", (), (tuple(range(n)),), tuple(steps[k])) for k in sorted(steps))
+        return ReshardPlan(full, dtype, src, tgt, None, plan_steps, lower_bound_bytes(full, dtype, src, tgt),
+                           np.zeros((n, n), dtype=np.int64), stage_mesh=src.mesh)
+
+    def spmd(self, args, mesh_shape):
+        """Run on per-device arrays (device order): every device ends with its target piece."""
+        from meshc.layout.reshard import execute_plan
+
+        (x,) = args
+        vals = x if isinstance(x, list) else [x] * rules.prod(mesh_shape)
+        return (execute_plan(self.plan(), vals),)
+
+
+@irdl_op_definition
 class AllSliceOp(CollectiveBase):
     """Each device keeps piece i of `slice_dim`, i being its coordinate on `cluster_axis`
     (the R -> S step of a reshard; moves nothing)."""
@@ -957,7 +1048,7 @@ class MoeCombineOp(TTIROpBase):
         return _on_devices(args, lambda xs: (self.reference(*xs).astype(xs[0].dtype),))
 
 
-_OPS += [ReshardOp, AllSliceOp, MoeRouteOp, MoeDispatchOp, MoeCombineOp]
+_OPS += [ReshardOp, PointToPointOp, AllSliceOp, MoeRouteOp, MoeDispatchOp, MoeCombineOp]
 
 
 TTIR = Dialect("ttir", _OPS, _ATTRIBUTES)

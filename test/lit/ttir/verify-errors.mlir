@@ -126,3 +126,9 @@ func.func @pairs(%a: tensor<2x2xf32>) {
   %0 = "ttir.collective_permute"(%a) {source_target_pairs = dense<[[-1, 0]]> : tensor<1x2xi64>} : (tensor<2x2xf32>) -> tensor<2x2xf32>
   func.return
 }
+// -----
+func.func @dynamic(%a: tensor<?x4xf32>) {
+  // expected-error @+1 {{tensor<?x4xf32> has a dynamic dim; meshc places static shapes only}}
+  %0 = "ttir.exp"(%a) : (tensor<?x4xf32>) -> tensor<?x4xf32>
+  func.return
+}
