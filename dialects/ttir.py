@@ -811,8 +811,9 @@ class ReshardOp(TTIROpBase):
 class PointToPointOp(TTIROpBase):
     """A reshard written as its explicit moves (what `reshard-to-collectives` emits when no walk
     of uniform collectives meets the lower bound). `source` / `target` are as on `ttir.reshard`;
-    `transfers` is an i64 tensor, one row a move: `[step, src, dst, lo_0, hi_0, ..., lo_r-1,
-    hi_r-1]` sends the global index box `[lo, hi)` of the tensor from device `src` into device
+    `transfers` is an `array<i64: ...>` of rows of 3 + 2r numbers (r: the rank), one row a
+    move: `step, src, dst, lo_0, hi_0, ..., lo_r-1, hi_r-1` sends the global index box
+    `[lo, hi)` of the tensor from device `src` into device
     `dst`. Every device first keeps what it holds of its target piece; the moves of one step all
     read before any writes, and a later step may forward what an earlier one delivered."""
 
@@ -821,19 +822,18 @@ class PointToPointOp(TTIROpBase):
     result = result_def(AnyTensorTypeConstr)
     source = attr_def(Attribute)
     target = attr_def(Attribute)
-    transfers = attr_def(DenseIntOrFPElementsAttr)
+    transfers = attr_def(DenseArrayBase)
 
     specs = ReshardOp.specs
     global_shape = ReshardOp.global_shape
 
     def rows(self) -> list[tuple[int, ...]]:
-        t = self.transfers.type
-        assert isinstance(t, TensorType)
-        shape = tuple(t.get_shape())
-        vals = [int(v) for v in self.transfers.get_values()]
-        if len(shape) != 2:
-            raise VerifyException(f"transfers must be a 2-d tensor (one row a move), got shape {rules.fmt(shape)}")
-        return [tuple(vals[i * shape[1]:(i + 1) * shape[1]]) for i in range(shape[0])]
+        width = 3 + 2 * len(tensor_shape(self.input))
+        vals = rules.ints_of(self.transfers)
+        if len(vals) % width:
+            raise VerifyException(f"transfers holds {len(vals)} numbers, not a whole number of rows of {width} "
+                                  f"([step, src, dst] then lo, hi per dim of the rank-{width // 2 - 1} tensor)")
+        return [tuple(vals[i:i + width]) for i in range(0, len(vals), width)]
 
     def verify_(self) -> None:
         if mesh_shape_of(self) is None:
@@ -841,12 +841,6 @@ class PointToPointOp(TTIROpBase):
         ReshardOp.verify_(self)  # type: ignore[arg-type]
         src, tgt = self.specs()
         full = self.global_shape()
-        width = 3 + 2 * len(full)
-        t = self.transfers.type
-        assert isinstance(t, TensorType)
-        if len(t.get_shape()) != 2 or t.get_shape()[1] != width:
-            raise VerifyException(f"transfers must be an Nx{width} tensor for a rank-{len(full)} tensor "
-                                  f"([step, src, dst] then lo, hi per dim), got {t}")
         n = src.mesh.size
         last = 0
         for i, r in enumerate(self.rows()):

@@ -859,6 +859,81 @@ class CollectivePermuteOp(_ttir.TTIROpBase):
     verify_ = _ttir.CollectivePermuteOp.verify_
 
 
+# Resharding and MoE (issue 7): the ttir ops of the same names, one device program each; what
+# they compute is the ttir op's (`spmd`, from meshc/layout/reshard.py and moe.py).
+
+
+@_op_definition
+class PointToPointOp(_ttir.TTIROpBase):
+    """Explicit device-to-device moves of a reshard (see ttir.point_to_point)."""
+
+    name = "ttnn.point_to_point"
+    input = _operand_def(_AnyTensor)
+    result = _result_def(_AnyTensor)
+    source = _attr_def(_Attribute)
+    target = _attr_def(_Attribute)
+    transfers = _attr_def(_DenseArray)
+    specs = _ttir.PointToPointOp.specs
+    global_shape = _ttir.PointToPointOp.global_shape
+    rows = _ttir.PointToPointOp.rows
+    verify_ = _ttir.PointToPointOp.verify_
+    plan = _ttir.PointToPointOp.plan
+    spmd = _ttir.PointToPointOp.spmd
+
+
+@_op_definition
+class AllSliceOp(_ttir.CollectiveBase):
+    """Each device keeps its piece of `slice_dim` along `cluster_axis` (no traffic)."""
+
+    name = "ttnn.all_slice"
+    slice_dim = _attr_def(_ttir.IntegerAttr)
+    expected_shape = _ttir.AllSliceOp.expected_shape
+    spmd = _ttir.AllSliceOp.spmd
+
+
+@_op_definition
+class MoeRouteOp(_ttir.TTIROpBase):
+    """Top-k routing on each device's logits (see ttir.moe_route)."""
+
+    name = "ttnn.moe_route"
+    logits = _operand_def(_AnyTensor)
+    experts = _result_def(_AnyTensor)
+    weights = _result_def(_AnyTensor)
+    k = _attr_def(_ttir.IntegerAttr)
+    verify_ = _ttir.MoeRouteOp.verify_
+    reference = _ttir.MoeRouteOp.reference
+    spmd = _ttir.MoeRouteOp.spmd
+
+
+@_op_definition
+class MoeDispatchOp(_ttir.TTIROpBase):
+    """Each device dispatches its tokens into [E, G, C, M] (see ttir.moe_dispatch)."""
+
+    name = "ttnn.moe_dispatch"
+    tokens = _operand_def(_AnyTensor)
+    experts = _operand_def(_AnyTensor)
+    dispatched = _result_def(_AnyTensor)
+    slots = _result_def(_AnyTensor)
+    verify_ = _ttir.MoeDispatchOp.verify_
+    reference = _ttir.MoeDispatchOp.reference
+    spmd = _ttir.MoeDispatchOp.spmd
+
+
+@_op_definition
+class MoeCombineOp(_ttir.TTIROpBase):
+    """Each device combines its tokens' expert outputs (see ttir.moe_combine)."""
+
+    name = "ttnn.moe_combine"
+    expert_out = _operand_def(_AnyTensor)
+    experts = _operand_def(_AnyTensor)
+    weights = _operand_def(_AnyTensor)
+    slots = _operand_def(_AnyTensor)
+    result = _result_def(_AnyTensor)
+    verify_ = _ttir.MoeCombineOp.verify_
+    reference = _ttir.MoeCombineOp.reference
+    spmd = _ttir.MoeCombineOp.spmd
+
+
 COMPUTE_OPS: dict[str, type] = {name: _mirror(base, name, f"TTNN's {name[5:]}, as ttir's.") for name, base in _TTNN_COMPUTE.items()}
 COMPUTE_OPS["ttnn.typecast"] = TypecastOp
 
@@ -867,6 +942,7 @@ _OPS += [
     GetDeviceOp, DistributeTensorOp, AggregateTensorOp, ToDeviceOp, FromDeviceOp, ToLayoutOp,
     ToMemoryConfigOp, EmptyOp, ConstantOp, *COMPUTE_OPS.values(),
     AllGatherOp, ReduceScatterOp, AllReduceOp, AllToAllOp, CollectivePermuteOp,
+    PointToPointOp, AllSliceOp, MoeRouteOp, MoeDispatchOp, MoeCombineOp,
 ]  # fmt: skip
 
 

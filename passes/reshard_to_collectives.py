@@ -1,18 +1,22 @@
-"""`reshard-to-collectives`: lower `ttir.reshard` into ttir collectives every device runs alike.
+"""`reshard-to-collectives`: lower `ttir.reshard` into moves whose bytes meet the lower bound.
 
 A reshard names a source and a target placement (sharding specs over the module's mesh, or over
-another view of the same devices, like `[EP=8]` over a 2x2x2 mesh). The pass asks the layout
-model for the cheapest walk of SPMD collectives between them
-(`meshc.layout.reshard.collective_walk`: all_gather, all_to_all, collective_permute,
-reduce_scatter, all_reduce, and `ttir.all_slice` for R -> S, which moves nothing) and replaces
-the reshard by those ops, each with the local shape of the placement it produces.
+another view of the same devices, like `[EP=8]` over a 2x2x2 mesh). The pass emits one of:
 
-The walk moves the same bytes as the fewest-bytes plan (`plan_reshard`) whenever one axis
-changes; for a change that needs point-to-point moves of different sizes on different devices
-(the seed's attention -> expert transition), uniform collectives forward some bytes through
-devices that do not keep them, and the walk moves more than the plan (docs/reshard.md has the
-figures). Option `max-ratio` (default: no limit) turns that into a located error: the pass
-refuses a walk that delivers more than `max-ratio` times the lower bound.
+* **uniform collectives** -- the cheapest walk of SPMD collectives between the two placements
+  (`meshc.layout.reshard.collective_walk`: all_gather, all_to_all, collective_permute,
+  reduce_scatter, all_reduce, and `ttir.all_slice` for R -> S, which moves nothing), each op
+  with the local shape of the placement it produces -- when that walk delivers at most
+  `max-ratio` times the lower bound (default 1.0: exactly the bound);
+* otherwise **`ttir.point_to_point`** carrying the transfers of the fewest-bytes plan
+  (`plan_reshard`): per move the step, the source device, the destination device and the
+  global index box. Its delivered bytes equal the lower bound (every byte moved is needed by
+  its receiver and was missing there). The plan's link-hop choice uses the module's
+  `#tt.system_desc` (the chips of its `#tt.device`) when it has one.
+
+Reshards that reduce partial sums always take the walk (a point-to-point move never adds).
+Option `point-to-point=false` never emits `ttir.point_to_point`: a walk beyond `max-ratio` is
+then a located error, as is a partial-sum reshard whose walk is beyond it.
 
 Errors (located at the reshard): specs that do not parse or do not fit the mesh, uneven
 splits, element types without a per-element byte size, partial sums the target invents.
@@ -24,6 +28,7 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import (
+    DenseArrayBase,
     DenseIntOrFPElementsAttr,
     IntegerAttr,
     IntegerType,
@@ -59,10 +64,47 @@ def _i(value: int, kind=_SI32) -> IntegerAttr:
     return IntegerAttr(value, kind)
 
 
-def lower_reshard(op, max_ratio: float | None = None) -> list:
-    """The ops replacing one `ttir.reshard` (not yet inserted)."""
+def _system_of(op):
+    """The topology between the module's devices (device i = the i-th chip of its `#tt.device`),
+    from its `#tt.system_desc`; None when the module has none (the planner's default)."""
+    from xdsl.dialects.builtin import ModuleOp as _Module
+
+    from meshc.layout.system import SystemDesc
+
+    module = op
+    while module is not None and not isinstance(module, _Module):
+        module = module.parent_op()
+    if module is None or "tt.system_desc" not in module.attributes or "tt.device" not in module.attributes:
+        return None
+    try:
+        sysdesc = module.attributes["tt.system_desc"].model()
+        ids = [int(c) for c in module.attributes["tt.device"].model().chip_ids]
+        index = {c: i for i, c in enumerate(ids)}
+        links = tuple(sorted((min(index[a], index[b]), max(index[a], index[b]))
+                             for a, b in sysdesc.links if a in index and b in index))
+        return SystemDesc(tuple(sysdesc.chips[c] for c in ids), links, tuple(sysdesc.mesh_shape))
+    except (LayoutError, AttributeError, IndexError):
+        return None
+
+
+def point_to_point(op, plan) -> list:
+    """One `ttir.point_to_point` carrying the transfers of `plan` (a plan without reductions)."""
     from meshc.dialects import ttir
-    from meshc.layout.reshard import collective_walk, lower_bound_bytes
+
+    rows = [[k, tr.src, tr.dst, *[x for lo_hi in tr.box for x in lo_hi]]
+            for k, step in enumerate(plan.steps) for tr in step.transfers]
+    attr = DenseArrayBase.from_list(i64, [x for r in rows for x in r])
+    new = ttir.PointToPointOp.create(operands=[op.input], result_types=[op.result.type],
+                                     attributes={"source": op.source, "target": op.target, "transfers": attr})
+    new.location = op.location
+    return [new]
+
+
+def lower_reshard(op, max_ratio: float | None = None, allow_point_to_point: bool = True) -> list:
+    """The ops replacing one `ttir.reshard` (not yet inserted): uniform collectives when their walk
+    delivers at most `max_ratio` (None: 1.0) times the lower bound, else a `ttir.point_to_point`."""
+    from meshc.dialects import ttir
+    from meshc.layout.reshard import collective_walk, lower_bound_bytes, plan_reshard
 
     try:
         src, tgt = op.specs()
@@ -74,13 +116,29 @@ def lower_reshard(op, max_ratio: float | None = None) -> list:
     try:
         dtype = _dtype_name(t)
         bound = lower_bound_bytes(shape, dtype, src, tgt)  # checks the pair first: clearer messages
-        walk = collective_walk(shape, dtype, src, tgt)
     except LayoutError as e:
         raise LocatedError(f"cannot lower the reshard {src} -> {tgt}: {e}", op) from None
-    moved = sum(s.bytes for s in walk)
-    if max_ratio is not None and bound and moved > max_ratio * bound:
-        raise LocatedError(f"the collectives for {src} -> {tgt} deliver {moved} B, {moved / bound:.2f}x the lower "
-                           f"bound of {bound} B (max-ratio = {max_ratio})", op)
+    limit = 1.0 if max_ratio is None else max_ratio
+    walk, why = None, ""
+    try:
+        walk = collective_walk(shape, dtype, src, tgt)
+        moved = sum(s.bytes for s in walk)
+        if bound and moved > limit * bound:
+            why = (f"the collectives for {src} -> {tgt} deliver {moved} B, {moved / bound:.2f}x the lower "
+                   f"bound of {bound} B (max-ratio = {limit:g})")
+            walk = None
+    except LayoutError as e:
+        why = f"cannot lower the reshard {src} -> {tgt}: {e}"
+    if walk is None:
+        if allow_point_to_point:
+            try:
+                plan = plan_reshard(shape, dtype, src, tgt, system=_system_of(op))
+            except LayoutError as e:
+                raise LocatedError(f"cannot lower the reshard {src} -> {tgt}: {e}", op) from None
+            if plan.intermediate is None and not any(tr.reduce for tr in plan.transfers):
+                return point_to_point(op, plan)
+            why += "; point-to-point moves cannot reduce partial sums"
+        raise LocatedError(why, op)
     new_ops = []
     value = op.input
     for step in walk:
@@ -118,13 +176,16 @@ class ReshardToCollectivesPass(ModulePass):
     name = "reshard-to-collectives"
 
     max_ratio: float | None = None
-    """Refuse (located error) a lowering that delivers more than this times the lower bound."""
+    """Use uniform collectives when they deliver at most this times the lower bound (default 1.0)."""
+
+    point_to_point: bool = True
+    """Otherwise emit ttir.point_to_point (false: a located error instead)."""
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         from meshc.dialects import ttir
 
         for r in [o for o in op.walk() if isinstance(o, ttir.ReshardOp)]:
-            new_ops = lower_reshard(r, self.max_ratio)
+            new_ops = lower_reshard(r, self.max_ratio, self.point_to_point)
             if not new_ops:  # source and target are the same placement
                 r.result.replace_all_uses_with(r.input)
                 Rewriter.erase_op(r)

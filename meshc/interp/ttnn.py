@@ -12,7 +12,8 @@ buffer holding one tensor a device). What each op moves, and how it is counted:
   its result type, or else of its first operand; operands that live in DRAM or in another
   placement than the result cross the NOC; a matmul multicasts A along the rows of the result's
   core grid and B along its columns;
-- collectives: meshc/sim/collectives.py, over the ethernet links.
+- collectives: meshc/sim/collectives.py, over the ethernet links;
+- point_to_point (reshard moves), all_slice and the MoE ops: meshc/interp/spmd_sim.py.
 Buffers are freed after the last use of every value that holds them (reference counted), so
 the peak L1 a core is the peak of the live tensors.
 """
@@ -331,6 +332,9 @@ def sim_functions(machine: Machine) -> tuple[InterpreterFunctions, SimRuntime]:
     table[ttnn.ToLayoutOp] = to_layout
     table[ttnn.ConstantOp] = constant
     table[ttnn.EmptyOp] = empty
+    from meshc.interp.spmd_sim import spmd_sim_table  # point_to_point, all_slice, MoE (issue 7)
+
+    table.update(spmd_sim_table(rt, located))
     cls = make_functions(table, InterpreterFunctions, "TTNNSimFunctions")
     return cls(), rt
 

@@ -151,9 +151,12 @@ class Machine:
         self._count_local(buf, device_index, write=True)
 
     def send(self, src_chip: int, dst_chip: int, nbytes: int) -> None:
-        """Count `nbytes` over every hop of the ethernet route from src_chip to dst_chip."""
+        """Count `nbytes` over every hop of the ethernet route from src_chip to dst_chip, and once
+        as delivered into dst_chip."""
         for hop in self.router.route(src_chip, dst_chip):
             self.traffic.link[hop] += int(nbytes)
+        if src_chip != dst_chip:
+            self.traffic.delivered[dst_chip] += int(nbytes)
 
     @contextmanager
     def op(self, name: str):

@@ -5,7 +5,9 @@ Counted, per run:
   multi-hop route counts on every hop;
 - `noc`: bytes moved over each chip's network on chip (core to core, core to/from a DRAM bank);
 - `dram_read` / `dram_write`: bytes read from / written to each DRAM bank, keyed (chip, bank);
-- `host_to_device` / `device_to_host`: bytes over the host link, keyed by chip.
+- `host_to_device` / `device_to_host`: bytes over the host link, keyed by chip;
+- `delivered`: bytes a chip-to-chip move delivers into its destination chip, keyed by that chip
+  (each byte once, however many hops it took: the cost measure of docs/reshard.md).
 
 The time model (docs/simulator.md) is a bottleneck model per operation: an op takes as long as
 its busiest resource, where an ethernet link moves 100 Gb/s each way, a chip's DRAM 288 GB/s,
@@ -32,8 +34,9 @@ class Traffic:
     dram_write: Counter = field(default_factory=Counter)
     host_to_device: Counter = field(default_factory=Counter)
     device_to_host: Counter = field(default_factory=Counter)
+    delivered: Counter = field(default_factory=Counter)
 
-    _FIELDS = ("link", "noc", "dram_read", "dram_write", "host_to_device", "device_to_host")
+    _FIELDS = ("link", "noc", "dram_read", "dram_write", "host_to_device", "device_to_host", "delivered")
 
     def copy(self) -> "Traffic":
         return Traffic(*(Counter(getattr(self, f)) for f in self._FIELDS))
@@ -53,6 +56,10 @@ class Traffic:
     @property
     def link_bytes(self) -> int:
         return sum(self.link.values())
+
+    @property
+    def delivered_bytes(self) -> int:
+        return sum(self.delivered.values())
 
     @property
     def noc_bytes(self) -> int:
