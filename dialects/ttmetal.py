@@ -217,7 +217,7 @@ class FinishOp(IRDLOperation):
     name = "ttmetal.finish"
 
 
-_CCL_KINDS = ("all_gather", "reduce_scatter", "all_reduce", "all_to_all", "collective_permute")
+_CCL_KINDS = ("all_gather", "reduce_scatter", "all_reduce", "all_to_all", "all_slice", "collective_permute")
 
 
 @irdl_op_definition
@@ -225,7 +225,7 @@ class EnqueueCclOp(IRDLOperation):
     """A collective between devices over ethernet, buffer to buffer (ttir/ttnn collective semantics).
 
     `kind` names the collective; its attributes are ttir's (all_gather_dim, scatter_dim,
-    split_dim, concat_dim, cluster_axis, reduce_type, source_target_pairs).
+    split_dim, concat_dim, slice_dim, cluster_axis, reduce_type, source_target_pairs).
     """
 
     name = "ttmetal.enqueue_ccl"

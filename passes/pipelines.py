@@ -1,7 +1,7 @@
 """The pipelines from ttir to each backend, with their options passed through.
 
 `ttir-to-ttnn-pipeline{system=t3k mesh-shape=2,4}` = tt-register-device{...},
-ttir-layout{...}, ttir-reinterpret-grid, convert-ttir-to-ttnn;
+reshard-to-collectives, ttir-layout{...}, ttir-reinterpret-grid, convert-ttir-to-ttnn;
 `ttir-to-ttmetal-pipeline{...}` ends with convert-ttir-to-ttmetal instead. Without `system`
 a module that already carries `tt.device` keeps it (no tt-register-device step).
 """
@@ -17,6 +17,7 @@ from xdsl.passes import ModulePass
 from meshc.passes.convert_ttir_to_ttmetal import ConvertTTIRToTTMetalPass
 from meshc.passes.convert_ttir_to_ttnn import ConvertTTIRToTTNNPass
 from meshc.passes.register_device import RegisterDevicePass
+from meshc.passes.reshard_to_collectives import ReshardToCollectivesPass
 from meshc.passes.ttir_layout import TTIRLayoutPass
 from meshc.passes.ttir_reinterpret_grid import TTIRReinterpretGridPass
 
@@ -34,6 +35,7 @@ class _PipelineBase(ModulePass):
         passes: list[ModulePass] = []
         if self.system is not None or self.mesh_shape is not None or "tt.device" not in op.attributes:
             passes.append(RegisterDevicePass(self.system or "n150", self.mesh_shape))
+        passes.append(ReshardToCollectivesPass())
         passes.append(TTIRLayoutPass(self.memory_space, self.memory_layout, self.tiled))
         if self.reinterpret_grid:
             passes.append(TTIRReinterpretGridPass())
