@@ -2,8 +2,10 @@
 
 Options: `system` = n150 | n300 | t3k | galaxy, or the path of a file holding a
 `#tt.system_desc<...>` attribute; `mesh-shape` = the chip mesh (default: the system's).
-The device is `derive_device(mesh, system=...)`; a mesh that needs more chips than the system
-has, or whose shape does not fit the system's chip mesh, is a located error at the module, as
+The device is `derive_device(mesh, system=...)`: device i (row-major over the mesh) is chip i
+(row-major over the system's chip mesh), so a mesh whose shape differs from the chip mesh but
+whose volume fits (2x2x2 on a t3k's 2x4) is a view of the first chips, routed over the system's
+links. A mesh that needs more chips than the system has is a located error at the module, as
 is a module that already carries a different `tt.device` (the pass never silently replaces it).
 """
 
@@ -59,14 +61,9 @@ def check_mesh_fits(mesh: tuple[int, ...], sysdesc, system_name: str, module: Mo
             f"(chip mesh {_fmt(sysdesc.mesh_shape)})",
             module,
         )
-    sm = tuple(sysdesc.mesh_shape)
-    squeezed = tuple(s for s in mesh if s != 1)
-    ssq = tuple(s for s in sm if s != 1)
-    fits_shape = len(squeezed) <= len(ssq) and all(a <= b for a, b in zip(sorted(squeezed), sorted(ssq)))
-    if n > 1 and not fits_shape and len(squeezed) > 1:
-        raise LocatedError(
-            f"mesh {_fmt(mesh)} does not fit the chip mesh {_fmt(sm)} of system '{system_name}'", module
-        )
+    # A mesh whose shape does not fit the chip mesh (2x2x2 on a 2x4 t3k) is a logical view of
+    # the first n chips in row-major chip order, as TT-Mesh's mesh views are: device i runs on
+    # chip i, and the system's own ethernet links carry the traffic (multi-hop where they must).
 
 
 @dataclass(frozen=True)

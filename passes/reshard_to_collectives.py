@@ -175,7 +175,7 @@ def lower_reshard(op, max_ratio: float | None = None, allow_point_to_point: bool
 class ReshardToCollectivesPass(ModulePass):
     name = "reshard-to-collectives"
 
-    max_ratio: float | None = None
+    max_ratio: float | int | None = None
     """Use uniform collectives when they deliver at most this times the lower bound (default 1.0)."""
 
     point_to_point: bool = True

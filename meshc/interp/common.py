@@ -118,7 +118,8 @@ def module_device(module: ModuleOp):
 def module_system(module: ModuleOp, mesh_shape: tuple[int, ...]):
     """The module's `#tt.system_desc` as a SystemDesc; without one, the smallest named system
     (n150, n300, t3k, galaxy) whose chip mesh holds the program's mesh and has every chip its
-    device names, else a plain chip mesh of the program's shape."""
+    device names, else the smallest with enough chips (the mesh is then a view of its first
+    chips, row-major), else a plain chip mesh of the program's shape."""
     from meshc.layout.system import SYSTEMS, mesh_system, system
 
     attr = module.attributes.get("tt.system_desc")
@@ -128,6 +129,9 @@ def module_system(module: ModuleOp, mesh_shape: tuple[int, ...]):
     chips_needed = max(dev.chip_ids) + 1 if dev is not None and len(dev.chip_ids) else 1
     for name, shape in SYSTEMS.items():
         if mesh_fits(mesh_shape, shape) and math.prod(shape) >= chips_needed:
+            return system(name)
+    for name, shape in SYSTEMS.items():  # a view of the first chips (2x2x2 on a t3k)
+        if math.prod(shape) >= max(chips_needed, math.prod(mesh_shape)):
             return system(name)
     return mesh_system(tuple(mesh_shape))
 

@@ -3,7 +3,9 @@
 `Machine(system, mesh_shape)` builds one checked allocator per core L1 and per DRAM bank of
 every chip, a router over the system's ethernet links and the traffic counters. The program's
 device mesh maps onto chips: device d (row-major over `mesh_shape`) is the chip at the same
-mesh coordinate of the system (a smaller mesh takes the chips at the origin corner).
+mesh coordinate of the system (a smaller mesh takes the chips at the origin corner; a mesh of
+another shape whose volume fits, like 2x2x2 on a t3k, is a view of the first chips in row-major
+chip order).
 
 Host transfers (`write` / `read`) move whole device tensors in and out of mesh buffers and
 count host bytes per chip, NOC bytes per chip and DRAM bytes per bank; `send` moves bytes
@@ -93,8 +95,12 @@ class Machine:
         smesh = tuple(self.system.mesh_shape)
         sq = tuple(n for n in mesh_shape if n > 1)
         if len(sq) > len(smesh) or any(a > b for a, b in zip((1,) * (len(smesh) - len(sq)) + sq, smesh)):
-            raise LayoutError(f"a {'x'.join(map(str, mesh_shape))} device mesh does not fit the system's "
-                              f"{'x'.join(map(str, smesh))} chip mesh")
+            n = math.prod(mesh_shape)
+            if n > len(self.chips):
+                raise LayoutError(f"a {'x'.join(map(str, mesh_shape))} device mesh needs {n} chips, but the system "
+                                  f"has {len(self.chips)} (chip mesh {'x'.join(map(str, smesh))})")
+            # a mesh of another shape is a view of the first n chips in row-major chip order
+            return tuple(self.system.chip_at(c) for c in itertools.islice(itertools.product(*[range(k) for k in smesh]), n))
         ms = (1,) * (len(smesh) - len(sq)) + sq
         # device order is row-major over the program mesh, which size-1 axes do not change
         return tuple(self.system.chip_at(c) for c in itertools.product(*[range(n) for n in ms]))

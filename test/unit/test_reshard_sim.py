@@ -74,3 +74,60 @@ def test_golden_run_agrees():
     x = np.random.default_rng(0).normal(size=(8, 8)).astype(np.float32)
     res = run(module, {"x": x}, mode="golden")
     np.testing.assert_array_equal(res.outputs[0], x)
+
+
+# ---- reshards no uniform walk can do at the bound: ttir.point_to_point on the simulator ----
+
+P2P_CASES = [
+    # [R, S01] -> [S0, S1] on 2x2, n = 32 f32: device (i, j) holds columns 8k..8k+8 (k = 2i + j, all
+    # rows) and needs rows 16i..16i+16 of columns 16j..16j+16: 256 elements, of which it holds
+    # 16 x 8 = 128 (its own column block lies in its column half exactly when k // 2 == j, i.e.
+    # for devices 0 and 3; devices 1 and 2 hold none of theirs). Bound: 2 x 128 x 4 B + 2 x 256 x 4 B
+    # = 3,072 B. The SPMD walk delivers 8,192 B (2.67x), so the pass emits point-to-point moves.
+    ("[R, S01]", ((), (0, 1)), "[S0, S1]", ((0,), (1,)), 3072),
+    # [S0, S1] -> [S1, S0] on 2x2: device (i, j) holds block (i, j) of 16x16 and needs block (j, i):
+    # devices 0 and 3 hold theirs, devices 1 and 2 need all 256 elements; bound 2 x 256 x 4 B =
+    # 2,048 B. The walk (all_gather, all_to_all, all_slice) delivers 8,192 B.
+    ("[S0, S1]", ((0,), (1,)), "[S1, S0]", ((1,), (0,)), 2048),
+]
+
+
+def chip_hops(a: int, b: int, cols: int) -> int:
+    """Links between two chips of a chip mesh without wrap-around (row-major ids): Manhattan distance."""
+    return abs(a // cols - b // cols) + abs(a % cols - b % cols)
+
+
+@pytest.mark.parametrize("src_text,src_dims,tgt_text,tgt_dims,bound", P2P_CASES)
+def test_point_to_point_meets_the_bound_on_the_simulator(src_text, src_dims, tgt_text, tgt_dims, bound):
+    from meshc.dialects import ttir
+    from meshc.layout.reshard import lower_bound_bytes
+
+    n = 32
+    text = program(n, src_text, src_dims, tgt_text, tgt_dims)
+    module = meshc.compile(text, "reshard-to-collectives")
+    (p2p,) = [o for o in module.walk() if isinstance(o, ttir.PointToPointOp)]
+    assert lower_bound_bytes((n, n), "f32", ShardingSpec(M22, src_dims), ShardingSpec(M22, tgt_dims)) == bound
+    x = np.arange(n * n, dtype=np.float32).reshape(n, n)
+    res = run(module, {"x": x}, system=mesh_system((2, 2)))
+    np.testing.assert_array_equal(res.outputs[0], x)
+    (rec,) = [o for o in res.ops if o.name == "ttnn.point_to_point"]
+    assert rec.traffic.delivered_bytes == bound
+    rows = p2p.rows()
+    hop_bytes = sum(4 * np.prod([r[4 + 2 * k] - r[3 + 2 * k] for k in range(2)]) * chip_hops(r[1], r[2], 2)
+                    for r in rows)
+    assert rec.traffic.link_bytes == hop_bytes
+    # the same without point-to-point: uniform collectives move more than the bound
+    walked = meshc.compile(text, "reshard-to-collectives{point-to-point=false max-ratio=100}")
+    res2 = run(walked, {"x": x}, system=mesh_system((2, 2)))
+    np.testing.assert_array_equal(res2.outputs[0], x)
+    assert res2.traffic.delivered_bytes > bound
+
+
+def test_point_to_point_golden_equals_simulator():
+    text = program(8, "[R, S01]", ((), (0, 1)), "[S0, S1]", ((0,), (1,)))
+    module = meshc.compile(text, "reshard-to-collectives")
+    x = np.random.default_rng(1).normal(size=(8, 8)).astype(np.float32)
+    gold = run(module, {"x": x}, mode="golden")
+    sim = run(module, {"x": x}, system=mesh_system((2, 2)))
+    np.testing.assert_array_equal(gold.outputs[0], x)
+    np.testing.assert_array_equal(sim.outputs[0], x)
