@@ -35,7 +35,7 @@ func.func @end(%a: !ttmetal.buffer<64x128xf32>) {
 }
 // -----
 func.func @ccl(%a: !ttmetal.buffer<64x128xf32>) {
-  // expected-error @+1 {{kind must be one of all_gather, reduce_scatter, all_reduce, all_to_all, collective_permute, got "broadcast"}}
+  // expected-error @+1 {{kind must be one of all_gather, reduce_scatter, all_reduce, all_to_all, all_slice, collective_permute, got "broadcast"}}
   "ttmetal.enqueue_ccl"(%a, %a) {kind = "broadcast"} : (!ttmetal.buffer<64x128xf32>, !ttmetal.buffer<64x128xf32>) -> ()
   func.return
 }
