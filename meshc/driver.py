@@ -20,6 +20,7 @@ from meshc.diagnostics import (
     Diagnostic,
     DiagnosticError,
     LocatingParser,
+    SourceFile,
     parse_error_diagnostic,
     stamp_location,
     verify_located,
@@ -36,8 +37,26 @@ def make_context(allow_unregistered: bool = False) -> Context:
     return ctx
 
 
+_STRING_OR_COMMENT = re.compile(r'"(?:[^"\\\n]|\\.)*"|//[^\n]*|"')
+
+
+def _check_string_literals(text: str, name: str) -> None:
+    """Report a string literal left open at the end of its line.
+
+    xDSL 0.74's lexer matches string literals with a regex that backtracks exponentially when
+    the closing quote is missing, so an open quote would hang the parser; find it first, in
+    linear time, and say where it is.
+    """
+    for m in _STRING_OR_COMMENT.finditer(text):
+        if m.group(0) == '"':
+            source = SourceFile(name, text)
+            line, col = source.position_of(m.start())
+            raise DiagnosticError([Diagnostic(name, line, col, "string literal is not closed on its line")])
+
+
 def parse_source(ctx: Context, text: str, name: str = "<input>") -> ModuleOp:
     """Parse a module; a syntax or attribute error raises a located DiagnosticError."""
+    _check_string_literals(text, name)
     try:
         module = LocatingParser(ctx, text, name).parse_module()
     except ParseError as e:
