@@ -11,12 +11,14 @@ another view of the same devices, like `[EP=8]` over a 2x2x2 mesh). The pass emi
 * otherwise **`ttir.point_to_point`** carrying the transfers of the fewest-bytes plan
   (`plan_reshard`): per move the step, the source device, the destination device and the
   global index box. Its delivered bytes equal the lower bound (every byte moved is needed by
-  its receiver and was missing there). The plan's link-hop choice uses the module's
-  `#tt.system_desc` (the chips of its `#tt.device`) when it has one.
+  its receiver and was missing there). Among such plans the one with the fewest link-hop bytes
+  is taken, on the links between the chips of the module's `#tt.device` in its
+  `#tt.system_desc`, or in the system the simulator runs it on (meshc.interp.common).
 
-Reshards that reduce partial sums always take the walk (a point-to-point move never adds).
-Option `point-to-point=false` never emits `ttir.point_to_point`: a walk beyond `max-ratio` is
-then a located error, as is a partial-sum reshard whose walk is beyond it.
+Reshards that reduce partial sums take the walk (a point-to-point move never adds), however
+much it moves, unless `max-ratio` is given: then a walk beyond it is a located error. Option
+`point-to-point=false` never emits `ttir.point_to_point`; with `max-ratio` given, a walk beyond
+it is then a located error (without, the walk is emitted whatever it costs).
 
 Errors (located at the reshard): specs that do not parse or do not fit the mesh, uneven
 splits, element types without a per-element byte size, partial sums the target invents.
@@ -65,20 +67,22 @@ def _i(value: int, kind=_SI32) -> IntegerAttr:
 
 
 def _system_of(op):
-    """The topology between the module's devices (device i = the i-th chip of its `#tt.device`),
-    from its `#tt.system_desc`; None when the module has none (the planner's default)."""
+    """The topology between the module's devices (device i = the i-th chip of its `#tt.device`):
+    its `#tt.system_desc`, else the system the simulator would run it on
+    (meshc.interp.common.module_system); None when the module has no device."""
     from xdsl.dialects.builtin import ModuleOp as _Module
 
+    from meshc.interp.common import module_device, module_mesh_shape, module_system
     from meshc.layout.system import SystemDesc
 
     module = op
     while module is not None and not isinstance(module, _Module):
         module = module.parent_op()
-    if module is None or "tt.system_desc" not in module.attributes or "tt.device" not in module.attributes:
+    if module is None or "tt.device" not in module.attributes:
         return None
     try:
-        sysdesc = module.attributes["tt.system_desc"].model()
-        ids = [int(c) for c in module.attributes["tt.device"].model().chip_ids]
+        sysdesc = module_system(module, module_mesh_shape(module))
+        ids = [int(c) for c in module_device(module).chip_ids]
         index = {c: i for i, c in enumerate(ids)}
         links = tuple(sorted((min(index[a], index[b]), max(index[a], index[b]))
                              for a, b in sysdesc.links if a in index and b in index))
@@ -91,8 +95,9 @@ def point_to_point(op, plan) -> list:
     """One `ttir.point_to_point` carrying the transfers of `plan` (a plan without reductions)."""
     from meshc.dialects import ttir
 
+    moving = [step for step in plan.steps if step.transfers]  # all_slice steps move nothing
     rows = [[k, tr.src, tr.dst, *[x for lo_hi in tr.box for x in lo_hi]]
-            for k, step in enumerate(plan.steps) for tr in step.transfers]
+            for k, step in enumerate(moving) for tr in step.transfers]
     attr = DenseArrayBase.from_list(i64, [x for r in rows for x in r])
     new = ttir.PointToPointOp.create(operands=[op.input], result_types=[op.result.type],
                                      attributes={"source": op.source, "target": op.target, "transfers": attr})
@@ -119,17 +124,17 @@ def lower_reshard(op, max_ratio: float | None = None, allow_point_to_point: bool
     except LayoutError as e:
         raise LocatedError(f"cannot lower the reshard {src} -> {tgt}: {e}", op) from None
     limit = 1.0 if max_ratio is None else max_ratio
-    walk, why = None, ""
+    walk, why, within = None, "", False
     try:
         walk = collective_walk(shape, dtype, src, tgt)
         moved = sum(s.bytes for s in walk)
-        if bound and moved > limit * bound:
+        within = not bound or moved <= limit * bound
+        if not within:
             why = (f"the collectives for {src} -> {tgt} deliver {moved} B, {moved / bound:.2f}x the lower "
                    f"bound of {bound} B (max-ratio = {limit:g})")
-            walk = None
     except LayoutError as e:
         why = f"cannot lower the reshard {src} -> {tgt}: {e}"
-    if walk is None:
+    if not within:
         if allow_point_to_point:
             try:
                 plan = plan_reshard(shape, dtype, src, tgt, system=_system_of(op))
@@ -138,7 +143,9 @@ def lower_reshard(op, max_ratio: float | None = None, allow_point_to_point: bool
             if plan.intermediate is None and not any(tr.reduce for tr in plan.transfers):
                 return point_to_point(op, plan)
             why += "; point-to-point moves cannot reduce partial sums"
-        raise LocatedError(why, op)
+        if walk is None or max_ratio is not None:
+            raise LocatedError(why, op)
+        # partial sums without a max-ratio: the walk is the only lowering there is
     new_ops = []
     value = op.input
     for step in walk:
@@ -176,10 +183,11 @@ class ReshardToCollectivesPass(ModulePass):
     name = "reshard-to-collectives"
 
     max_ratio: float | int | None = None
-    """Use uniform collectives when they deliver at most this times the lower bound (default 1.0)."""
+    """Use uniform collectives when they deliver at most this times the lower bound (default 1.0);
+    given, it also caps the walk of a partial-sum reshard (beyond it: a located error)."""
 
     point_to_point: bool = True
-    """Otherwise emit ttir.point_to_point (false: a located error instead)."""
+    """Otherwise emit ttir.point_to_point (false: the walk, or a located error beyond a given max-ratio)."""
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         from meshc.dialects import ttir

@@ -89,7 +89,8 @@ def t3k_hops(a: int, b: int) -> int:
 def test_example_on_the_simulator(inputs):
     from meshc.dialects import ttnn
     from meshc.interp.runner import lower, run
-    from meshc.layout.reshard import lower_bound_bytes
+    from meshc.layout.reshard import lower_bound_bytes, plan_reshard
+    from meshc.layout.system import system
 
     module = meshc.parse(EXAMPLE.read_text())
     lowered = lower(module)
@@ -110,6 +111,8 @@ def test_example_on_the_simulator(inputs):
         hop_bytes = sum(4 * np.prod([r[4 + 2 * k] - r[3 + 2 * k] for k in range(4)]) * t3k_hops(r[1], r[2])
                         for r in op.rows())
         assert rec.traffic.link_bytes == hop_bytes
+        src, tgt = op.specs()  # the pass planned on the t3k's links, as the simulator routes them
+        assert hop_bytes == plan_reshard(op.global_shape(), "f32", src, tgt, system=system("t3k")).link_hop_bytes
         assert rec.traffic.link_bytes > rec.traffic.delivered_bytes  # some moves cross two links
     # the MoE steps themselves move nothing between chips
     assert all(r.traffic.link_bytes == 0 for r in res.ops if r.name.startswith("ttnn.moe_"))
