@@ -1,6 +1,7 @@
 // RUN: meshc-opt %examples/moe_ep8.mlir | filecheck %s --check-prefix=PARSE
 // RUN: meshc-opt %examples/moe_ep8.mlir -p reshard-to-collectives | filecheck %s
 // RUN: meshc-opt %examples/moe_ep8.mlir -p 'reshard-to-collectives{max-ratio=2.0}' | filecheck %s --check-prefix=WALK
+// RUN: meshc-opt %examples/moe_ep8.mlir -p ttir-to-ttnn-pipeline | filecheck %s --check-prefix=TTNN
 
 // examples/moe_ep8.mlir verifies, and reshard-to-collectives turns both of its reshards into
 // ttir.point_to_point: no walk of uniform collectives meets the lower bound (to EP the cheapest
@@ -30,3 +31,12 @@
 // WALK-NEXT: "ttir.all_gather"({{.*}}) {all_gather_dim = 0 : si32, cluster_axis = 1 : ui32} : (tensor<2x2x2x4xf32>) -> tensor<4x2x2x4xf32>
 // WALK-NEXT: %back = "ttir.all_to_all"({{.*}}) {split_dim = 1 : si32, concat_dim = 0 : si32, cluster_axis = 0 : ui32} : (tensor<4x2x2x4xf32>) -> tensor<8x1x2x4xf32>
 // WALK-NEXT: "ttir.moe_combine"(%back, %experts, %weights, %slots)
+
+// Through ttir-to-ttnn-pipeline: the MoE steps and the moves become their ttnn namesakes, each
+// with the layouts of its operands and results (integer expert ids and slots included).
+// TTNN-NOT: "ttir.
+// TTNN: "ttnn.moe_route"(%lall) {k = 2 : i64} : (tensor<1x4x8xf32, #ttnn_layout>) -> (tensor<1x4x2xi32, #ttnn_layout1>, tensor<1x4x2xf32, #ttnn_layout>)
+// TTNN-NEXT: "ttnn.moe_dispatch"(%hall, %experts)
+// TTNN-NEXT: %ep = "ttnn.point_to_point"(%disp) {source = "[E=8, G=2/DP=2, C=2, M=8/TP=2] on [DP=2, CP=2, TP=2]", target = "[E=8/EP=8, G=2, C=2, M=8]", transfers = array<i64: {{.*}}>}
+// TTNN: %back = "ttnn.point_to_point"(%yr)
+// TTNN-NEXT: "ttnn.moe_combine"(%back, %experts, %weights, %slots)
