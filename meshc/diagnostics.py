@@ -13,6 +13,7 @@ Everything that reports an error about user input goes through this module:
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
@@ -111,13 +112,29 @@ def stamp_location(op: Operation, file: str, line: int, col: int) -> None:
 class LocatingParser(Parser):
     """xDSL's parser, with locations on ops and located attribute verification errors."""
 
+    _line_starts: list[int] | None = None
+
+    def _line_col(self, offset: int) -> tuple[int, int]:
+        """1-based (line, col) of an input offset, by bisection over the line starts (linear overall;
+        xDSL's Span.get_location counts newlines from the file's start on every call)."""
+        if self._line_starts is None:
+            content = self.lexer.input.content
+            nl = "\n" if isinstance(content, str) else b"\n"
+            starts = [0]
+            i = content.find(nl)
+            while i != -1:
+                starts.append(i + 1)
+                i = content.find(nl, i + 1)
+            self._line_starts = starts
+        line = bisect_right(self._line_starts, offset)
+        return line, offset - self._line_starts[line - 1] + 1
+
     def parse_operation(self) -> Operation:
-        start = self._current_token.span
+        start = self._current_token.span.start
         op = super().parse_operation()
         if not isinstance(op.location, FileLineColLoc):
-            loc = start.get_location()
-            stamp_location(op, loc.filename if hasattr(loc, "filename") else self.lexer.input.name,
-                           loc.line, loc.col)
+            line, col = self._line_col(start)
+            stamp_location(op, self.lexer.input.name, line, col)
         return op
 
     def _parse_extended_type_or_attribute(self, attr_or_dialect_name: str, is_type: bool):  # type: ignore[override]

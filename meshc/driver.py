@@ -14,7 +14,7 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import FileLineColLoc, ModuleOp
 from xdsl.passes import ModulePass, PassPipeline
 from xdsl.printer import Printer
-from xdsl.utils.exceptions import ParseError, VerifyException
+from xdsl.utils.exceptions import ArgSpecParseError, ParseError, VerifyException
 
 from meshc.diagnostics import (
     Diagnostic,
@@ -100,6 +100,10 @@ def build_pipeline(spec: str) -> tuple[ModulePass, ...]:
         return PassPipeline.parse_spec(get_all_passes(), spec).passes
     except ValueError:
         raise
+    except ArgSpecParseError as e:  # a BaseException in xDSL 0.74, so name it
+        detail = " ".join(str(e).split("\n")[1:]).strip() or str(e)
+        raise ValueError(f"invalid pass pipeline '{spec}': {' '.join(detail.split())} "
+                         "(quote option values that are paths: system=\"/path/to/system.mlir\")") from None
     except Exception as e:  # option type errors etc. come out as assorted exceptions
         raise ValueError(f"invalid pass pipeline '{spec}': {e}") from None
 
@@ -118,27 +122,23 @@ ALIAS_PREFIXES: dict[str, str] = {
 _PREFIX_RE = re.compile("|".join(re.escape(p) for p in sorted(ALIAS_PREFIXES, key=len, reverse=True)))
 
 
+_BRACKET_TOKENS = re.compile(r'->|"(?:[^"\\]|\\.)*"|[<>]')
+
+
 def _attr_end(text: str, start: int) -> int:
-    """Index just past the `>` closing the attribute whose `<` is at or after start."""
+    """Index just past the `>` closing the attribute whose `<` is at or after start.
+
+    Jumps from bracket to bracket with a regex; the `>` of `->` and brackets inside string
+    literals do not count."""
     depth = 0
-    i = text.index("<", start)
-    in_str = False
-    while i < len(text):
-        c = text[i]
-        if in_str:
-            if c == "\\":
-                i += 1
-            elif c == '"':
-                in_str = False
-        elif c == '"':
-            in_str = True
-        elif c == "<":
+    for m in _BRACKET_TOKENS.finditer(text, text.index("<", start)):
+        tok = m.group(0)
+        if tok == "<":
             depth += 1
-        elif c == ">" and text[i - 1] != "-":
+        elif tok == ">":
             depth -= 1
             if depth == 0:
-                return i + 1
-        i += 1
+                return m.end()
     return len(text)
 
 

@@ -15,3 +15,7 @@ func.func @second() {
 }
 
 // BADPASS: error: {{.*}}no-such-pass
+
+// RUN: not meshc-opt %s -p 'tt-register-device{system=/no/such/file}' 2>&1 | filecheck %s --check-prefix=BADSPEC
+// BADSPEC: meshc-opt: error: invalid pass pipeline 'tt-register-device{system=/no/such/file}': {{.*}}Unknown token (quote option values that are paths
+// BADSPEC-NOT: Traceback
