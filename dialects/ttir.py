@@ -702,8 +702,9 @@ _OPS: list[type[Operation]] = [
 
 # ---- resharding and MoE ops (issue 7) ----
 # A placement change (`ttir.reshard`, lowered by `reshard-to-collectives` into the collectives
-# above plus `ttir.all_slice`) and the mixture-of-experts steps. What they compute is defined
-# once in meshc/layout/reshard.py and meshc/layout/moe.py; `reference` / `spmd` below call it.
+# above plus `ttir.all_slice`, or into `ttir.point_to_point` when no walk of them meets the lower
+# bound) and the mixture-of-experts steps. What they compute is defined once in
+# meshc/layout/reshard.py and meshc/layout/moe.py; `reference` / `spmd` below call it.
 
 from xdsl.dialects.builtin import IntegerType, StringAttr  # noqa: E402
 
