@@ -56,8 +56,8 @@ module attributes {tt.device = #tt.device<workerGrid = #tt.grid<16x16, (d0, d1) 
 // Seed 004: the dispatched tokens [E, B/DP, C, M/TP] on the attention mesh go to [EP=8], a view
 // of the same 8 devices (EP = DP, CP, TP in row-major order). No walk of uniform collectives
 // meets the bound (the cheapest delivers 2x), so the pass emits the plan's point-to-point moves;
-// each device e needs expert e's [2, 4, 16] and holds [1, 4, 8] of it, so it receives 3 boxes of
-// [1, 4, 8] (from the devices of its CP pair's other DP row and other TP half): 24 moves in all.
+// device e needs expert e's [1, 2, 4, 16] and holds the [1, 1, 4, 8] of its own DP row and TP
+// half, so it receives 3 boxes of [1, 1, 4, 8] (the other row, the other half, or both): 24 moves.
 // With max-ratio = 2.0 the walk is accepted instead.
 module attributes {tt.device = #tt.device<workerGrid = #tt.grid<2x16x16, (d0, d1, d2) -> (d0 * 4 + (d1 floordiv 8) * 2 + d2 floordiv 8, d1 mod 8, d2 mod 8)>, meshShape = 2x2x2, chipIds = [0, 1, 2, 3, 4, 5, 6, 7]>} {
   // CHECK-LABEL: func.func @to_ep
