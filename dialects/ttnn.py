@@ -27,6 +27,7 @@ from xdsl.dialects.builtin import (  # noqa: E402
     NoneAttr as _NoneAttr,
     StringAttr as _MemStringAttr,
     TensorType as _TensorType,
+    AnyFloat as _AnyFloat,
 )
 from xdsl.ir import Data as _Data, ParametrizedAttribute as _MemPAttr  # noqa: E402
 from xdsl.irdl import irdl_attr_definition as _mem_attr_definition  # noqa: E402
@@ -401,22 +402,24 @@ def check_ttnn_layout(t) -> None:
 
     enc: TTNNLayoutAttr = t.encoding
     shape = tuple(t.get_shape())
-    what = f"tensor<{'x'.join(map(str, shape))}x{t.element_type}>"
+
+    def what() -> str:  # built only for a message: printing a type is slow
+        return f"tensor<{'x'.join(map(str, shape))}x{t.element_type}>"
+
     if any(d < 0 for d in shape):
-        raise _MemVerifyException(f"{what} with a #ttnn.ttnn_layout must have a static shape")
+        raise _MemVerifyException(f"{what()} with a #ttnn.ttnn_layout must have a static shape")
     d = get_dtype(enc.data_type.data)
-    elt = str(t.element_type)
-    elt_is_float = elt.startswith(("f", "bf"))
+    elt_is_float = isinstance(t.element_type, _AnyFloat)
     if elt_is_float != d.is_float:
         kind = "a float" if elt_is_float else "an integer"
-        raise _MemVerifyException(f"{what} cannot be stored as {d.name}: {kind} tensor needs {kind} data type "
+        raise _MemVerifyException(f"{what()} cannot be stored as {d.name}: {kind} tensor needs {kind} data type "
                                   "in its ttnn_layout")
     if enc.memory_config.is_host:
         return
     try:
         _check_placement(shape, enc)
     except _LayoutError as e:
-        raise _MemVerifyException(f"{what} does not fit its #ttnn.ttnn_layout: {e}") from None
+        raise _MemVerifyException(f"{what()} does not fit its #ttnn.ttnn_layout: {e}") from None
 
 
 from meshc.diagnostics import register_type_checker as _register_type_checker  # noqa: E402

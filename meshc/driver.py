@@ -8,10 +8,12 @@ the top instead of the attribute on every op).
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass, field
 from io import StringIO
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import FileLineColLoc, ModuleOp
+from xdsl.ir import Attribute
 from xdsl.passes import ModulePass, PassPipeline
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import ArgSpecParseError, ParseError, VerifyException
@@ -110,66 +112,56 @@ def build_pipeline(spec: str) -> tuple[ModulePass, ...]:
 
 # ----------------------------------------------------------------------------- printing
 
-ALIAS_PREFIXES: dict[str, str] = {
-    "#tt.system_desc<": "system_desc",
-    "#tt.device<": "device",
-    "#tt.metal_layout<": "layout",
-    "#ttnn.ttnn_layout<": "ttnn_layout",
-    "#ttnn.sharded_buffer_config<": "sharded_buffer_config",
+ALIAS_NAMES: dict[str, str] = {
+    "tt.system_desc": "system_desc",
+    "tt.device": "device",
+    "tt.metal_layout": "layout",
+    "ttnn.ttnn_layout": "ttnn_layout",
+    "ttnn.sharded_buffer_config": "sharded_buffer_config",
 }
-"""Attributes printed once as `#name = ...` at the top of the output, as tt-mlir's alias hooks do."""
-
-_PREFIX_RE = re.compile("|".join(re.escape(p) for p in sorted(ALIAS_PREFIXES, key=len, reverse=True)))
-
-
-_BRACKET_TOKENS = re.compile(r'->|"(?:[^"\\]|\\.)*"|[<>]')
+"""Attributes printed once as `#alias = ...` at the top of the output, as tt-mlir's alias hooks
+do: attribute name -> alias base (`#device`, `#device1`, ...)."""
 
 
-def _attr_end(text: str, start: int) -> int:
-    """Index just past the `>` closing the attribute whose `<` is at or after start.
+@dataclass(eq=False, repr=False)
+class AliasPrinter(Printer):
+    """A Printer that writes each distinct long meshc attribute once, as `#alias = ...` on top.
 
-    Jumps from bracket to bracket with a regex; the `>` of `->` and brackets inside string
-    literals do not count."""
-    depth = 0
-    for m in _BRACKET_TOKENS.finditer(text, text.index("<", start)):
-        tok = m.group(0)
-        if tok == "<":
-            depth += 1
-        elif tok == ">":
-            depth -= 1
-            if depth == 0:
-                return m.end()
-    return len(text)
+    Attributes are recognised while printing (by identity first, then by value), so a layout
+    repeated on thousands of tensor types is rendered once, not re-printed and then scanned."""
 
+    _by_id: dict[int, tuple[Attribute, str]] = field(default_factory=dict, init=False)
+    _by_value: dict[Attribute, str] = field(default_factory=dict, init=False)
+    _defs: list[tuple[str, str]] = field(default_factory=list, init=False)
+    _counts: dict[str, int] = field(default_factory=dict, init=False)
 
-def apply_aliases(text: str) -> str:
-    """Hoist long meshc attributes into `#alias = ...` definitions, as mlir-opt prints them."""
-    names: dict[str, str] = {}
-    counts: dict[str, int] = {}
-    out: list[str] = []
-    pos = 0
-    for m in _PREFIX_RE.finditer(text):
-        if m.start() < pos:
-            continue  # nested inside an attribute already hoisted
-        end = _attr_end(text, m.start())
-        attr = text[m.start() : end]
-        if attr not in names:
-            base = ALIAS_PREFIXES[m.group(0)]
-            n = counts.get(base, 0)
-            counts[base] = n + 1
-            names[attr] = f"#{base}" if n == 0 else f"#{base}{n}"
-        out.append(text[pos : m.start()])
-        out.append(names[attr])
-        pos = end
-    if not names:
-        return text
-    out.append(text[pos:])
-    header = "".join(f"{alias} = {attr}\n" for attr, alias in names.items())
-    return header + "".join(out)
+    def print_attribute(self, attribute: Attribute) -> None:
+        base = ALIAS_NAMES.get(getattr(attribute, "name", ""))
+        if base is None:
+            return super().print_attribute(attribute)
+        hit = self._by_id.get(id(attribute))
+        if hit is None:
+            alias = self._by_value.get(attribute)
+            if alias is None:
+                n = self._counts.get(base, 0)
+                self._counts[base] = n + 1
+                alias = f"#{base}" if n == 0 else f"#{base}{n}"
+                text = StringIO()
+                Printer(stream=text, print_generic_format=self.print_generic_format).print_attribute(attribute)
+                self._defs.append((alias, text.getvalue()))
+                self._by_value[attribute] = alias
+            hit = self._by_id[id(attribute)] = (attribute, alias)  # holding the attribute keeps its id
+        self.print_string(hit[1])
+
+    def header(self) -> str:
+        return "".join(f"{alias} = {text}\n" for alias, text in self._defs)
 
 
 def print_module(module: ModuleOp, generic: bool = False, aliases: bool = True) -> str:
     stream = StringIO()
-    Printer(stream=stream, print_generic_format=generic).print_op(module)
-    text = stream.getvalue() + "\n"
-    return apply_aliases(text) if aliases else text
+    if not aliases:
+        Printer(stream=stream, print_generic_format=generic).print_op(module)
+        return stream.getvalue() + "\n"
+    printer = AliasPrinter(stream=stream, print_generic_format=generic)
+    printer.print_op(module)
+    return printer.header() + stream.getvalue() + "\n"
