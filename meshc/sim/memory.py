@@ -70,7 +70,7 @@ class ShardLayout:
         object.__setattr__(self, "owners", tuple(p.owners))
         object.__setattr__(self, "owner_bytes", int(max(p.owner_bytes().values(), default=0)))
         row_major = self.tile is None and not self.dtype.is_block_float
-        fast = row_major and (self.interleaved or (self.config.layout in FAST_LAYOUTS and p._shard_pages is not None))
+        fast = row_major and (self.interleaved or (self.config.layout in FAST_LAYOUTS and p.shard_pages is not None))
         object.__setattr__(self, "fast", bool(fast))
 
     @property
@@ -86,9 +86,9 @@ class ShardLayout:
         """The shard grid (rows, cols) of a sharded layout."""
         if self.interleaved:
             return (1, 1)
-        blocks = self.placement._blocks
+        blocks = self.placement.shard_blocks
         if blocks:
-            rows = len({b.r0 for b in blocks})
+            rows = len({r0 for r0, _, _, _ in blocks})
             return rows, len(blocks) // rows
         return (len(self.owners), 1)
 
@@ -120,7 +120,7 @@ class ShardLayout:
             n = len(self.owners)
             slots = self.owner_bytes // ab
             return data[:, : slots * ab].reshape(n, slots, ab)[:, :, : W * st.itemsize].view(st)
-        sr, _ = p._shard_pages
+        sr, _ = p.shard_pages
         ny, nx = self.grid
         pw = p.page_bytes // st.itemsize
         v = data[:, : sr * ab].reshape(ny * nx, sr, ab)[:, :, : pw * st.itemsize].view(st)
@@ -130,7 +130,7 @@ class ShardLayout:
         """Rectangles of equal shards: (shard rows y0:y1 of h rows, shard cols x0:x1 of w cols)."""
         H, W = fold2d(self.shape)
         ny, nx = self.grid
-        sh = self.placement._shard_pages[0]
+        sh = self.placement.shard_pages[0]
         sw = self.placement.page_bytes // storage_dtype(self.dtype).itemsize
         fy, ry = divmod(H, sh)
         fx, rx = divmod(W, sw)
