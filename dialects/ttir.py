@@ -8,8 +8,8 @@ ops compute on per-device shapes, collectives exchange along a `cluster_axis` of
 module's `#tt.device` describes (a module without one runs on a one-device mesh).
 
 Op families share bases (elementwise unary and binary with numpy broadcasting, reductions,
-collectives) whose verifiers check result shapes and name what is wrong; ttnn's compute ops
-reuse the same bases. The shape rules themselves are plain functions in `shape_rules.py`.
+collectives, resharding, MoE) whose verifiers check result shapes and name what is wrong; the
+ttnn ops of the same names are these bases under ttnn names. The shape rules themselves are plain functions in `shape_rules.py`.
 """
 
 from __future__ import annotations
@@ -303,12 +303,15 @@ class SqrtOp(ElementwiseUnaryBase):
     name = "ttir.sqrt"
 
 
-@irdl_op_definition
-class TypecastOp(ElementwiseUnaryBase):
+class TypecastBase(ElementwiseUnaryBase):
     """Convert the element type; the shape is kept."""
 
-    name = "ttir.typecast"
     SAME_ELEMENT_TYPE: ClassVar[bool] = False
+
+
+@irdl_op_definition
+class TypecastOp(TypecastBase):
+    name = "ttir.typecast"
 
 
 @irdl_op_definition
@@ -525,14 +528,11 @@ class EmptyOp(TTIROpBase):
     traits = traits_def(NoMemoryEffect())
 
 
-@irdl_op_definition
-class ConstantOp(TTIROpBase):
+class ConstantBase(TTIROpBase):
     """A tensor given by a dense elements attribute of the result's shape and element type."""
 
-    name = "ttir.constant"
     result = result_def(AnyTensorTypeConstr)
     value = attr_def(DenseIntOrFPElementsAttr)
-    traits = traits_def(NoMemoryEffect())
 
     def verify_(self) -> None:
         vt = self.value.type
@@ -543,6 +543,12 @@ class ConstantOp(TTIROpBase):
             raise VerifyException(
                 f"value element type {vt.get_element_type()} differs from the result's {rt.element_type}"
             )
+
+
+@irdl_op_definition
+class ConstantOp(ConstantBase):
+    name = "ttir.constant"
+    traits = traits_def(NoMemoryEffect())
 
 
 @irdl_op_definition
@@ -622,11 +628,9 @@ class MeshShardOp(TTIROpBase):
             _check_same_shape("operand shape", local, expected_local)
 
 
-@irdl_op_definition
-class AllGatherOp(CollectiveBase):
+class AllGatherBase(CollectiveBase):
     """Concatenate the pieces of the devices along cluster_axis on `all_gather_dim`."""
 
-    name = "ttir.all_gather"
     all_gather_dim = attr_def(IntegerAttr)
 
     def expected_shape(self, shape: tuple[int, ...], n: int) -> tuple[int, ...]:
@@ -635,10 +639,13 @@ class AllGatherOp(CollectiveBase):
 
 
 @irdl_op_definition
-class ReduceScatterOp(CollectiveBase):
+class AllGatherOp(AllGatherBase):
+    name = "ttir.all_gather"
+
+
+class ReduceScatterBase(CollectiveBase):
     """Reduce across cluster_axis, each device keeping its piece of `scatter_dim`."""
 
-    name = "ttir.reduce_scatter"
     scatter_dim = attr_def(IntegerAttr)
     reduce_type = attr_def(ReduceTypeAttr)
 
@@ -648,18 +655,24 @@ class ReduceScatterOp(CollectiveBase):
 
 
 @irdl_op_definition
-class AllReduceOp(CollectiveBase):
+class ReduceScatterOp(ReduceScatterBase):
+    name = "ttir.reduce_scatter"
+
+
+class AllReduceBase(CollectiveBase):
     """Reduce across cluster_axis; every device gets the whole reduced tensor."""
 
-    name = "ttir.all_reduce"
     reduce_type = attr_def(ReduceTypeAttr)
 
 
 @irdl_op_definition
-class AllToAllOp(CollectiveBase):
+class AllReduceOp(AllReduceBase):
+    name = "ttir.all_reduce"
+
+
+class AllToAllBase(CollectiveBase):
     """Split `split_dim` into one piece per device of cluster_axis, exchange, concat on `concat_dim`."""
 
-    name = "ttir.all_to_all"
     split_dim = attr_def(IntegerAttr)
     concat_dim = attr_def(IntegerAttr)
 
@@ -673,11 +686,14 @@ class AllToAllOp(CollectiveBase):
 
 
 @irdl_op_definition
-class CollectivePermuteOp(TTIROpBase):
+class AllToAllOp(AllToAllBase):
+    name = "ttir.all_to_all"
+
+
+class CollectivePermuteBase(TTIROpBase):
     """Device `src` sends its tensor to device `dst` for each (src, dst) pair (flat device ids);
     a device that receives nothing gets zeros."""
 
-    name = "ttir.collective_permute"
     input = operand_def(AnyTensorTypeConstr)
     result = result_def(AnyTensorTypeConstr)
     source_target_pairs = attr_def(DenseIntOrFPElementsAttr)
@@ -689,6 +705,11 @@ class CollectivePermuteOp(TTIROpBase):
         self.expect_result(tensor_shape(self.input))
         mesh = mesh_shape_of(self)
         rules.check_permute_pairs(self.pairs(), None if mesh is None else rules.prod(mesh))
+
+
+@irdl_op_definition
+class CollectivePermuteOp(CollectivePermuteBase):
+    name = "ttir.collective_permute"
 
 
 _ATTRIBUTES: list[type[Attribute]] = [ShardTypeAttr, ShardDirectionAttr, ReduceTypeAttr]
@@ -721,6 +742,19 @@ def _on_devices(args, fn) -> tuple:
     return tuple(list(r) for r in zip(*outs))
 
 
+def _device_values(x, mesh_shape) -> list:
+    """A `spmd` argument as one array per device (device order): a host array is on every device."""
+    return x if isinstance(x, list) else [x] * rules.prod(mesh_shape)
+
+
+def _dtype_name(value: SSAValue) -> str:
+    """The meshc data type name of a tensor value's elements, as the reshard plans take it."""
+    t = value.type
+    assert isinstance(t, TensorType)
+    elem = str(t.element_type)
+    return {"i32": "si32", "i16": "u16", "i8": "u8"}.get(elem, elem)
+
+
 def _spec_on_mesh(op: Operation, attr: Attribute, what: str):
     """A placement of `op` (a spec string or a `#tt.sharding`) written over the op's mesh (the
     module's `#tt.device`); a spec string without a mesh is on that mesh."""
@@ -747,13 +781,12 @@ def _spec_on_mesh(op: Operation, attr: Attribute, what: str):
         raise VerifyException(f"{what}: {e}") from None
 
 
-@irdl_op_definition
-class ReshardOp(TTIROpBase):
+class ReshardBase(TTIROpBase):
     """Change the placement of a tensor from `source` to `target` (sharding-spec strings, e.g.
     `"[S0, R]"` on the module's mesh or `"[E=8/EP=8, B, C, M]"` on another view of its devices).
-    Operand and result are the per-device pieces; the splits must be even."""
+    Operand and result are the per-device pieces; the splits must be even. Each op of the
+    family says how in its `plan()` (a meshc.layout.reshard ReshardPlan)."""
 
-    name = "ttir.reshard"
     input = operand_def(AnyTensorTypeConstr)
     result = result_def(AnyTensorTypeConstr)
     source = attr_def(Attribute)
@@ -788,28 +821,27 @@ class ReshardOp(TTIROpBase):
                     raise VerifyException(f"{what} spec declares dim {d} of size {decl}, but the operand makes it {n}")
         self.expect_result(tuple(n // tgt.num_pieces(d) for d, n in enumerate(full)))
 
-    def plan(self, system=None):
-        """The fewest-bytes plan of this reshard (meshc.layout.reshard.plan_reshard)."""
-        from meshc.layout.reshard import plan_reshard
-
-        src, tgt = self.specs()
-        t = self.input.type
-        assert isinstance(t, TensorType)
-        elem = str(t.element_type)
-        dtype = {"i32": "si32", "i16": "u16", "i8": "u8"}.get(elem, elem)
-        return plan_reshard(self.global_shape(), dtype, src, tgt, system=system)
-
     def spmd(self, args, mesh_shape):
         """Run on per-device arrays (device order): execute the plan, every device its target piece."""
         from meshc.layout.reshard import execute_plan
 
         (x,) = args
-        vals = x if isinstance(x, list) else [x] * rules.prod(mesh_shape)
-        return (execute_plan(self.plan(), vals),)
+        return (execute_plan(self.plan(), _device_values(x, mesh_shape)),)
 
 
 @irdl_op_definition
-class PointToPointOp(TTIROpBase):
+class ReshardOp(ReshardBase):
+    name = "ttir.reshard"
+
+    def plan(self, system=None):
+        """The fewest-bytes plan of this reshard (meshc.layout.reshard.plan_reshard)."""
+        from meshc.layout.reshard import plan_reshard
+
+        src, tgt = self.specs()
+        return plan_reshard(self.global_shape(), _dtype_name(self.input), src, tgt, system=system)
+
+
+class PointToPointBase(ReshardBase):
     """A reshard written as its explicit moves (what `reshard-to-collectives` emits when no walk
     of uniform collectives meets the lower bound). `source` / `target` are as on `ttir.reshard`;
     `transfers` is an `array<i64: ...>` of rows of 3 + 2r numbers (r: the rank), one row a
@@ -818,15 +850,7 @@ class PointToPointOp(TTIROpBase):
     `dst`. Every device first keeps what it holds of its target piece; the moves of one step all
     read before any writes, and a later step may forward what an earlier one delivered."""
 
-    name = "ttir.point_to_point"
-    input = operand_def(AnyTensorTypeConstr)
-    result = result_def(AnyTensorTypeConstr)
-    source = attr_def(Attribute)
-    target = attr_def(Attribute)
     transfers = attr_def(DenseArrayBase)
-
-    specs = ReshardOp.specs
-    global_shape = ReshardOp.global_shape
 
     def rows(self) -> list[tuple[int, ...]]:
         width = 3 + 2 * len(tensor_shape(self.input))
@@ -839,7 +863,7 @@ class PointToPointOp(TTIROpBase):
     def verify_(self) -> None:
         if mesh_shape_of(self) is None:
             return
-        ReshardOp.verify_(self)  # type: ignore[arg-type]
+        super().verify_()
         src, tgt = self.specs()
         full = self.global_shape()
         n = src.mesh.size
@@ -866,10 +890,7 @@ class PointToPointOp(TTIROpBase):
 
         src, tgt = self.specs()
         full = self.global_shape()
-        t = self.input.type
-        assert isinstance(t, TensorType)
-        elem = str(t.element_type)
-        dtype = get_dtype({"i32": "si32", "i16": "u16", "i8": "u8"}.get(elem, elem))
+        dtype = get_dtype(_dtype_name(self.input))
         n = src.mesh.size
         steps: dict[int, list] = {}
         for r in self.rows():
@@ -880,21 +901,16 @@ class PointToPointOp(TTIROpBase):
         return ReshardPlan(full, dtype, src, tgt, None, plan_steps, lower_bound_bytes(full, dtype, src, tgt),
                            np.zeros((n, n), dtype=np.int64), stage_mesh=src.mesh)
 
-    def spmd(self, args, mesh_shape):
-        """Run on per-device arrays (device order): every device ends with its target piece."""
-        from meshc.layout.reshard import execute_plan
-
-        (x,) = args
-        vals = x if isinstance(x, list) else [x] * rules.prod(mesh_shape)
-        return (execute_plan(self.plan(), vals),)
-
 
 @irdl_op_definition
-class AllSliceOp(CollectiveBase):
+class PointToPointOp(PointToPointBase):
+    name = "ttir.point_to_point"
+
+
+class AllSliceBase(CollectiveBase):
     """Each device keeps piece i of `slice_dim`, i being its coordinate on `cluster_axis`
     (the R -> S step of a reshard; moves nothing)."""
 
-    name = "ttir.all_slice"
     slice_dim = attr_def(IntegerAttr)
 
     def expected_shape(self, shape: tuple[int, ...], n: int) -> tuple[int, ...]:
@@ -907,11 +923,16 @@ class AllSliceOp(CollectiveBase):
 
         (x,) = args
         n_dev = rules.prod(mesh_shape)
-        vals = x if isinstance(x, list) else [x] * n_dev
+        vals = _device_values(x, mesh_shape)
         axis = int_value(self.cluster_axis)
         d = rules.normalize_dim(int_value(self.slice_dim), vals[0].ndim, "slice_dim")
         coords = np.array(np.unravel_index(np.arange(n_dev), tuple(mesh_shape))).T
         return ([np.split(v, mesh_shape[axis], axis=d)[int(c[axis])].copy() for v, c in zip(vals, coords)],)
+
+
+@irdl_op_definition
+class AllSliceOp(AllSliceBase):
+    name = "ttir.all_slice"
 
 
 def _int_tensor(value: SSAValue | Attribute, what: str) -> None:
@@ -926,17 +947,14 @@ def _need_rank(shape: tuple[int, ...], rank: int, what: str, layout: str) -> Non
         raise VerifyException(f"{what} must be {layout} (rank {rank}), got {rules.fmt(shape)}")
 
 
-@irdl_op_definition
-class MoeRouteOp(TTIROpBase):
+class MoeRouteBase(TTIROpBase):
     """Top-k routing: logits [..., E] -> expert ids [..., k] (integers) and weights [..., k]
     (softmax of the chosen logits). See docs/moe.md."""
 
-    name = "ttir.moe_route"
     logits = operand_def(AnyTensorTypeConstr)
     experts = result_def(AnyTensorTypeConstr)
     weights = result_def(AnyTensorTypeConstr)
     k = attr_def(IntegerAttr)
-    traits = traits_def(NoMemoryEffect())
 
     def verify_(self) -> None:
         shape = tensor_shape(self.logits)
@@ -964,17 +982,20 @@ class MoeRouteOp(TTIROpBase):
 
 
 @irdl_op_definition
-class MoeDispatchOp(TTIROpBase):
+class MoeRouteOp(MoeRouteBase):
+    name = "ttir.moe_route"
+    traits = traits_def(NoMemoryEffect())
+
+
+class MoeDispatchBase(TTIROpBase):
     """Tokens [B, S, M] and expert ids [B, S, k] -> dispatched [E, G, C, M] and slots [B, S, k]
     (-1: dropped). E, G (DP groups of the batch) and C (capacity) are read off the result type.
     Top-1 choices claim slots before top-2 choices, then by token position (docs/moe.md)."""
 
-    name = "ttir.moe_dispatch"
     tokens = operand_def(AnyTensorTypeConstr)
     experts = operand_def(AnyTensorTypeConstr)
     dispatched = result_def(AnyTensorTypeConstr)
     slots = result_def(AnyTensorTypeConstr)
-    traits = traits_def(NoMemoryEffect())
 
     def verify_(self) -> None:
         tok, ex, out = tensor_shape(self.tokens), tensor_shape(self.experts), tensor_shape(self.dispatched)
@@ -1010,17 +1031,20 @@ class MoeDispatchOp(TTIROpBase):
 
 
 @irdl_op_definition
-class MoeCombineOp(TTIROpBase):
+class MoeDispatchOp(MoeDispatchBase):
+    name = "ttir.moe_dispatch"
+    traits = traits_def(NoMemoryEffect())
+
+
+class MoeCombineBase(TTIROpBase):
     """Expert outputs [E, G, C, N] back to the tokens: [B, S, N], each token the sum of its
     choices' outputs times their router weights; a dropped choice (slot -1) adds zero."""
 
-    name = "ttir.moe_combine"
     expert_out = operand_def(AnyTensorTypeConstr)
     experts = operand_def(AnyTensorTypeConstr)
     weights = operand_def(AnyTensorTypeConstr)
     slots = operand_def(AnyTensorTypeConstr)
     result = result_def(AnyTensorTypeConstr)
-    traits = traits_def(NoMemoryEffect())
 
     def verify_(self) -> None:
         out, ex = tensor_shape(self.expert_out), tensor_shape(self.experts)
@@ -1041,6 +1065,12 @@ class MoeCombineOp(TTIROpBase):
 
     def spmd(self, args, mesh_shape):
         return _on_devices(args, lambda xs: (self.reference(*xs).astype(xs[0].dtype),))
+
+
+@irdl_op_definition
+class MoeCombineOp(MoeCombineBase):
+    name = "ttir.moe_combine"
+    traits = traits_def(NoMemoryEffect())
 
 
 _OPS += [ReshardOp, PointToPointOp, AllSliceOp, MoeRouteOp, MoeDispatchOp, MoeCombineOp]

@@ -792,16 +792,9 @@ _TTNN_COMPUTE = {
     "ttnn.repeat": _ttir.BroadcastBase, "ttnn.concat": _ttir.ConcatBase,
     "ttnn.sum": _ttir.ReductionBase, "ttnn.mean": _ttir.ReductionBase, "ttnn.max": _ttir.ReductionBase,
     "ttnn.softmax": _ttir.SoftmaxBase, "ttnn.embedding": _ttir.EmbeddingBase,
+    "ttnn.typecast": _ttir.TypecastBase,
 }  # fmt: skip
 """ttnn compute op -> the ttir family base it shares (same operands, attributes and verifier)."""
-
-
-@_op_definition
-class TypecastOp(_ttir.ElementwiseUnaryBase):
-    """Convert the element type; the shape is kept."""
-
-    name = "ttnn.typecast"
-    SAME_ELEMENT_TYPE: ClassVar[bool] = False
 
 
 @_op_definition
@@ -813,53 +806,35 @@ class EmptyOp(_ttir.TTIROpBase):
 
 
 @_op_definition
-class ConstantOp(_ttir.TTIROpBase):
+class ConstantOp(_ttir.ConstantBase):
     """A host tensor given by a dense elements attribute."""
 
     name = "ttnn.constant"
-    result = _result_def(_AnyTensor)
-    value = _attr_def(_ttir.DenseIntOrFPElementsAttr)
-
-    verify_ = _ttir.ConstantOp.verify_
 
 
 @_op_definition
-class AllGatherOp(_ttir.CollectiveBase):
+class AllGatherOp(_ttir.AllGatherBase):
     name = "ttnn.all_gather"
-    all_gather_dim = _attr_def(_ttir.IntegerAttr)
-    expected_shape = _ttir.AllGatherOp.expected_shape
 
 
 @_op_definition
-class ReduceScatterOp(_ttir.CollectiveBase):
+class ReduceScatterOp(_ttir.ReduceScatterBase):
     name = "ttnn.reduce_scatter"
-    scatter_dim = _attr_def(_ttir.IntegerAttr)
-    reduce_type = _attr_def(_ttir.ReduceTypeAttr)
-    expected_shape = _ttir.ReduceScatterOp.expected_shape
 
 
 @_op_definition
-class AllReduceOp(_ttir.CollectiveBase):
+class AllReduceOp(_ttir.AllReduceBase):
     name = "ttnn.all_reduce"
-    reduce_type = _attr_def(_ttir.ReduceTypeAttr)
 
 
 @_op_definition
-class AllToAllOp(_ttir.CollectiveBase):
+class AllToAllOp(_ttir.AllToAllBase):
     name = "ttnn.all_to_all"
-    split_dim = _attr_def(_ttir.IntegerAttr)
-    concat_dim = _attr_def(_ttir.IntegerAttr)
-    expected_shape = _ttir.AllToAllOp.expected_shape
 
 
 @_op_definition
-class CollectivePermuteOp(_ttir.TTIROpBase):
+class CollectivePermuteOp(_ttir.CollectivePermuteBase):
     name = "ttnn.collective_permute"
-    input = _operand_def(_AnyTensor)
-    result = _result_def(_AnyTensor)
-    source_target_pairs = _attr_def(_ttir.DenseIntOrFPElementsAttr)
-    pairs = _ttir.CollectivePermuteOp.pairs
-    verify_ = _ttir.CollectivePermuteOp.verify_
 
 
 # Resharding and MoE (issue 7): the ttir ops of the same names, one device program each; what
@@ -867,78 +842,41 @@ class CollectivePermuteOp(_ttir.TTIROpBase):
 
 
 @_op_definition
-class PointToPointOp(_ttir.TTIROpBase):
+class PointToPointOp(_ttir.PointToPointBase):
     """Explicit device-to-device moves of a reshard (see ttir.point_to_point)."""
 
     name = "ttnn.point_to_point"
-    input = _operand_def(_AnyTensor)
-    result = _result_def(_AnyTensor)
-    source = _attr_def(_Attribute)
-    target = _attr_def(_Attribute)
-    transfers = _attr_def(_DenseArray)
-    specs = _ttir.PointToPointOp.specs
-    global_shape = _ttir.PointToPointOp.global_shape
-    rows = _ttir.PointToPointOp.rows
-    verify_ = _ttir.PointToPointOp.verify_
-    plan = _ttir.PointToPointOp.plan
-    spmd = _ttir.PointToPointOp.spmd
 
 
 @_op_definition
-class AllSliceOp(_ttir.CollectiveBase):
+class AllSliceOp(_ttir.AllSliceBase):
     """Each device keeps its piece of `slice_dim` along `cluster_axis` (no traffic)."""
 
     name = "ttnn.all_slice"
-    slice_dim = _attr_def(_ttir.IntegerAttr)
-    expected_shape = _ttir.AllSliceOp.expected_shape
-    spmd = _ttir.AllSliceOp.spmd
 
 
 @_op_definition
-class MoeRouteOp(_ttir.TTIROpBase):
+class MoeRouteOp(_ttir.MoeRouteBase):
     """Top-k routing on each device's logits (see ttir.moe_route)."""
 
     name = "ttnn.moe_route"
-    logits = _operand_def(_AnyTensor)
-    experts = _result_def(_AnyTensor)
-    weights = _result_def(_AnyTensor)
-    k = _attr_def(_ttir.IntegerAttr)
-    verify_ = _ttir.MoeRouteOp.verify_
-    reference = _ttir.MoeRouteOp.reference
-    spmd = _ttir.MoeRouteOp.spmd
 
 
 @_op_definition
-class MoeDispatchOp(_ttir.TTIROpBase):
+class MoeDispatchOp(_ttir.MoeDispatchBase):
     """Each device dispatches its tokens into [E, G, C, M] (see ttir.moe_dispatch)."""
 
     name = "ttnn.moe_dispatch"
-    tokens = _operand_def(_AnyTensor)
-    experts = _operand_def(_AnyTensor)
-    dispatched = _result_def(_AnyTensor)
-    slots = _result_def(_AnyTensor)
-    verify_ = _ttir.MoeDispatchOp.verify_
-    reference = _ttir.MoeDispatchOp.reference
-    spmd = _ttir.MoeDispatchOp.spmd
 
 
 @_op_definition
-class MoeCombineOp(_ttir.TTIROpBase):
+class MoeCombineOp(_ttir.MoeCombineBase):
     """Each device combines its tokens' expert outputs (see ttir.moe_combine)."""
 
     name = "ttnn.moe_combine"
-    expert_out = _operand_def(_AnyTensor)
-    experts = _operand_def(_AnyTensor)
-    weights = _operand_def(_AnyTensor)
-    slots = _operand_def(_AnyTensor)
-    result = _result_def(_AnyTensor)
-    verify_ = _ttir.MoeCombineOp.verify_
-    reference = _ttir.MoeCombineOp.reference
-    spmd = _ttir.MoeCombineOp.spmd
 
 
 COMPUTE_OPS: dict[str, type] = {name: _mirror(base, name, f"TTNN's {name[5:]}, as ttir's.") for name, base in _TTNN_COMPUTE.items()}
-COMPUTE_OPS["ttnn.typecast"] = TypecastOp
 
 _ATTRIBUTES += [DeviceType]
 _OPS += [
