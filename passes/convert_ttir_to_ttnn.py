@@ -130,7 +130,7 @@ def distribution_attrs(shape: tuple[int, ...], elem_type, mesh: tuple[int, ...],
     from meshc.layout.mesh import Mesh, ShardingSpec
     from meshc.layout.mesh_mappers import mapper_from_spec
     from meshc.layout.sharded_buffer import lower_mesh_mapper, lower_mesh_mapper_nd
-    from meshc.passes.lowering_utils import dtype_name
+    from meshc.dialects.element_types import data_type_name
 
     dims: list[list[int]] = [[] for _ in shape]
     for axis, d in enumerate(shard_dims):
@@ -138,7 +138,7 @@ def distribution_attrs(shape: tuple[int, ...], elem_type, mesh: tuple[int, ...],
             dims[d].append(axis)
     m = Mesh(mesh)
     spec = ShardingSpec(m, tuple(tuple(x) for x in dims))
-    dname = dtype_name(elem_type) or "f32"
+    dname = data_type_name(elem_type) or "f32"
     datum = get_dtype(dname).itemsize
     try:
         mapper = mapper_from_spec(spec, m)

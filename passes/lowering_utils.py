@@ -9,16 +9,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from xdsl.dialects import func
-from xdsl.dialects.builtin import (
-    BFloat16Type,
-    Float16Type,
-    Float32Type,
-    IntegerType,
-    ModuleOp,
-    NoneAttr,
-    Signedness,
-    TensorType,
-)
+from xdsl.dialects.builtin import ModuleOp, NoneAttr, TensorType
 from xdsl.ir import Attribute, Operation
 
 from meshc.diagnostics import LocatedError
@@ -72,26 +63,6 @@ def largest_divisor_at_most(n: int, limit: int) -> int:
         if n % k == 0:
             return k
     return 1
-
-
-def dtype_name(t: Attribute) -> str | None:
-    """meshc data type name of an MLIR element type (None for an unsupported one)."""
-    if isinstance(t, Float32Type):
-        return "f32"
-    if isinstance(t, BFloat16Type):
-        return "bf16"
-    if isinstance(t, Float16Type):
-        return "f16"
-    if isinstance(t, IntegerType):
-        w = t.width.data
-        unsigned = t.signedness.data == Signedness.UNSIGNED
-        if w == 32:
-            return "u32" if unsigned else "si32"
-        if w == 16 and unsigned:
-            return "u16"
-        if w == 8 and unsigned:
-            return "u8"
-    return None
 
 
 def with_encoding(t: TensorType, encoding: Attribute | None) -> TensorType:

@@ -20,10 +20,10 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
 
 from meshc.diagnostics import LocatedError
+from meshc.dialects.element_types import data_type_name
 from meshc.layout.errors import LayoutError
 from meshc.passes.lowering_utils import (
     chip_grid,
-    dtype_name,
     encoding_of,
     fix_function_types,
     fold_2d,
@@ -76,7 +76,7 @@ class TTIRLayoutPass(ModulePass):
                 new = cache.get(t)
                 if new is None:
                     shape = tuple(t.get_shape())
-                    dtype = dtype_name(t.element_type)
+                    dtype = data_type_name(t.element_type)
                     if dtype is None:
                         raise LocatedError(f"ttir-layout: element type {t.element_type} has no device data type", o)
                     if not shape:

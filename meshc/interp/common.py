@@ -10,18 +10,10 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from xdsl.dialects.builtin import (
-    AnyFloat,
-    BFloat16Type,
-    Float16Type,
-    Float32Type,
-    IntegerType,
-    ModuleOp,
-    Signedness,
-    TensorType,
-)
+from xdsl.dialects.builtin import ModuleOp, TensorType
 from xdsl.ir import Attribute, Operation, SSAValue
 
+from meshc.dialects.element_types import expect_data_type_name
 from meshc.layout.errors import LayoutError
 
 
@@ -34,7 +26,8 @@ class Distributed(list):
 
 def element_dtype_name(t: Attribute) -> str:
     """meshc data type name of a tensor type: the device type its layout encoding names
-    (`#ttnn.ttnn_layout`, `#tt.metal_layout`), else the element type's."""
+    (`#ttnn.ttnn_layout`, `#tt.metal_layout`), else the element type's; LayoutError for an
+    element type the device does not hold."""
     if isinstance(t, TensorType):
         enc = t.encoding
         name = getattr(enc, "name", "")
@@ -43,22 +36,7 @@ def element_dtype_name(t: Attribute) -> str:
         if name == "tt.metal_layout":
             return enc.model().dtype.name
         t = t.element_type
-    if isinstance(t, Float32Type):
-        return "f32"
-    if isinstance(t, BFloat16Type):
-        return "bf16"
-    if isinstance(t, Float16Type):
-        return "f16"
-    if isinstance(t, IntegerType):
-        w = t.width.data
-        if t.signedness.data == Signedness.UNSIGNED and w in (8, 16, 32):
-            return f"u{w}"
-        if t.signedness.data != Signedness.UNSIGNED and w == 32:
-            return "si32"
-        raise LayoutError(f"integer type {t} is not one the device holds (i32, si32, ui32, ui16, ui8)")
-    if isinstance(t, AnyFloat):
-        raise LayoutError(f"float type {t} is not one the device holds (f32, f16, bf16)")
-    raise LayoutError(f"element type {t} is not one the device holds")
+    return expect_data_type_name(t)
 
 
 def shape_of(v: SSAValue | Attribute) -> tuple[int, ...]:
