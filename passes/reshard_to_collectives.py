@@ -44,6 +44,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.utils.exceptions import VerifyException
 
 from meshc.diagnostics import LocatedError
+from meshc.dialects.element_types import data_type_name
 from meshc.layout.errors import LayoutError
 
 _SI32 = IntegerType(32, Signedness.SIGNED)
@@ -51,15 +52,12 @@ _UI32 = IntegerType(32, Signedness.UNSIGNED)
 
 
 def _dtype_name(t: TensorType) -> str:
+    """The data type name of a tensor's elements (meshc.dialects.element_types); for a type the
+    device does not hold, the LayoutError of `get_dtype`, which lists the data types there are."""
     from meshc.layout.dtypes import get_dtype
 
-    text = str(t.element_type)
-    try:
-        return get_dtype(text).name
-    except LayoutError:
-        if isinstance(t.element_type, IntegerType):
-            return get_dtype(f"i{t.element_type.width.data}").name
-        raise
+    name = data_type_name(t.element_type)
+    return name if name is not None else get_dtype(str(t.element_type)).name
 
 
 def _i(value: int, kind=_SI32) -> IntegerAttr:
