@@ -192,10 +192,28 @@ def check_mesh_shard(
                 f"shard_shape {list(shard_shape)} does not match shard_dims {list(shard_dims)} on the mesh "
                 f"{fmt(mesh)}: expected {want}"
             )
-    for d, (n, k) in enumerate(zip(full, shard_shape)):
+    check_even_split(full, shard_shape)
+    return tuple(shard_shape)
+
+
+def mesh_pieces(rank: int, shard_dims: Sequence[int], mesh: Shape | None) -> tuple[int, ...]:
+    """Pieces of every tensor dim when mesh axis `a` splits tensor dim `shard_dims[a]` (-1: none),
+    the product of the axes splitting it; without a mesh, one piece each (the dims still checked)."""
+    if mesh is not None and len(shard_dims) != len(mesh):
+        raise VerifyException(f"shard_dims has {len(shard_dims)} entries, expected one per mesh axis of {fmt(mesh)}")
+    pieces = [1] * rank
+    for a, d in enumerate(shard_dims):
+        if d != -1 and not 0 <= d < rank:
+            raise VerifyException(f"shard_dims[{a}] = {d} is not a dim of the rank-{rank} tensor")
+        if d >= 0 and mesh is not None:
+            pieces[d] *= mesh[a]
+    return tuple(pieces)
+
+
+def check_even_split(full: Shape, pieces: Sequence[int]) -> None:
+    for d, (n, k) in enumerate(zip(full, pieces)):
         if n % k:
             raise VerifyException(f"tensor dim {d} of size {n} does not split into {k} equal pieces")
-    return tuple(shard_shape)
 
 
 def local_shape(full: Shape, pieces: Sequence[int]) -> Shape:

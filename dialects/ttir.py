@@ -160,6 +160,19 @@ def bool_value(attr: Attribute | None) -> bool:
     return attr is not None and isinstance(attr, IntegerAttr) and bool(attr.value.data)
 
 
+def check_attr_name(op: Operation, field: str, expected: str) -> None:
+    """An optional attribute held as a generic Attribute must, when present, be a #`expected`."""
+    attr = op.attributes.get(field)
+    if attr is not None and getattr(attr, "name", None) != expected:
+        raise VerifyException(f"{field} must be a #{expected} attribute, got {attr}")
+
+
+def check_form(form: str) -> None:
+    """The `form` of a host <-> mesh transfer (ttnn, ttmetal): TT-Mesh's 2D or ND sharding."""
+    if form not in ("2d", "nd"):
+        raise VerifyException(f"form must be \"2d\" or \"nd\", got \"{form}\"")
+
+
 def _check_same_shape(what: str, got: tuple[int, ...], expected: tuple[int, ...]) -> None:
     if got != expected:
         raise VerifyException(f"{what} {rules.fmt(got)} does not match the expected shape {rules.fmt(expected)}")

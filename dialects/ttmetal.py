@@ -47,6 +47,7 @@ from xdsl.traits import IsTerminator
 from xdsl.utils.exceptions import VerifyException
 
 from meshc.dialects import shape_rules as rules
+from meshc.dialects.ttir import check_attr_name, check_form, mesh_shape_of
 
 # ----------------------------------------------------------------------------- types
 
@@ -81,12 +82,6 @@ class BufferType(ParametrizedAttribute, TypeAttribute):
             raise VerifyException(f"buffer shape {list(self.get_shape())} must be static and non-negative")
 
 
-def _name_check(op: Operation, field: str, expected: str) -> None:
-    attr = op.attributes.get(field)
-    if attr is not None and getattr(attr, "name", None) != expected:
-        raise VerifyException(f"{field} must be a #{expected} attribute, got {attr}")
-
-
 def _buffer_shape(v: SSAValue) -> tuple[int, ...]:
     assert isinstance(v.type, BufferType)
     return v.type.get_shape()
@@ -118,10 +113,10 @@ class CreateBufferOp(IRDLOperation):
     form = opt_attr_def(StringAttr)
 
     def verify_(self) -> None:
-        _name_check(self, "memory_config", "ttnn.memory_config")
-        _name_check(self, "config", "ttnn.sharded_buffer_config")
-        if self.form is not None and self.form.data not in ("2d", "nd"):
-            raise VerifyException(f"form must be \"2d\" or \"nd\", got \"{self.form.data}\"")
+        check_attr_name(self, "memory_config", "ttnn.memory_config")
+        check_attr_name(self, "config", "ttnn.sharded_buffer_config")
+        if self.form is not None:
+            check_form(self.form.data)
         if self.tile is not None:
             t = rules.ints_of(self.tile)
             if len(t) != 2 or t not in _TILES:
@@ -137,24 +132,13 @@ class _ShardedTransfer(IRDLOperation):
     shard_dims = attr_def(DenseArrayBase)
 
     def check(self, full: tuple[int, ...], local: tuple[int, ...]) -> None:
-        from meshc.dialects.ttir import mesh_shape_of
-
         mesh = mesh_shape_of(self)
         dims = rules.ints_of(self.shard_dims)
         if mesh is None:  # the mesh is not known yet
             rules.check_unsharded_dims(full, local, dims, "buffer")
             return
-        pieces = [1] * len(full)
-        if mesh is not None and len(dims) != len(mesh):
-            raise VerifyException(f"shard_dims has {len(dims)} entries, expected one per mesh axis of {rules.fmt(mesh)}")
-        for a, d in enumerate(dims):
-            if d != -1 and not 0 <= d < len(full):
-                raise VerifyException(f"shard_dims[{a}] = {d} is not a dim of the rank-{len(full)} tensor")
-            if d >= 0 and mesh is not None:
-                pieces[d] *= mesh[a]
-        for d, (n, k) in enumerate(zip(full, pieces)):
-            if n % k:
-                raise VerifyException(f"tensor dim {d} of size {n} does not split into {k} equal pieces")
+        pieces = rules.mesh_pieces(len(full), dims, mesh)
+        rules.check_even_split(full, pieces)
         expected = rules.local_shape(full, pieces)
         if expected != local:
             raise VerifyException(

@@ -648,12 +648,6 @@ class GetDeviceOp(_ttir.TTIROpBase):
             )
 
 
-def _check_attr_name(op, field: str, expected: str) -> None:
-    attr = op.attributes.get(field)
-    if attr is not None and getattr(attr, "name", None) != expected:
-        raise _VerifyException(f"{field} must be a #{expected} attribute, got {attr}")
-
-
 class _DistributionBase(_ttir.TTIROpBase):
     """Host tensor <-> per-device pieces, as ttir.mesh_shard but carrying TTNN's description.
 
@@ -673,37 +667,23 @@ class _DistributionBase(_ttir.TTIROpBase):
 
     def pieces(self) -> tuple[int, ...]:
         full = _ttir.tensor_shape(self.input) if self.FULL_IS_INPUT else self.result_shape()
-        dims = _rules.ints_of(self.shard_dims)
-        mesh = _ttir.mesh_shape_of(self)
-        if mesh is not None and len(dims) != len(mesh):
-            raise _VerifyException(f"shard_dims has {len(dims)} entries, expected one per mesh axis of {_rules.fmt(mesh)}")
-        want = [1] * len(full)
-        for a, d in enumerate(dims):
-            if d != -1 and not 0 <= d < len(full):
-                raise _VerifyException(f"shard_dims[{a}] = {d} is not a dim of the rank-{len(full)} tensor")
-            if d >= 0 and mesh is not None:
-                want[d] *= mesh[a]
-        return tuple(want)
+        return _rules.mesh_pieces(len(full), _rules.ints_of(self.shard_dims), _ttir.mesh_shape_of(self))
 
     def verify_(self) -> None:
-        if self.form.data not in ("2d", "nd"):
-            raise _VerifyException(f"form must be \"2d\" or \"nd\", got \"{self.form.data}\"")
-        _check_attr_name(self, "mapper", "ttnn.mesh_mapper")
-        _check_attr_name(self, "config", "ttnn.sharded_buffer_config")
-        _check_attr_name(self, "memory_config", "ttnn.memory_config")
+        _ttir.check_form(self.form.data)
+        _ttir.check_attr_name(self, "mapper", "ttnn.mesh_mapper")
+        _ttir.check_attr_name(self, "config", "ttnn.sharded_buffer_config")
+        _ttir.check_attr_name(self, "memory_config", "ttnn.memory_config")
         full = _ttir.tensor_shape(self.input) if self.FULL_IS_INPUT else self.result_shape()
         local = self.result_shape() if self.FULL_IS_INPUT else _ttir.tensor_shape(self.input)
+        what = "result" if self.FULL_IS_INPUT else "operand"
         pieces = self.pieces()
         if _ttir.mesh_shape_of(self) is None:  # the mesh is not known yet
-            what = "result" if self.FULL_IS_INPUT else "operand"
             _rules.check_unsharded_dims(full, local, _rules.ints_of(self.shard_dims), what)
             return
-        for d, (n, k) in enumerate(zip(full, pieces)):
-            if n % k:
-                raise _VerifyException(f"tensor dim {d} of size {n} does not split into {k} equal pieces")
+        _rules.check_even_split(full, pieces)
         expected = _rules.local_shape(full, pieces)
         if local != expected:
-            what = "result" if self.FULL_IS_INPUT else "operand"
             raise _VerifyException(f"{what} shape {_rules.fmt(local)} does not match the per-device shape {_rules.fmt(expected)}")
 
 
@@ -771,7 +751,7 @@ class ToMemoryConfigOp(_SameShapeBase):
 
     def verify_(self) -> None:
         super().verify_()
-        _check_attr_name(self, "memory_config", "ttnn.memory_config")
+        _ttir.check_attr_name(self, "memory_config", "ttnn.memory_config")
 
 
 def _mirror(base: type, op_name: str, doc: str) -> type:
