@@ -13,7 +13,7 @@ another view of the same devices, like `[EP=8]` over a 2x2x2 mesh). The pass emi
   global index box. Its delivered bytes equal the lower bound (every byte moved is needed by
   its receiver and was missing there). Among such plans the one with the fewest link-hop bytes
   is taken, on the links between the chips of the module's `#tt.device` in its
-  `#tt.system_desc`, or in the system the simulator runs it on (meshc.interp.common).
+  `#tt.system_desc`, or in the system the simulator runs it on (meshc.layout.system.default_system).
 
 Reshards that reduce partial sums take the walk (a point-to-point move never adds), however
 much it moves, unless `max-ratio` is given: then a walk beyond it is a located error. Option
@@ -66,12 +66,13 @@ def _i(value: int, kind=_SI32) -> IntegerAttr:
 
 def _system_of(op):
     """The topology between the module's devices (device i = the i-th chip of its `#tt.device`):
-    its `#tt.system_desc`, else the system the simulator would run it on
-    (meshc.interp.common.module_system); None when the module has no device."""
+    its `#tt.system_desc`, else the system a program on its device runs on
+    (meshc.layout.system.default_system, as the simulator picks it); None when the module has
+    no device."""
     from xdsl.dialects.builtin import ModuleOp as _Module
 
-    from meshc.interp.common import module_device, module_mesh_shape, module_system
-    from meshc.layout.system import SystemDesc
+    from meshc.dialects.tt import module_device, module_system
+    from meshc.layout.system import SystemDesc, default_system
 
     module = op
     while module is not None and not isinstance(module, _Module):
@@ -79,8 +80,11 @@ def _system_of(op):
     if module is None or "tt.device" not in module.attributes:
         return None
     try:
-        sysdesc = module_system(module, module_mesh_shape(module))
-        ids = [int(c) for c in module_device(module).chip_ids]
+        device = module_device(module)
+        sysdesc = module_system(module)
+        if sysdesc is None:
+            sysdesc = default_system(tuple(device.mesh_shape), device.chip_ids)
+        ids = [int(c) for c in device.chip_ids]
         index = {c: i for i, c in enumerate(ids)}
         links = tuple(sorted((min(index[a], index[b]), max(index[a], index[b]))
                              for a, b in sysdesc.links if a in index and b in index))

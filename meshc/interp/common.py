@@ -7,8 +7,6 @@ order row-major over the mesh), as docs/contracts.md fixes.
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 from xdsl.dialects.builtin import ModuleOp, TensorType
 from xdsl.ir import Attribute, Operation, SSAValue
@@ -94,33 +92,16 @@ def module_device(module: ModuleOp):
 
 
 def module_system(module: ModuleOp, mesh_shape: tuple[int, ...]):
-    """The module's `#tt.system_desc` as a SystemDesc; without one, the smallest named system
-    (n150, n300, t3k, galaxy) whose chip mesh holds the program's mesh and has every chip its
-    device names, else the smallest with enough chips (the mesh is then a view of its first
-    chips, row-major), else a plain chip mesh of the program's shape."""
-    from meshc.layout.system import SYSTEMS, mesh_system, system
+    """The module's `#tt.system_desc` as a SystemDesc; without one, the system a program on
+    `mesh_shape` with the module's device runs on (meshc.layout.system.default_system)."""
+    from meshc.dialects.tt import module_system as own_system
+    from meshc.layout.system import default_system
 
-    attr = module.attributes.get("tt.system_desc")
-    if attr is not None and callable(getattr(attr, "model", None)):
-        return attr.model()
+    sysdesc = own_system(module)
+    if sysdesc is not None:
+        return sysdesc
     dev = module_device(module)
-    chips_needed = max(dev.chip_ids) + 1 if dev is not None and len(dev.chip_ids) else 1
-    for name, shape in SYSTEMS.items():
-        if mesh_fits(mesh_shape, shape) and math.prod(shape) >= chips_needed:
-            return system(name)
-    for name, shape in SYSTEMS.items():  # a view of the first chips (2x2x2 on a t3k)
-        if math.prod(shape) >= max(chips_needed, math.prod(mesh_shape)):
-            return system(name)
-    return mesh_system(tuple(mesh_shape))
-
-
-def mesh_fits(mesh_shape: tuple[int, ...], system_mesh: tuple[int, ...]) -> bool:
-    """Whether a device mesh (size-1 axes ignored) fits a chip mesh, aligned at the last axis."""
-    sq = tuple(n for n in mesh_shape if n > 1)
-    if len(sq) > len(system_mesh):
-        return False
-    sq = (1,) * (len(system_mesh) - len(sq)) + sq
-    return all(a <= b for a, b in zip(sq, system_mesh))
+    return default_system(mesh_shape, () if dev is None else dev.chip_ids)
 
 
 def find_entry(module: ModuleOp, entry: str | None):

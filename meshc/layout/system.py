@@ -3,10 +3,16 @@
 A `SystemDesc` is what `#tt.system_desc` carries and what the simulator builds its machine
 from. `system(name)` makes the usual Tenstorrent systems: n150 (1 chip), n300 (1x2),
 t3k (2x4) and galaxy (8x4), all wormhole_b0.
+
+A program's device mesh runs on a system's chips: `mesh_fits` says whether it fits the chip
+mesh, `mesh_view_chips` which chips its devices take, and `default_system` which system a
+program without a `#tt.system_desc` runs on.
 """
 
 from __future__ import annotations
 
+import itertools
+import math
 from dataclasses import dataclass, field
 
 from meshc.layout.errors import LayoutError
@@ -106,8 +112,6 @@ def verify_system(s: SystemDesc) -> None:
 
 def mesh_system(mesh_shape: tuple[int, ...], arch: str = "wormhole_b0", torus: bool = False) -> SystemDesc:
     """Chips on a row-major mesh, ethernet between mesh neighbours (and wrap-around if torus)."""
-    import itertools
-
     coords = list(itertools.product(*[range(n) for n in mesh_shape]))
     index = {c: i for i, c in enumerate(coords)}
     links: set[tuple[int, int]] = set()
@@ -135,3 +139,51 @@ def system(name: str) -> SystemDesc:
     if name not in SYSTEMS:
         raise LayoutError(f"unknown system '{name}'; expected one of {', '.join(SYSTEMS)} or a file path")
     return mesh_system(SYSTEMS[name])
+
+
+def _fmt(shape) -> str:
+    return "x".join(str(n) for n in shape)
+
+
+def mesh_fits(mesh_shape: tuple[int, ...], system_mesh: tuple[int, ...]) -> bool:
+    """Whether a device mesh (size-1 axes ignored) fits a chip mesh, aligned at the last axis."""
+    sq = tuple(n for n in mesh_shape if n > 1)
+    if len(sq) > len(system_mesh):
+        return False
+    sq = (1,) * (len(system_mesh) - len(sq)) + sq
+    return all(a <= b for a, b in zip(sq, system_mesh))
+
+
+def mesh_view_chips(system: SystemDesc, mesh_shape: tuple[int, ...]) -> tuple[int, ...]:
+    """The chip ids a device mesh's devices take, in device order (row-major over `mesh_shape`).
+
+    A mesh that fits the chip mesh (`mesh_fits`) takes the chips at the same mesh coordinates,
+    size-1 axes dropped and the rest aligned at the last axis (a smaller mesh takes the origin
+    corner). A mesh of another shape whose volume fits (2x2x2 on a t3k) is a view of the first
+    chips in row-major chip order. LayoutError when the system has too few chips."""
+    smesh = tuple(system.mesh_shape)
+    if not mesh_fits(mesh_shape, smesh):
+        n = math.prod(mesh_shape)
+        if n > system.num_chips:
+            raise LayoutError(f"a {_fmt(mesh_shape)} device mesh needs {n} chips, but the system "
+                              f"has {system.num_chips} (chip mesh {_fmt(smesh)})")
+        return tuple(system.chip_at(c) for c in itertools.islice(itertools.product(*[range(k) for k in smesh]), n))
+    sq = tuple(k for k in mesh_shape if k > 1)
+    ms = (1,) * (len(smesh) - len(sq)) + sq
+    # device order is row-major over the program mesh, which size-1 axes do not change
+    return tuple(system.chip_at(c) for c in itertools.product(*[range(k) for k in ms]))
+
+
+def default_system(mesh_shape: tuple[int, ...], chip_ids=()) -> SystemDesc:
+    """The system a program on `mesh_shape` runs on when it names none: the smallest named system
+    (n150, n300, t3k, galaxy) whose chip mesh holds the mesh and that has every chip in `chip_ids`
+    (the program's `#tt.device`'s), else the smallest with enough chips (the mesh is then a view of
+    its first chips, `mesh_view_chips`), else a plain chip mesh of the program's shape."""
+    chips_needed = max(int(c) for c in chip_ids) + 1 if len(chip_ids) else 1
+    for name, shape in SYSTEMS.items():
+        if mesh_fits(mesh_shape, shape) and math.prod(shape) >= chips_needed:
+            return system(name)
+    for name, shape in SYSTEMS.items():  # a view of the first chips (2x2x2 on a t3k)
+        if math.prod(shape) >= max(chips_needed, math.prod(mesh_shape)):
+            return system(name)
+    return mesh_system(tuple(mesh_shape))

@@ -26,7 +26,7 @@ import numpy as np
 
 from meshc.layout.dtypes import get_dtype
 from meshc.layout.errors import LayoutError
-from meshc.layout.system import SystemDesc, system as named_system
+from meshc.layout.system import SystemDesc, mesh_view_chips, system as named_system
 from meshc.sim.allocator import Allocator, allocate_lockstep
 from meshc.sim.links import router_for
 from meshc.sim.memory import MeshBuffer, ShardLayout, memory_config as as_memory_config
@@ -111,21 +111,7 @@ class Machine:
                 raise LayoutError(f"chip id {bad[0]} is not a chip of the {len(self.chips)}-chip system")
             self.devices = chip_ids
         else:
-            self.devices = self._map_devices(self.mesh_shape)
-
-    def _map_devices(self, mesh_shape: tuple[int, ...]) -> tuple[int, ...]:
-        smesh = tuple(self.system.mesh_shape)
-        sq = tuple(n for n in mesh_shape if n > 1)
-        if len(sq) > len(smesh) or any(a > b for a, b in zip((1,) * (len(smesh) - len(sq)) + sq, smesh)):
-            n = math.prod(mesh_shape)
-            if n > len(self.chips):
-                raise LayoutError(f"a {'x'.join(map(str, mesh_shape))} device mesh needs {n} chips, but the system "
-                                  f"has {len(self.chips)} (chip mesh {'x'.join(map(str, smesh))})")
-            # a mesh of another shape is a view of the first n chips in row-major chip order
-            return tuple(self.system.chip_at(c) for c in itertools.islice(itertools.product(*[range(k) for k in smesh]), n))
-        ms = (1,) * (len(smesh) - len(sq)) + sq
-        # device order is row-major over the program mesh, which size-1 axes do not change
-        return tuple(self.system.chip_at(c) for c in itertools.product(*[range(n) for n in ms]))
+            self.devices = mesh_view_chips(self.system, self.mesh_shape)
 
     @property
     def num_devices(self) -> int:
