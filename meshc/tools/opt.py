@@ -9,9 +9,7 @@ Follows the xdsl-opt / mlir-opt conventions: `-p 'pass{opt=val},other'`, `-o`,
 from __future__ import annotations
 
 import argparse
-import os
 import sys
-import traceback
 
 from xdsl.utils.exceptions import DiagnosticException, ParseError
 
@@ -32,6 +30,7 @@ from meshc.driver import (
     split_chunks,
     verify_or_raise,
 )
+from meshc.tools.common import tool_main
 
 
 def _arg_parser() -> argparse.ArgumentParser:
@@ -132,19 +131,7 @@ def run(argv: list[str] | None = None) -> int:
 
 
 def main(argv: list[str] | None = None) -> None:
-    try:
-        code = run(argv)
-    except BrokenPipeError:  # pragma: no cover
-        code = 0
-    except KeyboardInterrupt:  # pragma: no cover
-        code = 130
-    except Exception as e:  # an internal bug, not bad input: say so, briefly
-        if os.environ.get("MESHC_TRACEBACK"):
-            traceback.print_exc()
-        print(f"meshc-opt: internal error: {type(e).__name__}: {e} "
-              "(set MESHC_TRACEBACK=1 for the traceback)", file=sys.stderr)
-        code = 2
-    sys.exit(code)
+    tool_main("meshc-opt", run, argv)
 
 
 if __name__ == "__main__":

@@ -18,11 +18,11 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-import traceback
 
 import numpy as np
 
 from meshc.diagnostics import DiagnosticError, SourceFile, op_diagnostic
+from meshc.tools.common import tool_main
 
 
 def _arg_parser() -> argparse.ArgumentParser:
@@ -226,19 +226,7 @@ def _run_one(args, text: str, golden_text: str | None, inputs: dict) -> int:
 
 
 def main(argv: list[str] | None = None) -> None:
-    try:
-        code = run(argv)
-    except BrokenPipeError:  # pragma: no cover
-        code = 0
-    except KeyboardInterrupt:  # pragma: no cover
-        code = 130
-    except Exception as e:  # an internal bug, not bad input: say so, briefly
-        if os.environ.get("MESHC_TRACEBACK"):
-            traceback.print_exc()
-        print(f"meshc-run: internal error: {type(e).__name__}: {e} "
-              "(set MESHC_TRACEBACK=1 for the traceback)", file=sys.stderr)
-        code = 2
-    sys.exit(code)
+    tool_main("meshc-run", run, argv)
 
 
 if __name__ == "__main__":

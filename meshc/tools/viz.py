@@ -21,6 +21,7 @@ import sys
 import numpy as np
 
 from meshc.layout.errors import LayoutError
+from meshc.tools.common import tool_main
 
 
 class _Usage(Exception):
@@ -326,8 +327,8 @@ def run(argv: list[str] | None = None) -> int:
         return 1
 
 
-def main() -> None:
-    sys.exit(run())
+def main(argv: list[str] | None = None) -> None:
+    tool_main("meshc-viz", run, argv)
 
 
 if __name__ == "__main__":
