@@ -11,6 +11,7 @@ import numpy as np
 from xdsl.dialects.builtin import ModuleOp, TensorType
 from xdsl.ir import Attribute, Operation, SSAValue
 
+from meshc.diagnostics import LocatedError
 from meshc.dialects.element_types import expect_data_type_name
 from meshc.layout.errors import LayoutError
 
@@ -35,6 +36,25 @@ def element_dtype_name(t: Attribute) -> str:
             return enc.model().dtype.name
         t = t.element_type
     return expect_data_type_name(t)
+
+
+def located(fn, machine=None):
+    """An interpreter impl `fn(self, interpreter, op, args)` whose LayoutError / ValueError become
+    a LocatedError at its op; with a `machine` (meshc.sim.machine.Machine), the traffic the impl
+    causes is charged to the op (`machine.op(op.name)`)."""
+
+    def wrapper(self, interpreter, op, args):
+        try:
+            if machine is None:
+                return fn(self, interpreter, op, args)
+            with machine.op(op.name):
+                return fn(self, interpreter, op, args)
+        except LocatedError:
+            raise
+        except (LayoutError, ValueError) as e:
+            raise LocatedError(str(e), op) from None
+
+    return wrapper
 
 
 def shape_of(v: SSAValue | Attribute) -> tuple[int, ...]:

@@ -16,7 +16,7 @@ import numpy as np
 from xdsl.interpreter import Interpreter, InterpreterFunctions, impl, register_impls
 
 from meshc.diagnostics import LocatedError
-from meshc.interp.common import Distributed, element_dtype_name, kernel_attrs, shape_of
+from meshc.interp.common import Distributed, element_dtype_name, kernel_attrs, located, shape_of
 from meshc.layout.errors import LayoutError
 from meshc.layout.mesh import Mesh, ShardingSpec
 from meshc.sim.collectives import groups
@@ -153,14 +153,12 @@ def golden_functions(mesh_shape: tuple[int, ...]) -> InterpreterFunctions:
             if kind in KINDS:
                 table[cls] = compute_impl
             elif kind in COLLECTIVE_KINDS:
+                @located
                 def coll(self, interpreter, op, args, kind=kind):
                     (x,) = args
                     if not isinstance(x, Distributed):
                         x = Distributed([x] * int(np.prod(state.mesh_shape)))
-                    try:
-                        return (golden_collective(kind, op, list(x), state.mesh_shape),)
-                    except (LayoutError, ValueError) as e:
-                        raise LocatedError(str(e), op) from None
+                    return (golden_collective(kind, op, list(x), state.mesh_shape),)
                 table[cls] = coll
 
     def constant(self, interpreter, op, args):
@@ -227,11 +225,9 @@ def spmd_functions(mesh_shape: tuple[int, ...], exclude: InterpreterFunctions | 
 
     have = {cls for cls, _ in type(exclude)._impls()} if exclude is not None else set()
 
+    @located
     def spmd(self, interpreter, op, args):
-        try:
-            res = op.spmd(list(args), tuple(mesh_shape))
-        except (LayoutError, ValueError) as e:
-            raise LocatedError(str(e), op) from None
+        res = op.spmd(list(args), tuple(mesh_shape))
         return tuple(Distributed(r) if isinstance(r, list) else r for r in res)
 
     table = {cls: spmd for d in (ttir.TTIR, ttnn.TTNN) for cls in d.operations

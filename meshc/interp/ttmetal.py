@@ -18,11 +18,9 @@ from __future__ import annotations
 import numpy as np
 from xdsl.interpreter import InterpreterFunctions, ReturnedValues, impl_terminator, register_impls
 
-from meshc.diagnostics import LocatedError
-from meshc.interp.common import element_dtype_name, shape_of
+from meshc.interp.common import element_dtype_name, located, shape_of
 from meshc.interp.ttir import assemble, make_functions, split_to_devices, spec_for
 from meshc.interp.ttnn import SimRuntime, run_collective
-from meshc.layout.errors import LayoutError
 from meshc.sim.compute import run_kernel
 from meshc.sim.encoding import quantize
 from meshc.sim.machine import Machine
@@ -71,16 +69,6 @@ def metal_functions(machine: Machine) -> tuple[InterpreterFunctions, SimRuntime]
     ctx = KernelContext()
     owners_cache: dict[int, np.ndarray] = {}
     table: dict = {}
-
-    def located(fn):
-        def wrapper(self, interpreter, op, args):
-            try:
-                return fn(self, interpreter, op, args)
-            except LocatedError:
-                raise
-            except (LayoutError, ValueError) as e:
-                raise LocatedError(str(e), op) from None
-        return wrapper
 
     def owner_map(buf: MeshBuffer) -> np.ndarray:
         """Owner index of every element of the buffer's tensor, folded 2-d (the placement model's)."""

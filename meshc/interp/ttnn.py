@@ -27,6 +27,7 @@ from xdsl.interpreter import Interpreter, InterpreterFunctions
 
 from meshc.diagnostics import LocatedError
 from meshc.interp.common import Distributed, element_dtype_name, kernel_attrs, shape_of
+from meshc.interp.common import located as located_impl
 from meshc.interp.ttir import (
     COLLECTIVE_KINDS,
     assemble,
@@ -169,15 +170,7 @@ def sim_functions(machine: Machine) -> tuple[InterpreterFunctions, SimRuntime]:
     table: dict = {}
 
     def located(fn):
-        def wrapper(self, interpreter, op, args):
-            try:
-                with m.op(op.name):
-                    return fn(self, interpreter, op, args)
-            except LocatedError:
-                raise
-            except (LayoutError, ValueError) as e:
-                raise LocatedError(str(e), op) from None
-        return wrapper
+        return located_impl(fn, m)
 
     @located
     def compute(self, interpreter, op, args):
@@ -282,6 +275,16 @@ def sim_functions(machine: Machine) -> tuple[InterpreterFunctions, SimRuntime]:
         vals = m.read(x.buffer)
         return (vals[0] if len(vals) == 1 else Distributed(vals),)
 
+    def relaid(op, t: SimTensor, dtype: str, where: Where) -> SimTensor:
+        """A copy of `t` in a new buffer placed at `where`: each device reads every page of its
+        piece and writes it again."""
+        out = rt.new_tensor(op, t.shape, dtype, where)
+        for i in range(len(t.buffer.devices)):
+            m.poke(out.buffer, i, m.peek(t.buffer, i))
+            m.count_read(t.buffer, i)
+            m.count_write(out.buffer, i)
+        return out
+
     @located
     def to_memory_config(self, interpreter, op, args):
         x = args[0]
@@ -290,12 +293,7 @@ def sim_functions(machine: Machine) -> tuple[InterpreterFunctions, SimRuntime]:
         where = placement_of(op, where_of(t))
         if where == where_of(t):
             return (t,)
-        out = rt.new_tensor(op, t.shape, dtype, where)
-        for i in range(len(t.buffer.devices)):
-            m.poke(out.buffer, i, m.peek(t.buffer, i))
-            m.count_read(t.buffer, i)
-            m.count_write(out.buffer, i)
-        return (out,)
+        return (relaid(op, t, dtype, where),)
 
     @located
     def to_layout(self, interpreter, op, args):
@@ -307,12 +305,7 @@ def sim_functions(machine: Machine) -> tuple[InterpreterFunctions, SimRuntime]:
         tile = None if op.attributes["layout"].data == "row_major" else tile
         if (config, tile) == where_of(t):
             return (t,)
-        out = rt.new_tensor(op, t.shape, dtype, (config, tile))
-        for i in range(len(t.buffer.devices)):  # (un)tilize: read and rewrite every page
-            m.poke(out.buffer, i, m.peek(t.buffer, i))
-            m.count_read(t.buffer, i)
-            m.count_write(out.buffer, i)
-        return (out,)
+        return (relaid(op, t, dtype, (config, tile)),)  # (un)tilize: every page read and rewritten
 
     @located
     def constant(self, interpreter, op, args):
