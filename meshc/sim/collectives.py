@@ -70,6 +70,17 @@ class Collectives:
     def _is_ring(self, chips: list[int]) -> bool:
         return len(chips) > 2 and self.m.router.linked(chips[0], chips[-1])
 
+    def _split_groups(self, vals: list[np.ndarray], dim: int, cluster_axis: int | None, what: str):
+        """For each group of devices along `cluster_axis`: the group, its chips, and each member's
+        value split along `dim` into one equal piece per member (LayoutError, naming the
+        collective `what`, when the dim does not divide evenly)."""
+        for group in groups(self.m.mesh_shape, cluster_axis):
+            n = len(group)
+            size = vals[group[0]].shape[dim]
+            if size % n:
+                raise LayoutError(f"{what} splits dim {dim} of size {size} into {n} pieces; it must divide evenly")
+            yield group, self._chips(group), [np.split(vals[g], n, axis=dim) for g in group]
+
     # ------------------------------------------------------------------ all_gather
 
     def all_gather(self, vals: list[np.ndarray], dim: int, cluster_axis: int | None) -> list[np.ndarray]:
@@ -107,14 +118,8 @@ class Collectives:
             raise LayoutError(f"reduce_type '{reduce}' is not one of {', '.join(REDUCERS)}")
         op = REDUCERS[reduce]
         out: list[np.ndarray | None] = [None] * len(vals)
-        for group in groups(self.m.mesh_shape, cluster_axis):
-            chips = self._chips(group)
+        for group, chips, pieces in self._split_groups(vals, dim, cluster_axis, "reduce_scatter"):
             n = len(group)
-            size = vals[group[0]].shape[dim]
-            if size % n:
-                raise LayoutError(f"reduce_scatter splits dim {dim} of size {size} into {n} pieces; "
-                                  f"it must divide evenly")
-            pieces = [np.split(vals[g], n, axis=dim) for g in group]
             ring = self._is_ring(chips)
             for k in range(n):
                 if ring:
@@ -164,14 +169,8 @@ class Collectives:
     def all_to_all(self, vals: list[np.ndarray], split_dim: int, concat_dim: int,
                    cluster_axis: int | None) -> list[np.ndarray]:
         out: list[np.ndarray | None] = [None] * len(vals)
-        for group in groups(self.m.mesh_shape, cluster_axis):
-            chips = self._chips(group)
+        for group, chips, pieces in self._split_groups(vals, split_dim, cluster_axis, "all_to_all"):
             n = len(group)
-            size = vals[group[0]].shape[split_dim]
-            if size % n:
-                raise LayoutError(f"all_to_all splits dim {split_dim} of size {size} into {n} pieces; "
-                                  f"it must divide evenly")
-            pieces = [np.split(vals[g], n, axis=split_dim) for g in group]
             for p in range(n):
                 for q in range(n):
                     self._send(chips[p], chips[q], pieces[p][q])
