@@ -24,6 +24,8 @@ from meshc.layout import (
     write_sharded,
 )
 
+from helpers_distribution import reference_pieces
+
 T3K = (2, 4)
 GALAXY = (8, 4)
 RNG = np.random.default_rng(2024)
@@ -34,11 +36,8 @@ def rand(*shape):
 
 
 def pieces_2d(t, mesh, per_axis):
-    """Reference pieces (row-major device order): split along mesh axis 0's dim, then axis 1's."""
-    out = [t]
-    for n, d in zip(mesh, per_axis):
-        out = [q for p in out for q in (np.split(p, n, axis=d) if d is not None else [p] * n)]
-    return dict(zip(np.ndindex(*mesh), out))
+    """Reference pieces by device coordinate: split along mesh axis 0's dim, then axis 1's."""
+    return dict(zip(np.ndindex(*mesh), reference_pieces(t, mesh, per_axis)))
 
 
 def check_faithful(t, mesh, mapper, reference):

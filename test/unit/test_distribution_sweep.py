@@ -31,21 +31,11 @@ from meshc.layout import (
 )
 from meshc.layout.mesh_mappers import ConcatMeshNdToTensor, ShardTensorNdMesh
 
+from helpers_distribution import reference_pieces
+
 MESHES = [(1, 2), (2, 4), (8, 4), (4, 8), (2, 2, 2)]
 CHUNKS = 10
 PER_CHUNK = 220  # 2,200 configs in all
-
-
-def reference_pieces(t, mesh, per_axis):
-    """TTNN's algorithm: chunk along the dim of mesh axis 0, then each chunk along axis 1's, ...
-
-    Returns the pieces in row-major device order. `per_axis[i]` is the tensor dim mesh axis i
-    splits, or None to replicate along it.
-    """
-    pieces = [t]
-    for n, d in zip(mesh, per_axis):
-        pieces = [q for p in pieces for q in (np.split(p, n, axis=d) if d is not None else [p] * n)]
-    return pieces
 
 
 def per_axis_of(mapper, mesh, rank):

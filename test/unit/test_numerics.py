@@ -35,28 +35,25 @@ def test_bf16_round_to_nearest_even():
     assert np.isnan(quantize(np.array([np.nan], np.float32), "bf16")[0])
 
 
-def test_bfp8_block_by_hand():
-    # block: 1.0 (exp field 127) and 0.3, 14 zeros; shared E = 127, scale 2^(127-133) = 1/64
+@pytest.mark.parametrize("dtype, values, exponent, mantissa_bytes, quantized", [
+    # bfp8: shared E from 1.0 (exp field 127), scale 2^(127-133) = 1/64, one byte an element;
     # M(1.0) = 64; M(0.3) = round(19.2) = 19 -> 19/64 = 0.296875; -0.3 keeps the sign bit
+    ("bfp_bf8", (1.0, 0.3, -0.3), 127, [64, 19, 0x80 | 19], [1.0, 0.296875, -0.296875]),
+    # bfp4: shared E from 3.0 (field 128), scale 2^(128-127-2) = 1/2, element 0 in the low nibble,
+    # element 1 in the high one: M(3.0) = 6, M(0.75) = round(1.5) = 2; -0.5 -> sign bit + M = 1
+    # (low nibble 0x9), element 3 is 0 (high nibble 0)
+    ("bfp_bf4", (3.0, 0.75, -0.5), 128, [6 | (2 << 4), 0x8 | 1], [3.0, 1.0, -0.5]),
+])
+def test_block_float_by_hand(dtype, values, exponent, mantissa_bytes, quantized):
+    # one 16-element block: the given values, then zeros; bytes: the shared exponent, then mantissas
     x = np.zeros(16, np.float32)
-    x[0], x[1], x[2] = 1.0, 0.3, -0.3
-    b = encode(x, "bfp_bf8")
-    assert b.shape == (17,)
-    assert b[0] == 127
-    assert b[1] == 64 and b[2] == 19 and b[3] == 0x80 | 19
-    assert quantize(x, "bfp_bf8")[:3].tolist() == [1.0, 0.296875, -0.296875]
-
-
-def test_bfp4_block_by_hand_and_nibble_order():
-    # shared E from 3.0 (field 128); bf4 scale 2^(128-127-2) = 1/2: M(3.0) = 6, M(0.75) = round(1.5) = 2
-    x = np.zeros(16, np.float32)
-    x[0], x[1], x[2] = 3.0, 0.75, -0.5
-    b = encode(x, "bfp_bf4")
-    assert b.shape == (9,)
-    assert b[0] == 128
-    assert b[1] == 6 | (2 << 4)  # element 0 low nibble, element 1 high nibble
-    assert b[2] & 0xF == 0x8 | 1  # -0.5 -> sign bit + M = 1
-    assert quantize(x, "bfp_bf4")[:3].tolist() == [3.0, 1.0, -0.5]
+    x[: len(values)] = values
+    b = encode(x, dtype)
+    element_bits = 8 if dtype == "bfp_bf8" else 4
+    assert b.shape == (1 + 16 * element_bits // 8,)
+    assert b[0] == exponent
+    assert b[1 : 1 + len(mantissa_bytes)].tolist() == mantissa_bytes
+    assert quantize(x, dtype)[: len(values)].tolist() == quantized
 
 
 def test_bfp_largest_element_saturates_instead_of_overflowing():
