@@ -9,7 +9,8 @@ module's `#tt.device` describes (a module without one runs on a one-device mesh)
 
 Op families share bases (elementwise unary and binary with numpy broadcasting, reductions,
 collectives, resharding, MoE) whose verifiers check result shapes and name what is wrong; the
-ttnn ops of the same names are these bases under ttnn names. The shape rules themselves are plain functions in `shape_rules.py`.
+ttnn ops of the same names are these bases under ttnn names. The shape rules themselves are
+plain functions in `shape_rules.py`.
 """
 
 from __future__ import annotations
@@ -178,6 +179,13 @@ def _check_same_shape(what: str, got: tuple[int, ...], expected: tuple[int, ...]
         raise VerifyException(f"{what} {rules.fmt(got)} does not match the expected shape {rules.fmt(expected)}")
 
 
+def _check_same_element_type(operand: SSAValue, result: SSAValue, advice: str = "") -> None:
+    a, b = operand.type, result.type
+    assert isinstance(a, TensorType) and isinstance(b, TensorType)
+    if a.element_type != b.element_type:
+        raise VerifyException(f"result element type {b.element_type} differs from the operand's {a.element_type}{advice}")
+
+
 # ----------------------------------------------------------------------------- op bases
 
 
@@ -205,12 +213,7 @@ class ElementwiseUnaryBase(TTIROpBase):
     def verify_(self) -> None:
         self.expect_result(tensor_shape(self.input))
         if self.SAME_ELEMENT_TYPE:
-            a, b = self.input.type, self.result.type
-            assert isinstance(a, TensorType) and isinstance(b, TensorType)
-            if a.element_type != b.element_type:
-                raise VerifyException(
-                    f"result element type {b.element_type} differs from the operand's {a.element_type}"
-                )
+            _check_same_element_type(self.input, self.result)
 
 
 class ElementwiseBinaryBase(TTIROpBase):
@@ -575,13 +578,7 @@ class ToLayoutOp(TTIROpBase):
 
     def verify_(self) -> None:
         self.expect_result(tensor_shape(self.input))
-        a, b = self.input.type, self.result.type
-        assert isinstance(a, TensorType) and isinstance(b, TensorType)
-        if a.element_type != b.element_type:
-            raise VerifyException(
-                f"result element type {b.element_type} differs from the operand's {a.element_type}; "
-                "use ttir.typecast to change it"
-            )
+        _check_same_element_type(self.input, self.result, "; use ttir.typecast to change it")
 
 
 # ----------------------------------------------------------------------------- multi-device

@@ -346,6 +346,12 @@ def _check_kind(kind: StringAttr, allowed: tuple[str, ...]) -> None:
         raise VerifyException(f"op must be one of {', '.join(allowed)}, got \"{kind.data}\"")
 
 
+def _expect_block(result: SSAValue, expected: tuple[int, ...]) -> None:
+    got = _tensor_shape(result)
+    if got != expected:
+        raise VerifyException(f"result block {rules.fmt(got)} does not match {rules.fmt(expected)}")
+
+
 @irdl_op_definition
 class TileUnaryOp(IRDLOperation):
     name = "ttmetal.tile_unary"
@@ -371,9 +377,7 @@ class TileBinaryOp(IRDLOperation):
 
     def verify_(self) -> None:
         _check_kind(self.op, _BINARY)
-        expected = rules.broadcast_shapes(_tensor_shape(self.lhs), _tensor_shape(self.rhs))
-        if _tensor_shape(self.result) != expected:
-            raise VerifyException(f"result block {rules.fmt(_tensor_shape(self.result))} does not match {rules.fmt(expected)}")
+        _expect_block(self.result, rules.broadcast_shapes(_tensor_shape(self.lhs), _tensor_shape(self.rhs)))
 
 
 @irdl_op_definition
@@ -384,9 +388,7 @@ class TileMatmulOp(IRDLOperation):
     result = result_def(AnyTensorTypeConstr)
 
     def verify_(self) -> None:
-        expected = rules.matmul_shape(_tensor_shape(self.a), _tensor_shape(self.b), False, False)
-        if _tensor_shape(self.result) != expected:
-            raise VerifyException(f"result block {rules.fmt(_tensor_shape(self.result))} does not match {rules.fmt(expected)}")
+        _expect_block(self.result, rules.matmul_shape(_tensor_shape(self.a), _tensor_shape(self.b), False, False))
 
 
 @irdl_op_definition
@@ -404,9 +406,7 @@ class TileReduceOp(IRDLOperation):
         d = int(self.dim.value.data)
         if d not in (0, 1):
             raise VerifyException(f"dim {d} must be 0 (rows) or 1 (cols) of the block")
-        expected = rules.reduce_shape(_tensor_shape(self.input), (d,), True)
-        if _tensor_shape(self.result) != expected:
-            raise VerifyException(f"result block {rules.fmt(_tensor_shape(self.result))} does not match {rules.fmt(expected)}")
+        _expect_block(self.result, rules.reduce_shape(_tensor_shape(self.input), (d,), True))
 
 
 @irdl_op_definition
