@@ -2,10 +2,10 @@
 
 Options: `system` = n150 | n300 | t3k | galaxy, or the path of a file holding a
 `#tt.system_desc<...>` attribute; `mesh-shape` = the chip mesh (default: the system's).
-The device is `derive_device(mesh, system=...)`: device i (row-major over the mesh) is chip i
-(row-major over the system's chip mesh), so a mesh whose shape differs from the chip mesh but
-whose volume fits (2x2x2 on a t3k's 2x4) is a view of the first chips, routed over the system's
-links. A mesh that needs more chips than the system has is a located error at the module, as
+The device is `derive_device(mesh, system=..., chip_ids=mesh_view_chips(system, mesh))`: a
+mesh that fits the chip mesh takes the chips at the same coordinates (2x2 on a t3k's 2x4 is the
+corner 0, 1, 4, 5, linked along both axes); a mesh whose shape differs but whose volume fits
+(2x2x2 on a t3k) is a view of the first chips in row-major order, routed over the system's links. A mesh that needs more chips than the system has is a located error at the module, as
 is a module that already carries a different `tt.device` (the pass never silently replaces it).
 """
 
@@ -61,9 +61,9 @@ def check_mesh_fits(mesh: tuple[int, ...], sysdesc, system_name: str, module: Mo
             f"(chip mesh {_fmt(sysdesc.mesh_shape)})",
             module,
         )
-    # A mesh whose shape does not fit the chip mesh (2x2x2 on a 2x4 t3k) is a logical view of
-    # the first n chips in row-major chip order, as TT-Mesh's mesh views are: device i runs on
-    # chip i, and the system's own ethernet links carry the traffic (multi-hop where they must).
+    # Which chips the mesh takes is meshc.layout.system.mesh_view_chips: the chips at the same
+    # coordinates when the mesh fits the chip mesh (a 2x2 on a t3k is the 2x2 corner, chips
+    # 0, 1, 4, 5, linked along both axes), else a view of the first chips in row-major order.
 
 
 @dataclass(frozen=True)
@@ -76,6 +76,7 @@ class RegisterDevicePass(ModulePass):
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         from meshc.dialects.tt import DeviceAttr, SystemDescAttr
         from meshc.layout.device import derive_device
+        from meshc.layout.system import mesh_view_chips
 
         sysdesc = load_system(self.system, op)
         mesh = tuple(self.mesh_shape) if self.mesh_shape else tuple(sysdesc.mesh_shape)
@@ -83,7 +84,7 @@ class RegisterDevicePass(ModulePass):
             raise LocatedError(f"mesh-shape {_fmt(mesh)} must have positive sizes", op)
         check_mesh_fits(mesh, sysdesc, self.system, op)
         try:
-            device = derive_device(mesh, system=sysdesc)
+            device = derive_device(mesh, system=sysdesc, chip_ids=mesh_view_chips(sysdesc, mesh))
         except LayoutError as e:
             raise LocatedError(f"cannot derive a device for mesh {_fmt(mesh)} on '{self.system}': {e}", op) from None
         new = DeviceAttr.from_model(device)
