@@ -47,6 +47,7 @@ from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.str_enum import StrEnum
 
 from meshc.diagnostics import LocatedError, register_op_checker, register_type_checker
+from meshc.dialects.syntax import AngleBody, verified
 from meshc.layout.affine import AffineMap, AffineParseError, map_text_end, parse_map
 from meshc.layout.device import Device
 from meshc.layout.dtypes import DTYPES, DataType, get_dtype
@@ -107,14 +108,6 @@ def _print_int_list(printer: Printer, values: Sequence[int]) -> None:
     printer.print_string("[" + ", ".join(str(v) for v in values) + "]")
 
 
-def _verified(build):
-    """Run a model constructor/check; its LayoutError becomes a VerifyException."""
-    try:
-        return build()
-    except LayoutError as e:
-        raise VerifyException(str(e)) from e
-
-
 # ----------------------------------------------------------------------------- enums
 
 
@@ -151,19 +144,15 @@ assert tuple(m.value for m in MemorySpace) == MEMORY_SPACES, "tt memory spaces o
 assert tuple(o.value for o in OOBVal) == OOB_VALUES, "tt OOB values out of step with metal_layout"
 
 
-class _AngleEnum:
-    """Prints an enum attribute as `#tt.name<value>` and parses it back."""
+class _AngleEnum(AngleBody):
+    """An enum attribute written `#tt.name<value>`."""
 
     data: StrEnum
     enum_type: type[StrEnum]
 
-    def print_parameter(self, printer: Printer) -> None:
-        printer.print_string(f"<{self.data.value}>")
-
     @classmethod
-    def parse_parameter(cls, parser: AttrParser):
-        with parser.in_angle_brackets():
-            return parser.parse_str_enum(cls.enum_type)
+    def parse_body(cls, parser: AttrParser) -> StrEnum:
+        return parser.parse_str_enum(cls.enum_type)
 
 
 @irdl_attr_definition
@@ -198,18 +187,14 @@ class OOBValAttr(_AngleEnum, EnumAttribute[OOBVal]):
 
 
 @irdl_attr_definition
-class MapAttr(Data[AffineMap]):
+class MapAttr(AngleBody, Data[AffineMap]):
     """`#tt.map<(d0) -> (d0 floordiv 8)>`: an affine map kept exactly as written (printed as MLIR does)."""
 
     name = "tt.map"
 
     @classmethod
-    def parse_parameter(cls, parser: AttrParser) -> AffineMap:
-        with parser.in_angle_brackets():
-            return _parse_affine_map(parser)
-
-    def print_parameter(self, printer: Printer) -> None:
-        printer.print_string(f"<{self.data}>")
+    def parse_body(cls, parser: AttrParser) -> AffineMap:
+        return _parse_affine_map(parser)
 
 
 @irdl_attr_definition
@@ -296,7 +281,7 @@ class DeviceAttr(ParametrizedAttribute):
     def verify(self) -> None:
         dev = self.model()
         # the chips' grids are the system's: checked by verify_module
-        _verified(lambda: dev.verify(physical=False))
+        verified(lambda: dev.verify(physical=False))
 
     @classmethod
     def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
@@ -326,27 +311,23 @@ class DeviceAttr(ParametrizedAttribute):
 
 
 @irdl_attr_definition
-class ArchAttr(Data[str]):
+class ArchAttr(AngleBody, Data[str]):
     """`#tt.arch<wormhole_b0>`: a chip architecture (grayskull, wormhole_b0, blackhole)."""
 
     name = "tt.arch"
 
     @classmethod
-    def parse_parameter(cls, parser: AttrParser) -> str:
-        with parser.in_angle_brackets():
-            at = parser.pos
-            name = parser.parse_identifier(" (an architecture)")
-            try:
-                get_arch(name)
-            except LayoutError as e:
-                parser.raise_error(str(e), at, parser.pos)
-            return name
-
-    def print_parameter(self, printer: Printer) -> None:
-        printer.print_string(f"<{self.data}>")
+    def parse_body(cls, parser: AttrParser) -> str:
+        at = parser.pos
+        name = parser.parse_identifier(" (an architecture)")
+        try:
+            get_arch(name)
+        except LayoutError as e:
+            parser.raise_error(str(e), at, parser.pos)
+        return name
 
     def verify(self) -> None:
-        _verified(lambda: get_arch(self.data))
+        verified(lambda: get_arch(self.data))
 
 
 @irdl_attr_definition
@@ -462,7 +443,7 @@ class SystemDescAttr(ParametrizedAttribute):
                 raise VerifyException(f"an ethernet link joins two chips, got [{', '.join(map(str, pair))}]")
             links.append((min(pair), max(pair)))
         chips = tuple(kinds[k].model(c) for k, c in zip(idx, coords))
-        return _verified(lambda: SystemDesc(chips, tuple(links), _vals(self.mesh_shape)))
+        return verified(lambda: SystemDesc(chips, tuple(links), _vals(self.mesh_shape)))
 
     def verify(self) -> None:
         self.model()
@@ -538,7 +519,7 @@ class TileType(ParametrizedAttribute, TypeAttribute):
         s = _vals(self.shape)
         if len(s) != 2:
             raise VerifyException(f"a tile is 2-d, got {_shape_text(s)}")
-        return _verified(lambda: Tile((s[0], s[1]), self.data_type.model()))
+        return verified(lambda: Tile((s[0], s[1]), self.data_type.model()))
 
     @classmethod
     def from_model(cls, tile: Tile) -> "TileType":
@@ -636,10 +617,10 @@ class MetalLayoutAttr(ParametrizedAttribute):
         if isinstance(et, TileType):
             elem: DataType | Tile = et.model()
         else:
-            elem = _verified(lambda: dtype_of(et))
+            elem = verified(lambda: dtype_of(et))
         if self.grid.affine_map is not None:
             raise VerifyException("the grid of a metal_layout has no map; write it as <2x4>")
-        return _verified(lambda: MetalLayout(self.linear.data, self.oob.data.value, self.grid.grid_shape,
+        return verified(lambda: MetalLayout(self.linear.data, self.oob.data.value, self.grid.grid_shape,
                                              shard, elem, space.data.value))
 
     def verify(self) -> None:

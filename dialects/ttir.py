@@ -40,33 +40,27 @@ from xdsl.irdl import (
     var_operand_def,
 )
 from xdsl.parser import AttrParser
-from xdsl.printer import Printer
 from xdsl.traits import NoMemoryEffect
 from xdsl.utils.exceptions import VerifyException
 
 from meshc.dialects import shape_rules as rules
+from meshc.dialects.syntax import AngleBody
 
 # ----------------------------------------------------------------------------- enum attributes
 
 
-class WordEnumAttr(Data[str]):
+class WordEnumAttr(AngleBody, Data[str]):
     """An enum attribute printed `#dialect.name<word>`; subclasses list their `words`."""
 
     words: ClassVar[tuple[str, ...]] = ()
 
     @classmethod
-    def parse_parameter(cls, parser: AttrParser) -> str:
-        with parser.in_angle_brackets():
-            pos = parser.pos
-            word = parser.parse_optional_identifier()
-            if word is None or word not in cls.words:
-                parser.raise_error(
-                    f"{cls.name} must be one of {', '.join(cls.words)}", pos, parser.pos
-                )
-            return word
-
-    def print_parameter(self, printer: Printer) -> None:
-        printer.print_string(f"<{self.data}>")
+    def parse_body(cls, parser: AttrParser) -> str:
+        pos = parser.pos
+        word = parser.parse_optional_identifier()
+        if word is None or word not in cls.words:
+            parser.raise_error(f"{cls.name} must be one of {', '.join(cls.words)}", pos, parser.pos)
+        return word
 
     def verify(self) -> None:
         if self.data not in self.words:

@@ -35,11 +35,12 @@ from xdsl.parser import AttrParser as _AttrParser  # noqa: E402
 from xdsl.printer import Printer as _Printer  # noqa: E402
 from xdsl.utils.exceptions import VerifyException as _MemVerifyException  # noqa: E402
 
+from meshc.dialects.syntax import AngleBody as _AngleBody, verified as _verified  # noqa: E402
 from meshc.layout import memory_config as _mc  # noqa: E402
 from meshc.layout.errors import LayoutError as _LayoutError  # noqa: E402
 
 
-class _KeywordAttr(_Data[str]):
+class _KeywordAttr(_AngleBody, _Data[str]):
     """An attribute that is one keyword of a fixed set, printed `#ttnn.name<keyword>`."""
 
     KEYWORDS: _ClassVar[tuple[str, ...]] = ()
@@ -52,21 +53,13 @@ class _KeywordAttr(_Data[str]):
             raise _MemVerifyException(f"{self.name} must be one of {', '.join(self.KEYWORDS)}; got '{self.data}'")
 
     @classmethod
-    def parse_keyword(cls, parser: _AttrParser) -> str:
+    def parse_body(cls, parser: _AttrParser) -> str:
         span = parser._current_token.span
         word = parser.parse_optional_identifier()
         if word not in cls.KEYWORDS:
             parser.raise_error(f"expected one of {', '.join(cls.KEYWORDS)} for {cls.name}"
                                + (f", got '{word}'" if word else ""), span.start, span.end)
         return word  # type: ignore[return-value]
-
-    @classmethod
-    def parse_parameter(cls, parser: _AttrParser) -> str:
-        with parser.in_angle_brackets():
-            return cls.parse_keyword(parser)
-
-    def print_parameter(self, printer: _Printer) -> None:
-        printer.print_string(f"<{self.data}>")
 
 
 @_mem_attr_definition
@@ -102,14 +95,6 @@ def _parse_core(parser: _AttrParser) -> tuple[int, int]:
     return y, x
 
 
-def _as_layout_error(fn):
-    """Run a model constructor; its LayoutError becomes a VerifyException (a located error)."""
-    try:
-        return fn()
-    except _LayoutError as e:
-        raise _MemVerifyException(str(e)) from None
-
-
 @_mem_attr_definition
 class CoreRangeAttr(_MemPAttr):
     """`#ttnn.core_range<(y0, x0), (y1, x1)>`: a rectangle of cores, both corners included."""
@@ -128,8 +113,8 @@ class CoreRangeAttr(_MemPAttr):
         self.model()
 
     def model(self) -> _mc.CoreRange:
-        return _as_layout_error(lambda: _mc.CoreRange((self.start_y.data, self.start_x.data),
-                                                      (self.end_y.data, self.end_x.data)))
+        return _verified(lambda: _mc.CoreRange((self.start_y.data, self.start_x.data),
+                                               (self.end_y.data, self.end_x.data)))
 
     @classmethod
     def from_model(cls, r: _mc.CoreRange) -> "CoreRangeAttr":
@@ -162,7 +147,7 @@ class CoreRangeSetAttr(_MemPAttr):
         self.model()
 
     def model(self) -> _mc.CoreRangeSet:
-        return _as_layout_error(lambda: _mc.CoreRangeSet(tuple(r.model() for r in self.ranges.data)))
+        return _verified(lambda: _mc.CoreRangeSet(tuple(r.model() for r in self.ranges.data)))
 
     @classmethod
     def from_model(cls, crs) -> "CoreRangeSetAttr":
@@ -276,9 +261,9 @@ class MemoryConfigAttr(_MemPAttr):
         spec = self.shard_spec
         if isinstance(spec, ShardSpecAttr):
             s = spec.model()
-            return _as_layout_error(lambda: _mc.MemoryConfig(self.buffer_type.data, self.memory_layout.data,
-                                                             s.grid, s.shard_shape, s.orientation))
-        return _as_layout_error(lambda: _mc.MemoryConfig(self.buffer_type.data, self.memory_layout.data))
+            return _verified(lambda: _mc.MemoryConfig(self.buffer_type.data, self.memory_layout.data,
+                                                      s.grid, s.shard_shape, s.orientation))
+        return _verified(lambda: _mc.MemoryConfig(self.buffer_type.data, self.memory_layout.data))
 
     @classmethod
     def from_model(cls, m: _mc.MemoryConfig) -> "MemoryConfigAttr":
@@ -343,8 +328,8 @@ class TTNNLayoutAttr(_MemPAttr):
         from meshc.layout.dtypes import get_dtype
         from meshc.layout.tensor_layout import check_tile
 
-        d = _as_layout_error(lambda: get_dtype(self.data_type.data))
-        _as_layout_error(lambda: check_tile(self.tile_shape))
+        d = _verified(lambda: get_dtype(self.data_type.data))
+        _verified(lambda: check_tile(self.tile_shape))
         if d.is_block_float and self.tile_shape is None:
             raise _MemVerifyException(f"{d.name} is a block float, stored in tiles: a row_major layout cannot hold it")
 
