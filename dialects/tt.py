@@ -668,24 +668,24 @@ DEVICE_ATTR = "tt.device"
 SYSTEM_DESC_ATTR = "tt.system_desc"
 
 
-def module_device(module: ModuleOp) -> Device | None:
-    """The device of a module (its `tt.device` attribute), or None."""
-    a = module.attributes.get(DEVICE_ATTR)
+def _module_model(module: ModuleOp, key: str, cls: type[DeviceAttr] | type[SystemDescAttr]):
+    """The model of the module attribute `key`, which must be a `cls` when present, or None."""
+    a = module.attributes.get(key)
     if a is None:
         return None
-    if not isinstance(a, DeviceAttr):
-        raise LocatedError(f"module attribute '{DEVICE_ATTR}' must be a #tt.device<...>, got {a}", module)
+    if not isinstance(a, cls):
+        raise LocatedError(f"module attribute '{key}' must be a #{cls.name}<...>, got {a}", module)
     return a.model()
+
+
+def module_device(module: ModuleOp) -> Device | None:
+    """The device of a module (its `tt.device` attribute), or None."""
+    return _module_model(module, DEVICE_ATTR, DeviceAttr)
 
 
 def module_system(module: ModuleOp) -> SystemDesc | None:
     """The system of a module (its `tt.system_desc` attribute), or None."""
-    a = module.attributes.get(SYSTEM_DESC_ATTR)
-    if a is None:
-        return None
-    if not isinstance(a, SystemDescAttr):
-        raise LocatedError(f"module attribute '{SYSTEM_DESC_ATTR}' must be a #tt.system_desc<...>, got {a}", module)
-    return a.model()
+    return _module_model(module, SYSTEM_DESC_ATTR, SystemDescAttr)
 
 
 def set_module_device(module: ModuleOp, device: Device, sysdesc: SystemDesc | None = None) -> None:
