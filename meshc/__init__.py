@@ -23,17 +23,10 @@ def parse(text: str, name: str = "<input>"):
 
 def compile(module_or_text, pipeline: str, name: str = "<input>"):
     """Run a pass pipeline spec (e.g. 'ttir-to-ttnn-pipeline{system=t3k mesh-shape=2,4}')."""
-    from meshc.diagnostics import DiagnosticError, LocatedError, op_diagnostic
-    from meshc.driver import build_pipeline, make_context, verify_or_raise
+    from meshc.driver import apply_pipeline, build_pipeline, make_context
 
     module = parse(module_or_text, name) if isinstance(module_or_text, str) else module_or_text
-    ctx = make_context()
-    for p in build_pipeline(pipeline):
-        try:
-            p.apply(ctx, module)
-        except LocatedError as e:
-            raise DiagnosticError([op_diagnostic(e.op, e.message, name)]) from None
-        verify_or_raise(module, name)
+    apply_pipeline(make_context(), module, build_pipeline(pipeline), name)
     return module
 
 

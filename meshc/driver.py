@@ -16,13 +16,15 @@ from xdsl.dialects.builtin import FileLineColLoc, ModuleOp
 from xdsl.ir import Attribute
 from xdsl.passes import ModulePass, PassPipeline
 from xdsl.printer import Printer
-from xdsl.utils.exceptions import ArgSpecParseError, ParseError, VerifyException
+from xdsl.utils.exceptions import ArgSpecParseError, DiagnosticException, ParseError, VerifyException
 
 from meshc.diagnostics import (
     Diagnostic,
     DiagnosticError,
+    LocatedError,
     LocatingParser,
     SourceFile,
+    op_diagnostic,
     parse_error_diagnostic,
     stamp_location,
     verify_located,
@@ -108,6 +110,18 @@ def build_pipeline(spec: str) -> tuple[ModulePass, ...]:
                          "(quote option values that are paths: system=\"/path/to/system.mlir\")") from None
     except Exception as e:  # option type errors etc. come out as assorted exceptions
         raise ValueError(f"invalid pass pipeline '{spec}': {e}") from None
+
+
+def apply_pipeline(ctx: Context, module: ModuleOp, passes: tuple[ModulePass, ...], name: str = "<input>") -> None:
+    """Run passes in order, verifying after each; a pass failure raises a located DiagnosticError."""
+    for p in passes:
+        try:
+            p.apply(ctx, module)
+        except LocatedError as e:
+            raise DiagnosticError([op_diagnostic(e.op, e.message, name)]) from None
+        except DiagnosticException as e:
+            raise DiagnosticError([Diagnostic(name, 0, 0, f"pass '{p.name}' failed: {e}")]) from None
+        verify_or_raise(module, name)
 
 
 # ----------------------------------------------------------------------------- printing

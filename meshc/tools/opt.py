@@ -11,18 +11,17 @@ from __future__ import annotations
 import argparse
 import sys
 
-from xdsl.utils.exceptions import DiagnosticException, ParseError
+from xdsl.utils.exceptions import ParseError
 
 from meshc.diagnostics import (
     Diagnostic,
     DiagnosticError,
-    LocatedError,
     SourceFile,
     check_expected_diagnostics,
     collect_expectations,
-    op_diagnostic,
 )
 from meshc.driver import (
+    apply_pipeline,
     build_pipeline,
     make_context,
     parse_source,
@@ -59,14 +58,7 @@ def _process_chunk(args, source: SourceFile, chunk_text: str, pipeline_spec: str
     pipeline = build_pipeline(pipeline_spec)
     module = parse_source(ctx, chunk_text, source.name)
     verify_or_raise(module, source.name)
-    for p in pipeline:
-        try:
-            p.apply(ctx, module)
-        except LocatedError as e:
-            raise DiagnosticError([op_diagnostic(e.op, e.message, source.name)]) from None
-        except DiagnosticException as e:
-            raise DiagnosticError([Diagnostic(source.name, 0, 0, f"pass '{p.name}' failed: {e}")]) from None
-        verify_or_raise(module, source.name)
+    apply_pipeline(ctx, module, pipeline, source.name)
     return print_module(module, generic=args.print_op_generic, aliases=not args.no_aliases)
 
 
