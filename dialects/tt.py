@@ -310,6 +310,17 @@ class DeviceAttr(ParametrizedAttribute):
 # ----------------------------------------------------------------------------- system
 
 
+def _parse_arch(parser: AttrParser, expected: str) -> str:
+    """An architecture name, checked against meshc.layout.system's table; located error if unknown."""
+    at = parser.pos
+    name = parser.parse_identifier(expected)
+    try:
+        get_arch(name)
+    except LayoutError as e:
+        parser.raise_error(str(e), at, parser.pos)
+    return name
+
+
 @irdl_attr_definition
 class ArchAttr(AngleBody, Data[str]):
     """`#tt.arch<wormhole_b0>`: a chip architecture (grayskull, wormhole_b0, blackhole)."""
@@ -318,13 +329,7 @@ class ArchAttr(AngleBody, Data[str]):
 
     @classmethod
     def parse_body(cls, parser: AttrParser) -> str:
-        at = parser.pos
-        name = parser.parse_identifier(" (an architecture)")
-        try:
-            get_arch(name)
-        except LayoutError as e:
-            parser.raise_error(str(e), at, parser.pos)
-        return name
+        return _parse_arch(parser, " (an architecture)")
 
     def verify(self) -> None:
         verified(lambda: get_arch(self.data))
@@ -370,12 +375,7 @@ class ChipDescAttr(ParametrizedAttribute):
     def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
         with parser.in_angle_brackets():
             _parse_key(parser, "arch")
-            at = parser.pos
-            arch = parser.parse_identifier(" (an architecture: grayskull, wormhole_b0 or blackhole)")
-            try:
-                get_arch(arch)
-            except LayoutError as e:
-                parser.raise_error(str(e), at, parser.pos)
+            arch = _parse_arch(parser, " (an architecture: grayskull, wormhole_b0 or blackhole)")
             parser.parse_punctuation(",")
             _parse_key(parser, "grid")
             grid = _parse_dims(parser, "a chip grid")
