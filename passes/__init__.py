@@ -11,7 +11,7 @@ from xdsl.passes import ModulePass
 
 # pass name -> (module under meshc.passes, class name)
 _PASSES: dict[str, tuple[str, str]] = {
-    # issue 5: lowering passes and pipelines
+    # device registration, layouts, lowering passes and pipelines
     "tt-register-device": ("register_device", "RegisterDevicePass"),
     "ttir-layout": ("ttir_layout", "TTIRLayoutPass"),
     "ttir-reinterpret-grid": ("ttir_reinterpret_grid", "TTIRReinterpretGridPass"),
@@ -19,7 +19,7 @@ _PASSES: dict[str, tuple[str, str]] = {
     "convert-ttir-to-ttmetal": ("convert_ttir_to_ttmetal", "ConvertTTIRToTTMetalPass"),
     "ttir-to-ttnn-pipeline": ("pipelines", "TTIRToTTNNPipeline"),
     "ttir-to-ttmetal-pipeline": ("pipelines", "TTIRToTTMetalPipeline"),
-    # issue 7: resharding
+    # resharding
     "reshard-to-collectives": ("reshard_to_collectives", "ReshardToCollectivesPass"),
 }
 

@@ -325,7 +325,7 @@ def sim_functions(machine: Machine) -> tuple[InterpreterFunctions, SimRuntime]:
     table[ttnn.ToLayoutOp] = to_layout
     table[ttnn.ConstantOp] = constant
     table[ttnn.EmptyOp] = empty
-    from meshc.interp.spmd_sim import spmd_sim_table  # point_to_point, all_slice, MoE (issue 7)
+    from meshc.interp.spmd_sim import spmd_sim_table  # point_to_point, all_slice, MoE
 
     table.update(spmd_sim_table(rt, located))
     cls = make_functions(table, InterpreterFunctions, "TTNNSimFunctions")

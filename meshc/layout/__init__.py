@@ -23,7 +23,7 @@ _EXPORTS: dict[str, str] = {
     "ChipDesc": "system",
     "system": "system",
     "mesh_system": "system",
-    # affine maps, devices, metal layouts (issue 2)
+    # affine maps, devices, metal layouts
     "AffineMap": "affine",
     "parse_map": "affine",
     "Device": "device",
@@ -34,7 +34,7 @@ _EXPORTS: dict[str, str] = {
     # meshes and sharding specs
     "Mesh": "mesh",
     "ShardingSpec": "mesh",
-    # mesh distribution (issue 4)
+    # mesh distribution: sharding specs, mesh mappers, sharded buffers, checkpoints
     "parse_spec": "sharding_spec",
     "format_spec": "sharding_spec",
     "to_global": "sharding_spec",
@@ -57,13 +57,13 @@ _EXPORTS: dict[str, str] = {
     "read_sharded": "sharded_buffer",
     "save_sharded": "checkpoint",
     "merge_sharded": "checkpoint",
-    # single-chip placement (issue 3)
+    # single-chip placement: memory configs and shard placement
     "MemoryConfig": "memory_config",
     "CoreRange": "memory_config",
     "CoreRangeSet": "memory_config",
     "place": "placement",
     "Placement": "placement",
-    # resharding and MoE (issue 7)
+    # resharding and MoE
     "plan_reshard": "reshard",
     "ReshardPlan": "reshard",
     "execute_plan": "reshard",

@@ -86,7 +86,7 @@ class ShardingSpec:
     partial: tuple[int, ...] = ()
     """Mesh axes over which the devices hold partial sums of the tensor (reduce to get it)."""
     dim_names: tuple[str, ...] = field(default=(), compare=False)
-    """Optional tensor dim names of the named form `[B=2/DP=2, ...]` (issue 4); not part of equality."""
+    """Optional tensor dim names of the named form `[B=2/DP=2, ...]`; not part of equality."""
     dim_sizes: tuple[int | None, ...] = field(default=(), compare=False)
     """Optional tensor dim sizes the named form declared (None = not given); not part of equality."""
 

@@ -1,0 +1,71 @@
+"""The module's device and system: the `tt.device` and `tt.system_desc` attributes of the builtin
+module, read with `module_device` / `module_system`, written with `set_module_device`, and
+checked against each other (a registered op checker)."""
+
+from __future__ import annotations
+
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.ir import Operation
+
+from meshc.diagnostics import LocatedError, register_op_checker
+from meshc.dialects.tt.device import DeviceAttr, SystemDescAttr
+from meshc.layout.device import Device
+from meshc.layout.errors import LayoutError
+from meshc.layout.system import SystemDesc
+
+
+DEVICE_ATTR = "tt.device"
+SYSTEM_DESC_ATTR = "tt.system_desc"
+
+
+def _module_model(module: ModuleOp, key: str, cls: type[DeviceAttr] | type[SystemDescAttr]):
+    """The model of the module attribute `key`, which must be a `cls` when present, or None."""
+    a = module.attributes.get(key)
+    if a is None:
+        return None
+    if not isinstance(a, cls):
+        raise LocatedError(f"module attribute '{key}' must be a #{cls.name}<...>, got {a}", module)
+    return a.model()
+
+
+def module_device(module: ModuleOp) -> Device | None:
+    """The device of a module (its `tt.device` attribute), or None."""
+    return _module_model(module, DEVICE_ATTR, DeviceAttr)
+
+
+def module_system(module: ModuleOp) -> SystemDesc | None:
+    """The system of a module (its `tt.system_desc` attribute), or None."""
+    return _module_model(module, SYSTEM_DESC_ATTR, SystemDescAttr)
+
+
+def set_module_device(module: ModuleOp, device: Device, sysdesc: SystemDesc | None = None) -> None:
+    """Attach a device (and optionally its system) to a module, verifying one against the other."""
+    sysdesc = sysdesc if sysdesc is not None else module_system(module)
+    try:
+        device.verify(system=sysdesc)
+    except LayoutError as e:
+        raise LocatedError(f"device does not fit the system: {e}", module) from e
+    module.attributes[DEVICE_ATTR] = DeviceAttr.from_model(device)
+    if sysdesc is not None:
+        module.attributes[SYSTEM_DESC_ATTR] = SystemDescAttr.from_model(sysdesc)
+
+
+def verify_module(module: ModuleOp) -> None:
+    """The module's device against its system (or 8x8 chips when it has none): LocatedError if not legal."""
+    device = module_device(module)
+    if device is None:
+        return
+    sysdesc = module_system(module)
+    try:
+        device.verify(system=sysdesc)
+    except LayoutError as e:
+        where = "the module's #tt.system_desc" if sysdesc is not None else "8x8 chips (no tt.system_desc)"
+        raise LocatedError(f"'{DEVICE_ATTR}' is not a legal device on {where}: {e}", module) from e
+
+
+def _check_module_device(op: Operation) -> None:
+    if isinstance(op, ModuleOp):
+        verify_module(op)
+
+
+register_op_checker(_check_module_device)

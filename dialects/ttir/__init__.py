@@ -1,0 +1,121 @@
+"""The ttir dialect: tensor ops with value semantics, the input of meshc's pipelines.
+
+Every op takes its input tensors and returns a new tensor (no destination operands, as
+tt-mlir does today), so the generic form
+`%2 = "ttir.matmul"(%0, %1) : (tensor<64x128xf32>, tensor<128x256xf32>) -> tensor<64x256xf32>`
+is the whole op. Multi-device programs are SPMD after `ttir.mesh_shard` (docs/contracts.md):
+ops compute on per-device shapes, collectives exchange along a `cluster_axis` of the mesh the
+module's `#tt.device` describes (a module without one runs on a one-device mesh).
+
+Op families share bases (elementwise unary and binary with numpy broadcasting, reductions,
+collectives, resharding, MoE) whose verifiers check result shapes and name what is wrong; the
+ttnn ops of the same names are these bases under ttnn names. The shape rules themselves are
+plain functions in `shape_rules.py`.
+
+The package's files, one family each: attributes.py (enum attributes), base.py (verifier
+helpers and op bases), compute.py, collectives.py (mesh_shard and the collectives),
+reshard.py (reshard, point_to_point, all_slice), moe.py. The `TTIR` dialect object is here.
+"""
+
+from __future__ import annotations
+
+from xdsl.ir import Dialect
+
+from meshc.dialects import shape_rules as rules
+from meshc.dialects.ttir.attributes import ReduceTypeAttr, ShardDirectionAttr, ShardTypeAttr, WordEnumAttr
+from meshc.dialects.ttir.base import (
+    CollectiveBase,
+    ElementwiseBinaryBase,
+    ElementwiseUnaryBase,
+    ReductionBase,
+    TTIROpBase,
+    bool_value,
+    check_attr_name,
+    check_form,
+    device_mesh_shape,
+    enclosing_module,
+    int_value,
+    mesh_shape_of,
+    tensor_shape,
+)
+from meshc.dialects.ttir.collectives import (
+    AllGatherBase,
+    AllGatherOp,
+    AllReduceBase,
+    AllReduceOp,
+    AllToAllBase,
+    AllToAllOp,
+    CollectivePermuteBase,
+    CollectivePermuteOp,
+    MeshShardOp,
+    ReduceScatterBase,
+    ReduceScatterOp,
+)
+from meshc.dialects.ttir.compute import (
+    AddOp,
+    BroadcastBase,
+    BroadcastOp,
+    ConcatBase,
+    ConcatOp,
+    ConstantBase,
+    ConstantOp,
+    DivOp,
+    EmbeddingBase,
+    EmbeddingOp,
+    EmptyOp,
+    ExpOp,
+    GeluOp,
+    LogOp,
+    MatmulBase,
+    MatmulOp,
+    MaximumOp,
+    MaxOp,
+    MeanOp,
+    MultiplyOp,
+    NegOp,
+    PermuteBase,
+    PermuteOp,
+    ReluOp,
+    ReshapeBase,
+    ReshapeOp,
+    SigmoidOp,
+    SoftmaxBase,
+    SoftmaxOp,
+    SqrtOp,
+    SubtractOp,
+    SumOp,
+    TanhOp,
+    ToLayoutOp,
+    TransposeBase,
+    TransposeOp,
+    TypecastBase,
+    TypecastOp,
+)
+from meshc.dialects.ttir.moe import (
+    MoeCombineBase,
+    MoeCombineOp,
+    MoeDispatchBase,
+    MoeDispatchOp,
+    MoeRouteBase,
+    MoeRouteOp,
+)
+from meshc.dialects.ttir.reshard import (
+    AllSliceBase,
+    AllSliceOp,
+    PointToPointBase,
+    PointToPointOp,
+    ReshardBase,
+    ReshardOp,
+)
+
+_ATTRIBUTES = [ShardTypeAttr, ShardDirectionAttr, ReduceTypeAttr]
+_OPS = [
+    ExpOp, LogOp, ReluOp, SigmoidOp, TanhOp, GeluOp, NegOp, SqrtOp, TypecastOp,
+    AddOp, SubtractOp, MultiplyOp, DivOp, MaximumOp,
+    MatmulOp, TransposeOp, PermuteOp, ReshapeOp, BroadcastOp, ConcatOp,
+    SumOp, MeanOp, MaxOp, SoftmaxOp, EmbeddingOp, EmptyOp, ConstantOp, ToLayoutOp,
+    MeshShardOp, AllGatherOp, ReduceScatterOp, AllReduceOp, AllToAllOp, CollectivePermuteOp,
+    ReshardOp, PointToPointOp, AllSliceOp, MoeRouteOp, MoeDispatchOp, MoeCombineOp,
+]  # fmt: skip
+
+TTIR = Dialect("ttir", _OPS, _ATTRIBUTES)

@@ -1,0 +1,193 @@
+"""Shared pieces of the ttir ops: the helpers their verifiers use (the module's mesh, static
+shapes, attribute values) and the op-family bases (elementwise, reductions, collectives)."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from xdsl.dialects.builtin import AnyTensorTypeConstr, ArrayAttr, BoolAttr, IntegerAttr, ModuleOp, TensorType
+from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.irdl import IRDLOperation, attr_def, operand_def, opt_attr_def, result_def, traits_def
+from xdsl.traits import NoMemoryEffect
+from xdsl.utils.exceptions import VerifyException
+
+from meshc.dialects import shape_rules as rules
+
+
+# ----------------------------------------------------------------------------- helpers
+
+_mesh_cache: dict[int, tuple[Attribute, tuple[int, ...]]] = {}
+
+
+def device_mesh_shape(device_attr: Attribute) -> tuple[int, ...]:
+    """The mesh shape of a `#tt.device` attribute (cached per attribute object)."""
+    hit = _mesh_cache.get(id(device_attr))
+    if hit is not None and hit[0] is device_attr:
+        return hit[1]
+    mesh = getattr(device_attr, "mesh_shape", None)
+    if mesh is None or callable(mesh):
+        mesh = device_attr.model().mesh_shape  # type: ignore[attr-defined]
+    if isinstance(mesh, Attribute):
+        mesh = rules.ints_of(mesh)
+    shape = tuple(int(n) for n in mesh)
+    _mesh_cache[id(device_attr)] = (device_attr, shape)
+    return shape
+
+
+def enclosing_module(op: Operation) -> ModuleOp | None:
+    cur: Operation | None = op
+    while cur is not None and not isinstance(cur, ModuleOp):
+        cur = cur.parent_op()
+    return cur
+
+
+def mesh_shape_of(op: Operation) -> tuple[int, ...] | None:
+    """The mesh an op is verified against: the `tt.device` of its module.
+
+    None when the op is detached or its module has no device yet: the mesh-dependent checks
+    wait until `tt-register-device` attaches one (at run time such a module runs on one
+    device, docs/contracts.md).
+    """
+    module = enclosing_module(op)
+    if module is None:
+        return None
+    device = module.attributes.get("tt.device")
+    if device is None:
+        return None
+    return device_mesh_shape(device)
+
+
+def tensor_shape(value: SSAValue | Attribute) -> tuple[int, ...]:
+    """The static shape of a tensor value; a dynamic dim is a verifier error."""
+    t = value.type if isinstance(value, SSAValue) else value
+    assert isinstance(t, TensorType)
+    shape = tuple(t.get_shape())
+    if any(n < 0 for n in shape):
+        raise VerifyException(f"{t} has a dynamic dim; meshc places static shapes only")
+    return shape
+
+
+def int_value(attr: Attribute | None, default: int | None = None) -> int | None:
+    if attr is None:
+        return default
+    assert isinstance(attr, IntegerAttr)
+    return int(attr.value.data)
+
+
+def bool_value(attr: Attribute | None) -> bool:
+    return attr is not None and isinstance(attr, IntegerAttr) and bool(attr.value.data)
+
+
+def check_attr_name(op: Operation, field: str, expected: str) -> None:
+    """An optional attribute held as a generic Attribute must, when present, be a #`expected`."""
+    attr = op.attributes.get(field)
+    if attr is not None and getattr(attr, "name", None) != expected:
+        raise VerifyException(f"{field} must be a #{expected} attribute, got {attr}")
+
+
+def check_form(form: str) -> None:
+    """The `form` of a host <-> mesh transfer (ttnn, ttmetal): TT-Mesh's 2D or ND sharding."""
+    if form not in ("2d", "nd"):
+        raise VerifyException(f"form must be \"2d\" or \"nd\", got \"{form}\"")
+
+
+def _check_same_shape(what: str, got: tuple[int, ...], expected: tuple[int, ...]) -> None:
+    if got != expected:
+        raise VerifyException(f"{what} {rules.fmt(got)} does not match the expected shape {rules.fmt(expected)}")
+
+
+def _check_same_element_type(operand: SSAValue, result: SSAValue, advice: str = "") -> None:
+    a, b = operand.type, result.type
+    assert isinstance(a, TensorType) and isinstance(b, TensorType)
+    if a.element_type != b.element_type:
+        raise VerifyException(f"result element type {b.element_type} differs from the operand's {a.element_type}{advice}")
+
+
+# ----------------------------------------------------------------------------- op bases
+
+
+class TTIROpBase(IRDLOperation):
+    """Common base of ttir ops (and ttnn's mirrored compute ops)."""
+
+    def result_shape(self) -> tuple[int, ...]:
+        return tensor_shape(self.results[0])
+
+    def expect_result(self, expected: tuple[int, ...]) -> None:
+        _check_same_shape("result shape", self.result_shape(), expected)
+
+
+class ElementwiseUnaryBase(TTIROpBase):
+    """y = f(x) elementwise: the result has the operand's shape and element type."""
+
+    input = operand_def(AnyTensorTypeConstr)
+    result = result_def(AnyTensorTypeConstr)
+    traits = traits_def(NoMemoryEffect())
+    SAME_ELEMENT_TYPE: ClassVar[bool] = True
+
+    def __init__(self, input: SSAValue | Operation, result_type: Attribute):
+        super().__init__(operands=[input], result_types=[result_type])
+
+    def verify_(self) -> None:
+        self.expect_result(tensor_shape(self.input))
+        if self.SAME_ELEMENT_TYPE:
+            _check_same_element_type(self.input, self.result)
+
+
+class ElementwiseBinaryBase(TTIROpBase):
+    """z = f(x, y) elementwise with numpy broadcasting of the two operand shapes."""
+
+    lhs = operand_def(AnyTensorTypeConstr)
+    rhs = operand_def(AnyTensorTypeConstr)
+    result = result_def(AnyTensorTypeConstr)
+    traits = traits_def(NoMemoryEffect())
+
+    def __init__(self, lhs: SSAValue | Operation, rhs: SSAValue | Operation, result_type: Attribute):
+        super().__init__(operands=[lhs, rhs], result_types=[result_type])
+
+    def verify_(self) -> None:
+        self.expect_result(rules.broadcast_shapes(tensor_shape(self.lhs), tensor_shape(self.rhs)))
+
+
+class ReductionBase(TTIROpBase):
+    """Reduce over `dim_arg` (all dims when absent), keeping them as size 1 if `keep_dim`."""
+
+    input = operand_def(AnyTensorTypeConstr)
+    result = result_def(AnyTensorTypeConstr)
+    dim_arg = opt_attr_def(ArrayAttr)
+    keep_dim = opt_attr_def(BoolAttr)
+    traits = traits_def(NoMemoryEffect())
+
+    def reduced_dims(self) -> tuple[int, ...]:
+        shape = tensor_shape(self.input)
+        if self.dim_arg is None:
+            return tuple(range(len(shape)))
+        return rules.normalize_dims(rules.ints_of(self.dim_arg), len(shape), "dim_arg")
+
+    def verify_(self) -> None:
+        shape = tensor_shape(self.input)
+        self.expect_result(rules.reduce_shape(shape, self.reduced_dims(), bool_value(self.keep_dim)))
+
+
+class CollectiveBase(TTIROpBase):
+    """An exchange between the devices along one `cluster_axis` of the module's mesh."""
+
+    input = operand_def(AnyTensorTypeConstr)
+    result = result_def(AnyTensorTypeConstr)
+    cluster_axis = attr_def(IntegerAttr)
+
+    def axis_size(self) -> int | None:
+        """Devices along cluster_axis (None while the mesh is unknown)."""
+        mesh = mesh_shape_of(self)
+        if mesh is None:
+            return None
+        return rules.mesh_axis_size(mesh, int_value(self.cluster_axis))
+
+    def verify_(self) -> None:
+        n = self.axis_size()
+        if n is None:
+            self.expected_shape(tensor_shape(self.input), 1)  # the dims are checked even without a mesh
+        else:
+            self.expect_result(self.expected_shape(tensor_shape(self.input), n))
+
+    def expected_shape(self, shape: tuple[int, ...], n: int) -> tuple[int, ...]:
+        return shape

@@ -1,0 +1,159 @@
+"""ttir multi-device ops: `ttir.mesh_shard` (SPMD entry and exit) and the collectives along a
+`cluster_axis` of the module's mesh."""
+
+from __future__ import annotations
+
+from xdsl.dialects.builtin import AnyTensorTypeConstr, DenseArrayBase, DenseIntOrFPElementsAttr, IntegerAttr
+from xdsl.irdl import attr_def, irdl_op_definition, operand_def, result_def
+
+from meshc.dialects import shape_rules as rules
+from meshc.dialects.ttir.attributes import ReduceTypeAttr, ShardDirectionAttr, ShardTypeAttr
+from meshc.dialects.ttir.base import (
+    CollectiveBase,
+    TTIROpBase,
+    _check_same_shape,
+    int_value,
+    mesh_shape_of,
+    tensor_shape,
+)
+
+
+# ----------------------------------------------------------------------------- multi-device
+
+
+@irdl_op_definition
+class MeshShardOp(TTIROpBase):
+    """Host tensor <-> per-device pieces over the module's mesh (SPMD entry and exit).
+
+    `shard_dims[a]` is the tensor dim mesh axis `a` splits (-1: none); `shard_shape[d]` is the
+    number of pieces of tensor dim d (the product of the mesh axes splitting it, major axis
+    first). full_to_shard: result = operand / shard_shape per dim (the pieces must be equal);
+    shard_to_full: result = operand * shard_shape. `replicate` copies the whole tensor.
+    """
+
+    name = "ttir.mesh_shard"
+    input = operand_def(AnyTensorTypeConstr)
+    result = result_def(AnyTensorTypeConstr)
+    shard_type = attr_def(ShardTypeAttr)
+    shard_direction = attr_def(ShardDirectionAttr)
+    shard_shape = attr_def(DenseArrayBase)
+    shard_dims = attr_def(DenseArrayBase)
+
+    @property
+    def is_full_to_shard(self) -> bool:
+        return self.shard_direction.data == "full_to_shard"
+
+    @property
+    def is_replicate(self) -> bool:
+        return self.shard_type.data == "replicate"
+
+    def spec_dims(self) -> tuple[tuple[int, ...], ...]:
+        """Per tensor dim, the mesh axes splitting it (major first): a ShardingSpec's `dims`."""
+        rank = len(tensor_shape(self.input))
+        dims = rules.ints_of(self.shard_dims)
+        out: list[list[int]] = [[] for _ in range(rank)]
+        if not self.is_replicate:
+            for axis, d in enumerate(dims):
+                if d >= 0:
+                    out[d].append(axis)
+        return tuple(tuple(a) for a in out)
+
+    def verify_(self) -> None:
+        full = tensor_shape(self.input) if self.is_full_to_shard else self.result_shape()
+        local = self.result_shape() if self.is_full_to_shard else tensor_shape(self.input)
+        pieces = rules.check_mesh_shard(
+            full,
+            self.is_replicate,
+            rules.ints_of(self.shard_shape),
+            rules.ints_of(self.shard_dims),
+            mesh_shape_of(self),
+        )
+        expected_local = rules.local_shape(full, pieces)
+        if self.is_full_to_shard:
+            self.expect_result(expected_local)
+        else:
+            _check_same_shape("operand shape", local, expected_local)
+
+
+class AllGatherBase(CollectiveBase):
+    """Concatenate the pieces of the devices along cluster_axis on `all_gather_dim`."""
+
+    all_gather_dim = attr_def(IntegerAttr)
+
+    def expected_shape(self, shape: tuple[int, ...], n: int) -> tuple[int, ...]:
+        d = rules.normalize_dim(int_value(self.all_gather_dim), len(shape), "all_gather_dim")
+        return shape[:d] + (shape[d] * n,) + shape[d + 1 :]
+
+
+@irdl_op_definition
+class AllGatherOp(AllGatherBase):
+    name = "ttir.all_gather"
+
+
+class ReduceScatterBase(CollectiveBase):
+    """Reduce across cluster_axis, each device keeping its piece of `scatter_dim`."""
+
+    scatter_dim = attr_def(IntegerAttr)
+    reduce_type = attr_def(ReduceTypeAttr)
+
+    def expected_shape(self, shape: tuple[int, ...], n: int) -> tuple[int, ...]:
+        d = rules.normalize_dim(int_value(self.scatter_dim), len(shape), "scatter_dim")
+        return shape[:d] + (rules.divide(shape[d], n, f"scatter_dim {d}"),) + shape[d + 1 :]
+
+
+@irdl_op_definition
+class ReduceScatterOp(ReduceScatterBase):
+    name = "ttir.reduce_scatter"
+
+
+class AllReduceBase(CollectiveBase):
+    """Reduce across cluster_axis; every device gets the whole reduced tensor."""
+
+    reduce_type = attr_def(ReduceTypeAttr)
+
+
+@irdl_op_definition
+class AllReduceOp(AllReduceBase):
+    name = "ttir.all_reduce"
+
+
+class AllToAllBase(CollectiveBase):
+    """Split `split_dim` into one piece per device of cluster_axis, exchange, concat on `concat_dim`."""
+
+    split_dim = attr_def(IntegerAttr)
+    concat_dim = attr_def(IntegerAttr)
+
+    def expected_shape(self, shape: tuple[int, ...], n: int) -> tuple[int, ...]:
+        s = rules.normalize_dim(int_value(self.split_dim), len(shape), "split_dim")
+        c = rules.normalize_dim(int_value(self.concat_dim), len(shape), "concat_dim")
+        out = list(shape)
+        out[s] = rules.divide(out[s], n, f"split_dim {s}")
+        out[c] = out[c] * n
+        return tuple(out)
+
+
+@irdl_op_definition
+class AllToAllOp(AllToAllBase):
+    name = "ttir.all_to_all"
+
+
+class CollectivePermuteBase(TTIROpBase):
+    """Device `src` sends its tensor to device `dst` for each (src, dst) pair (flat device ids);
+    a device that receives nothing gets zeros."""
+
+    input = operand_def(AnyTensorTypeConstr)
+    result = result_def(AnyTensorTypeConstr)
+    source_target_pairs = attr_def(DenseIntOrFPElementsAttr)
+
+    def pairs(self) -> list[tuple[int, int]]:
+        return rules.pairs_of(self.source_target_pairs)
+
+    def verify_(self) -> None:
+        self.expect_result(tensor_shape(self.input))
+        mesh = mesh_shape_of(self)
+        rules.check_permute_pairs(self.pairs(), None if mesh is None else rules.prod(mesh))
+
+
+@irdl_op_definition
+class CollectivePermuteOp(CollectivePermuteBase):
+    name = "ttir.collective_permute"

@@ -1,0 +1,220 @@
+"""ttir placement changes: `ttir.reshard`, its explicit moves `ttir.point_to_point`, and
+`ttir.all_slice` (the R -> S step a reshard lowers to; moves nothing).
+
+`reshard-to-collectives` lowers a `ttir.reshard` into the collectives plus `ttir.all_slice`,
+or into `ttir.point_to_point` when no walk of them meets the lower bound. What they compute is
+defined once in meshc/layout/reshard.py."""
+
+from __future__ import annotations
+
+from xdsl.dialects.builtin import AnyTensorTypeConstr, DenseArrayBase, IntegerAttr, StringAttr, TensorType
+from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.irdl import attr_def, irdl_op_definition, operand_def, result_def
+from xdsl.utils.exceptions import VerifyException
+
+from meshc.dialects import shape_rules as rules
+from meshc.dialects.ttir.base import CollectiveBase, TTIROpBase, int_value, mesh_shape_of, tensor_shape
+from meshc.layout.errors import LayoutError
+
+
+def _on_devices(args, fn) -> tuple:
+    """Apply `fn` (host arrays -> tuple of arrays) on every device when an argument is per-device
+    (a list of arrays in device order); results are then per-device lists too."""
+    n = max((len(a) for a in args if isinstance(a, list)), default=0)
+    if n == 0:
+        return tuple(fn(list(args)))
+    outs = [tuple(fn([a[i] if isinstance(a, list) else a for a in args])) for i in range(n)]
+    return tuple(list(r) for r in zip(*outs))
+
+
+def _device_values(x, mesh_shape) -> list:
+    """A `spmd` argument as one array per device (device order): a host array is on every device."""
+    return x if isinstance(x, list) else [x] * rules.prod(mesh_shape)
+
+
+def _dtype_name(value: SSAValue) -> str:
+    """The meshc data type name of a tensor value's elements, as the reshard plans take it."""
+    t = value.type
+    assert isinstance(t, TensorType)
+    elem = str(t.element_type)
+    return {"i32": "si32", "i16": "u16", "i8": "u8"}.get(elem, elem)
+
+
+def _spec_on_mesh(op: Operation, attr: Attribute, what: str):
+    """A placement of `op` (a spec string or a `#tt.sharding`) written over the op's mesh (the
+    module's `#tt.device`); a spec string without a mesh is on that mesh."""
+    from meshc.layout.mesh import Mesh
+    from meshc.layout.reshard import as_view
+    from meshc.layout.sharding_spec import parse_spec
+
+    mesh_shape = mesh_shape_of(op)
+    mesh = Mesh(mesh_shape if mesh_shape is not None else (1,))
+    try:
+        if isinstance(attr, StringAttr):
+            try:
+                spec = parse_spec(attr.data)
+            except LayoutError as e:
+                if "names no mesh" not in str(e):
+                    raise
+                spec = parse_spec(attr.data, mesh)
+        elif attr.name == "tt.sharding":
+            spec = attr.spec  # type: ignore[attr-defined]
+        else:
+            raise VerifyException(f"{what} must be a sharding-spec string or a #tt.sharding attribute, got {attr}")
+        return as_view(spec, mesh)
+    except LayoutError as e:
+        raise VerifyException(f"{what}: {e}") from None
+
+
+class ReshardBase(TTIROpBase):
+    """Change the placement of a tensor from `source` to `target` (sharding-spec strings, e.g.
+    `"[S0, R]"` on the module's mesh or `"[E=8/EP=8, B, C, M]"` on another view of its devices).
+    Operand and result are the per-device pieces; the splits must be even. Each op of the
+    family says how in its `plan()` (a meshc.layout.reshard ReshardPlan)."""
+
+    input = operand_def(AnyTensorTypeConstr)
+    result = result_def(AnyTensorTypeConstr)
+    source = attr_def(Attribute)
+    """A sharding-spec string or a `#tt.sharding` attribute."""
+    target = attr_def(Attribute)
+
+    def specs(self):
+        return (_spec_on_mesh(self, self.source, "source"), _spec_on_mesh(self, self.target, "target"))
+
+    def global_shape(self) -> tuple[int, ...]:
+        src, _ = self.specs()
+        local = tensor_shape(self.input)
+        if len(local) != src.rank:
+            raise VerifyException(f"source spec {src} has {src.rank} dims but the operand has rank {len(local)}")
+        return tuple(n * src.num_pieces(d) for d, n in enumerate(local))
+
+    def verify_(self) -> None:
+        if mesh_shape_of(self) is None:
+            return
+        src, tgt = self.specs()
+        full = self.global_shape()
+        if tgt.rank != len(full):
+            raise VerifyException(f"target spec {tgt} has {tgt.rank} dims but the tensor has rank {len(full)}")
+        for d, n in enumerate(full):
+            k = tgt.num_pieces(d)
+            if n % k:
+                raise VerifyException(f"target spec {tgt} splits dim {d} of the {rules.fmt(full)} tensor "
+                                      f"into {k} pieces, which do not divide {n}")
+        for spec, what in ((src, "source"), (tgt, "target")):
+            for d, (decl, n) in enumerate(zip(spec.dim_sizes, full)):
+                if decl is not None and decl != n:
+                    raise VerifyException(f"{what} spec declares dim {d} of size {decl}, but the operand makes it {n}")
+        self.expect_result(tuple(n // tgt.num_pieces(d) for d, n in enumerate(full)))
+
+    def spmd(self, args, mesh_shape):
+        """Run on per-device arrays (device order): execute the plan, every device its target piece."""
+        from meshc.layout.reshard import execute_plan
+
+        (x,) = args
+        return (execute_plan(self.plan(), _device_values(x, mesh_shape)),)
+
+
+@irdl_op_definition
+class ReshardOp(ReshardBase):
+    name = "ttir.reshard"
+
+    def plan(self, system=None):
+        """The fewest-bytes plan of this reshard (meshc.layout.reshard.plan_reshard)."""
+        from meshc.layout.reshard import plan_reshard
+
+        src, tgt = self.specs()
+        return plan_reshard(self.global_shape(), _dtype_name(self.input), src, tgt, system=system)
+
+
+class PointToPointBase(ReshardBase):
+    """A reshard written as its explicit moves (what `reshard-to-collectives` emits when no walk
+    of uniform collectives meets the lower bound). `source` / `target` are as on `ttir.reshard`;
+    `transfers` is an `array<i64: ...>` of rows of 3 + 2r numbers (r: the rank), one row a
+    move: `step, src, dst, lo_0, hi_0, ..., lo_r-1, hi_r-1` sends the global index box
+    `[lo, hi)` of the tensor from device `src` into device
+    `dst`. Every device first keeps what it holds of its target piece; the moves of one step all
+    read before any writes, and a later step may forward what an earlier one delivered."""
+
+    transfers = attr_def(DenseArrayBase)
+
+    def rows(self) -> list[tuple[int, ...]]:
+        width = 3 + 2 * len(tensor_shape(self.input))
+        vals = rules.ints_of(self.transfers)
+        if len(vals) % width:
+            raise VerifyException(f"transfers holds {len(vals)} numbers, not a whole number of rows of {width} "
+                                  f"([step, src, dst] then lo, hi per dim of the rank-{width // 2 - 1} tensor)")
+        return [tuple(vals[i:i + width]) for i in range(0, len(vals), width)]
+
+    def verify_(self) -> None:
+        if mesh_shape_of(self) is None:
+            return
+        super().verify_()
+        src, tgt = self.specs()
+        full = self.global_shape()
+        n = src.mesh.size
+        last = 0
+        for i, r in enumerate(self.rows()):
+            step, s, d = r[:3]
+            if step < last:
+                raise VerifyException(f"transfer {i}: steps must not decrease (step {step} after step {last})")
+            last = step
+            if not (0 <= s < n and 0 <= d < n) or s == d:
+                raise VerifyException(f"transfer {i}: ({s} -> {d}) must join two different devices of the {n}")
+            box = tuple(zip(r[3::2], r[4::2]))
+            piece = tgt.local_bounds(full, tgt.mesh.coord_of(d))
+            if any(not (plo <= lo < hi <= phi) for (lo, hi), (plo, phi) in zip(box, piece)):
+                raise VerifyException(f"transfer {i}: box {list(box)} is empty or lies outside device {d}'s "
+                                      f"target piece {list(piece)}")
+
+    def plan(self):
+        """The moves as a `ReshardPlan` (meshc.layout.reshard), to run with `execute_plan`."""
+        import numpy as np
+
+        from meshc.layout.dtypes import get_dtype
+        from meshc.layout.reshard import ReshardPlan, Step, Transfer, lower_bound_bytes
+
+        src, tgt = self.specs()
+        full = self.global_shape()
+        dtype = get_dtype(_dtype_name(self.input))
+        n = src.mesh.size
+        steps: dict[int, list] = {}
+        for r in self.rows():
+            box = tuple(zip(r[3::2], r[4::2]))
+            nbytes = rules.prod(tuple(hi - lo for lo, hi in box)) * dtype.itemsize
+            steps.setdefault(r[0], []).append(Transfer(r[1], r[2], box, nbytes))
+        plan_steps = tuple(Step("point_to_point", (), (tuple(range(n)),), tuple(steps[k])) for k in sorted(steps))
+        return ReshardPlan(full, dtype, src, tgt, None, plan_steps, lower_bound_bytes(full, dtype, src, tgt),
+                           np.zeros((n, n), dtype=np.int64), stage_mesh=src.mesh)
+
+
+@irdl_op_definition
+class PointToPointOp(PointToPointBase):
+    name = "ttir.point_to_point"
+
+
+class AllSliceBase(CollectiveBase):
+    """Each device keeps piece i of `slice_dim`, i being its coordinate on `cluster_axis`
+    (the R -> S step of a reshard; moves nothing)."""
+
+    slice_dim = attr_def(IntegerAttr)
+
+    def expected_shape(self, shape: tuple[int, ...], n: int) -> tuple[int, ...]:
+        d = rules.normalize_dim(int_value(self.slice_dim), len(shape), "slice_dim")
+        return shape[:d] + (rules.divide(shape[d], n, f"slice_dim {d}"),) + shape[d + 1 :]
+
+    def spmd(self, args, mesh_shape):
+        """The device at position i along cluster_axis keeps piece i of slice_dim."""
+        import numpy as np
+
+        (x,) = args
+        n_dev = rules.prod(mesh_shape)
+        vals = _device_values(x, mesh_shape)
+        axis = int_value(self.cluster_axis)
+        d = rules.normalize_dim(int_value(self.slice_dim), vals[0].ndim, "slice_dim")
+        coords = np.array(np.unravel_index(np.arange(n_dev), tuple(mesh_shape))).T
+        return ([np.split(v, mesh_shape[axis], axis=d)[int(c[axis])].copy() for v, c in zip(vals, coords)],)
+
+
+@irdl_op_definition
+class AllSliceOp(AllSliceBase):
+    name = "ttir.all_slice"

@@ -1,0 +1,91 @@
+"""The ttnn dialect: memory configs, mesh distribution attributes and TTNN-level ops.
+
+The package's files: memory.py (where a tensor lives on one chip: buffer type, memory layout,
+shard spec, memory config, `#ttnn.ttnn_layout`), distribution.py (how a host tensor spreads
+over the mesh: `#ttnn.mesh_mapper`, `#ttnn.sharded_buffer_config`), device.py (the mesh device,
+host <-> mesh transfers, layout and memory-config changes), compute.py (the ttir op families
+under ttnn names), collectives.py (collectives, resharding and MoE ops). The `TTNN` dialect
+object is here.
+"""
+
+from __future__ import annotations
+
+from xdsl.ir import Dialect
+
+from meshc.dialects.ttnn.collectives import (
+    AllGatherOp,
+    AllReduceOp,
+    AllSliceOp,
+    AllToAllOp,
+    CollectivePermuteOp,
+    MoeCombineOp,
+    MoeDispatchOp,
+    MoeRouteOp,
+    PointToPointOp,
+    ReduceScatterOp,
+)
+from meshc.dialects.ttnn.compute import (
+    COMPUTE_OPS,
+    AddOp,
+    ConcatOp,
+    ConstantOp,
+    DivOp,
+    EmbeddingOp,
+    EmptyOp,
+    ExpOp,
+    GeluOp,
+    LogOp,
+    MatmulOp,
+    MaximumOp,
+    MaxOp,
+    MeanOp,
+    MultiplyOp,
+    NegOp,
+    PermuteOp,
+    ReluOp,
+    RepeatOp,
+    ReshapeOp,
+    SigmoidOp,
+    SoftmaxOp,
+    SqrtOp,
+    SubtractOp,
+    SumOp,
+    TanhOp,
+    TransposeOp,
+    TypecastOp,
+)
+from meshc.dialects.ttnn.device import (
+    AggregateTensorOp,
+    DeviceType,
+    DistributeTensorOp,
+    FromDeviceOp,
+    GetDeviceOp,
+    ToDeviceOp,
+    ToLayoutOp,
+    ToMemoryConfigOp,
+)
+from meshc.dialects.ttnn.distribution import MeshMapperAttr, ShardedBufferConfigAttr
+from meshc.dialects.ttnn.memory import (
+    BufferTypeAttr,
+    CoreRangeAttr,
+    CoreRangeSetAttr,
+    MemoryConfigAttr,
+    ShardOrientationAttr,
+    ShardSpecAttr,
+    TensorMemoryLayoutAttr,
+    TTNNLayoutAttr,
+    check_ttnn_layout,
+)
+
+_ATTRIBUTES = [
+    BufferTypeAttr, TensorMemoryLayoutAttr, ShardOrientationAttr, CoreRangeAttr, CoreRangeSetAttr,
+    ShardSpecAttr, MemoryConfigAttr, TTNNLayoutAttr, MeshMapperAttr, ShardedBufferConfigAttr, DeviceType,
+]  # fmt: skip
+_OPS = [
+    GetDeviceOp, DistributeTensorOp, AggregateTensorOp, ToDeviceOp, FromDeviceOp, ToLayoutOp,
+    ToMemoryConfigOp, EmptyOp, ConstantOp, *COMPUTE_OPS.values(),
+    AllGatherOp, ReduceScatterOp, AllReduceOp, AllToAllOp, CollectivePermuteOp,
+    PointToPointOp, AllSliceOp, MoeRouteOp, MoeDispatchOp, MoeCombineOp,
+]  # fmt: skip
+
+TTNN = Dialect("ttnn", _OPS, _ATTRIBUTES)
