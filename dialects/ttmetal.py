@@ -48,6 +48,7 @@ from xdsl.utils.exceptions import VerifyException
 
 from meshc.dialects import shape_rules as rules
 from meshc.dialects.ttir import check_attr_name, check_form, mesh_shape_of
+from meshc.layout.collectives import COLLECTIVES
 
 # ----------------------------------------------------------------------------- types
 
@@ -201,9 +202,6 @@ class FinishOp(IRDLOperation):
     name = "ttmetal.finish"
 
 
-_CCL_KINDS = ("all_gather", "reduce_scatter", "all_reduce", "all_to_all", "all_slice", "collective_permute")
-
-
 @irdl_op_definition
 class EnqueueCclOp(IRDLOperation):
     """A collective between devices over ethernet, buffer to buffer (ttir/ttnn collective semantics).
@@ -218,8 +216,13 @@ class EnqueueCclOp(IRDLOperation):
     kind = attr_def(StringAttr)
 
     def verify_(self) -> None:
-        if self.kind.data not in _CCL_KINDS:
-            raise VerifyException(f"kind must be one of {', '.join(_CCL_KINDS)}, got \"{self.kind.data}\"")
+        kind = COLLECTIVES.get(self.kind.data)
+        if kind is None:
+            raise VerifyException(f"kind must be one of {', '.join(COLLECTIVES)}, got \"{self.kind.data}\"")
+        missing = [a for a in kind.attributes if a != "reduce_type" and a not in self.attributes]
+        if missing:
+            raise VerifyException(f"a {kind.name} needs the attribute{'s' if len(missing) > 1 else ''} "
+                                  f"{', '.join(missing)}")
 
 
 # ----------------------------------------------------------------------------- programs

@@ -36,13 +36,14 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.utils.exceptions import VerifyException
 
 from meshc.diagnostics import LocatedError
+from meshc.layout.collectives import COLLECTIVES
 from meshc.passes.lowering_utils import encoding_of, fold_2d, module_mesh, prod
 
 _UNARY = {"ttir.exp", "ttir.log", "ttir.relu", "ttir.sigmoid", "ttir.tanh", "ttir.gelu", "ttir.neg", "ttir.sqrt", "ttir.typecast"}
 _BINARY = {"ttir.add", "ttir.subtract", "ttir.multiply", "ttir.div", "ttir.maximum"}
 _REDUCE = {"ttir.sum", "ttir.mean", "ttir.max"}
-_CCL = {"ttir.all_gather", "ttir.reduce_scatter", "ttir.all_reduce", "ttir.all_to_all", "ttir.all_slice",
-        "ttir.collective_permute"}
+_CCL = {f"ttir.{kind}" for kind in COLLECTIVES}
+"""Every collective kind lowers to `ttmetal.enqueue_ccl` (meshc.layout.collectives)."""
 
 
 def _sel(*s: str) -> ArrayAttr:

@@ -39,12 +39,14 @@ from xdsl.dialects.builtin import (
     TensorType,
     i64,
 )
+from xdsl.ir import Attribute
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.utils.exceptions import VerifyException
 
 from meshc.diagnostics import LocatedError
 from meshc.dialects.element_types import data_type_name
+from meshc.layout.collectives import COLLECTIVES
 from meshc.layout.errors import LayoutError
 
 _SI32 = IntegerType(32, Signedness.SIGNED)
@@ -153,27 +155,18 @@ def lower_reshard(op, max_ratio: float | None = None, allow_point_to_point: bool
     for step in walk:
         local = step.after.local_shape(shape, step.after.mesh.coords()[0])
         rt = TensorType(t.element_type, local, t.encoding)
-        if step.kind == "all_gather":
-            attrs = {"all_gather_dim": _i(step.dim), "cluster_axis": _i(step.axis, _UI32)}
-            new = ttir.AllGatherOp.create(operands=[value], result_types=[rt], attributes=attrs)
-        elif step.kind == "all_slice":
-            attrs = {"slice_dim": _i(step.dim), "cluster_axis": _i(step.axis, _UI32)}
-            new = ttir.AllSliceOp.create(operands=[value], result_types=[rt], attributes=attrs)
-        elif step.kind == "all_to_all":
-            attrs = {"split_dim": _i(step.dim), "concat_dim": _i(step.dim2), "cluster_axis": _i(step.axis, _UI32)}
-            new = ttir.AllToAllOp.create(operands=[value], result_types=[rt], attributes=attrs)
-        elif step.kind == "reduce_scatter":
-            attrs = {"scatter_dim": _i(step.dim), "cluster_axis": _i(step.axis, _UI32),
-                     "reduce_type": ttir.ReduceTypeAttr("sum")}
-            new = ttir.ReduceScatterOp.create(operands=[value], result_types=[rt], attributes=attrs)
-        elif step.kind == "all_reduce":
-            attrs = {"cluster_axis": _i(step.axis, _UI32), "reduce_type": ttir.ReduceTypeAttr("sum")}
-            new = ttir.AllReduceOp.create(operands=[value], result_types=[rt], attributes=attrs)
-        else:  # collective_permute
+        kind = COLLECTIVES[step.kind]
+        dims = tuple(d for d in (step.dim, step.dim2) if d is not None)[: len(kind.dim_attrs)]
+        attrs: dict[str, Attribute] = {name: _i(d) for name, d in zip(kind.dim_attrs, dims)}
+        if kind.cluster_axis:
+            attrs["cluster_axis"] = _i(step.axis, _UI32)
+        if kind.reduces:
+            attrs["reduce_type"] = ttir.ReduceTypeAttr("sum")
+        if kind.pairs:
             pairs = [x for p in step.pairs for x in p]
-            attr = DenseIntOrFPElementsAttr.from_list(TensorType(i64, [len(step.pairs), 2]), pairs)
-            new = ttir.CollectivePermuteOp.create(operands=[value], result_types=[rt],
-                                                  attributes={"source_target_pairs": attr})
+            attrs["source_target_pairs"] = DenseIntOrFPElementsAttr.from_list(
+                TensorType(i64, [len(step.pairs), 2]), pairs)
+        new = ttir.COLLECTIVE_OPS[step.kind].create(operands=[value], result_types=[rt], attributes=attrs)
         new.location = op.location
         new_ops.append(new)
         value = new.results[0]

@@ -32,6 +32,7 @@ from meshc.dialects.ttir.base import (
     bool_value,
     check_attr_name,
     check_form,
+    collective_args,
     device_mesh_shape,
     enclosing_module,
     int_value,
@@ -107,6 +108,7 @@ from meshc.dialects.ttir.reshard import (
     ReshardBase,
     ReshardOp,
 )
+from meshc.layout.collectives import COLLECTIVES
 
 _ATTRIBUTES = [ShardTypeAttr, ShardDirectionAttr, ReduceTypeAttr]
 _OPS = [
@@ -117,5 +119,11 @@ _OPS = [
     MeshShardOp, AllGatherOp, ReduceScatterOp, AllReduceOp, AllToAllOp, CollectivePermuteOp,
     ReshardOp, PointToPointOp, AllSliceOp, MoeRouteOp, MoeDispatchOp, MoeCombineOp,
 ]  # fmt: skip
+
+COLLECTIVE_OPS = {op.name.split(".", 1)[1]: op for op in (
+    AllGatherOp, ReduceScatterOp, AllReduceOp, AllToAllOp, AllSliceOp, CollectivePermuteOp,
+)}  # fmt: skip
+"""The ttir op of each collective kind (meshc.layout.collectives.COLLECTIVES)."""
+assert set(COLLECTIVE_OPS) == set(COLLECTIVES), "every collective kind has its ttir op"
 
 TTIR = Dialect("ttir", _OPS, _ATTRIBUTES)

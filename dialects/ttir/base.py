@@ -12,6 +12,7 @@ from xdsl.traits import NoMemoryEffect
 from xdsl.utils.exceptions import VerifyException
 
 from meshc.dialects import shape_rules as rules
+from meshc.layout.collectives import Collective, CollectiveArgs
 
 
 # ----------------------------------------------------------------------------- helpers
@@ -191,3 +192,15 @@ class CollectiveBase(TTIROpBase):
 
     def expected_shape(self, shape: tuple[int, ...], n: int) -> tuple[int, ...]:
         return shape
+
+
+def collective_args(op: Operation, kind: Collective, rank: int) -> CollectiveArgs:
+    """The attributes of a collective op of `kind` (ttir, ttnn or ttmetal.enqueue_ccl) as the
+    registry's CollectiveArgs, negative tensor dims resolved against `rank`."""
+    attrs = op.attributes
+    dims = tuple(rules.normalize_dim(int_value(attrs[name]), rank, name) for name in kind.dim_attrs)
+    axis = int_value(attrs["cluster_axis"]) if kind.cluster_axis else None
+    rt = attrs.get("reduce_type")
+    reduce = "sum" if rt is None else rt.data  # type: ignore[attr-defined]
+    pairs = tuple(rules.pairs_of(attrs["source_target_pairs"])) if kind.pairs else ()
+    return CollectiveArgs(dims, axis, reduce, pairs)

@@ -202,18 +202,6 @@ class AllSliceBase(CollectiveBase):
         d = rules.normalize_dim(int_value(self.slice_dim), len(shape), "slice_dim")
         return shape[:d] + (rules.divide(shape[d], n, f"slice_dim {d}"),) + shape[d + 1 :]
 
-    def spmd(self, args, mesh_shape):
-        """The device at position i along cluster_axis keeps piece i of slice_dim."""
-        import numpy as np
-
-        (x,) = args
-        n_dev = rules.prod(mesh_shape)
-        vals = _device_values(x, mesh_shape)
-        axis = int_value(self.cluster_axis)
-        d = rules.normalize_dim(int_value(self.slice_dim), vals[0].ndim, "slice_dim")
-        coords = np.array(np.unravel_index(np.arange(n_dev), tuple(mesh_shape))).T
-        return ([np.split(v, mesh_shape[axis], axis=d)[int(c[axis])].copy() for v, c in zip(vals, coords)],)
-
 
 @irdl_op_definition
 class AllSliceOp(AllSliceBase):

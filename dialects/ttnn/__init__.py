@@ -76,6 +76,7 @@ from meshc.dialects.ttnn.memory import (
     TTNNLayoutAttr,
     check_ttnn_layout,
 )
+from meshc.layout.collectives import COLLECTIVES
 
 _ATTRIBUTES = [
     BufferTypeAttr, TensorMemoryLayoutAttr, ShardOrientationAttr, CoreRangeAttr, CoreRangeSetAttr,
@@ -87,5 +88,11 @@ _OPS = [
     AllGatherOp, ReduceScatterOp, AllReduceOp, AllToAllOp, CollectivePermuteOp,
     PointToPointOp, AllSliceOp, MoeRouteOp, MoeDispatchOp, MoeCombineOp,
 ]  # fmt: skip
+
+COLLECTIVE_OPS = {op.name.split(".", 1)[1]: op for op in (
+    AllGatherOp, ReduceScatterOp, AllReduceOp, AllToAllOp, AllSliceOp, CollectivePermuteOp,
+)}  # fmt: skip
+"""The ttnn op of each collective kind (meshc.layout.collectives.COLLECTIVES)."""
+assert set(COLLECTIVE_OPS) == set(COLLECTIVES), "every collective kind has its ttnn op"
 
 TTNN = Dialect("ttnn", _OPS, _ATTRIBUTES)

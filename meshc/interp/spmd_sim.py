@@ -1,4 +1,4 @@
-"""Simulator entries of the issue-7 ttnn ops: point-to-point reshards, all_slice and the MoE steps.
+"""Simulator entries of the ttnn reshard and MoE ops: point-to-point reshards and the MoE steps.
 
 - `ttnn.point_to_point`: the moves of a fewest-bytes reshard plan. The data each device ends
   with is the plan run on the devices' tensors (`execute_plan`, which also checks that every
@@ -6,7 +6,7 @@
   `Machine.send` (each hop on `traffic.link`, once on `traffic.delivered` at the receiver) and
   on the NOCs of both end chips. So the delivered bytes the simulator counts are the plan's,
   i.e. the lower bound, and the link bytes are the plan's bytes times the hops of the machine.
-- `ttnn.all_slice`, `ttnn.moe_route`, `ttnn.moe_dispatch`, `ttnn.moe_combine`: local compute on
+- `ttnn.moe_route`, `ttnn.moe_dispatch`, `ttnn.moe_combine`: local compute on
   each device's own tensors through the ops' `spmd` methods (meshc/layout/moe.py: one
   implementation of the semantics); operands are read over the NOC and results written; no
   ethernet traffic, because each needs only the device's own data.
@@ -37,7 +37,7 @@ def _elem_bytes(dtype: str) -> float:
 
 
 def spmd_sim_table(rt, located) -> dict:
-    """{op class: interpreter function} for the issue-7 ttnn ops on the simulator runtime `rt`
+    """{op class: interpreter function} for the ttnn point-to-point and MoE ops on the simulator runtime `rt`
     (meshc.interp.ttnn.SimRuntime); `located` wraps a function so errors point at the op."""
     from meshc.dialects import ttnn
     from meshc.interp.ttnn import DEFAULT_WHERE, SimTensor, where_of
@@ -93,6 +93,6 @@ def spmd_sim_table(rt, located) -> dict:
         return write_results(op, [out], where_of(first))
 
     table = {ttnn.PointToPointOp: point_to_point}
-    for cls in (ttnn.AllSliceOp, ttnn.MoeRouteOp, ttnn.MoeDispatchOp, ttnn.MoeCombineOp):
+    for cls in (ttnn.MoeRouteOp, ttnn.MoeDispatchOp, ttnn.MoeCombineOp):
         table[cls] = local
     return table

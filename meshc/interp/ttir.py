@@ -17,13 +17,15 @@ from xdsl.interpreter import Interpreter, InterpreterFunctions, impl, register_i
 
 from meshc.diagnostics import LocatedError
 from meshc.interp.common import Distributed, element_dtype_name, kernel_attrs, located, shape_of
+from meshc.dialects.ttir import collective_args
+from meshc.layout.collectives import COLLECTIVES, collective
 from meshc.layout.errors import LayoutError
 from meshc.layout.mesh import Mesh, ShardingSpec
-from meshc.sim.collectives import groups
 from meshc.sim.compute import KINDS, run_kernel
 from meshc.sim.encoding import quantize
 
-COLLECTIVE_KINDS = ("all_gather", "reduce_scatter", "all_reduce", "all_to_all", "collective_permute")
+COLLECTIVE_KINDS = tuple(COLLECTIVES)
+"""The collective kinds, each run by its registry entry (meshc.layout.collectives)."""
 
 
 def spec_for(shard_dims: tuple[int, ...], rank: int, mesh_shape: tuple[int, ...]) -> ShardingSpec:
@@ -54,45 +56,10 @@ def shard_dims_of(op) -> tuple[int, ...]:
     return ints_of(op.attributes["shard_dims"])
 
 
-def reduce_type(op) -> str:
-    rt = op.attributes.get("reduce_type")
-    return "sum" if rt is None else rt.data
-
-
 def golden_collective(kind: str, op, vals: list[np.ndarray], mesh_shape) -> Distributed:
-    """numpy meaning of a collective over a distributed value."""
-    from meshc.dialects.shape_rules import ints_of, pairs_of
-
-    if kind == "collective_permute":
-        out = Distributed(np.zeros_like(v) for v in vals)
-        for s, t in pairs_of(op.attributes["source_target_pairs"]):
-            out[t] = vals[s].copy()
-        return out
-    axis = int(op.attributes["cluster_axis"].value.data)
-    out: list[Any] = [None] * len(vals)
-    rank = vals[0].ndim
-
-    def dim(name):
-        d = int(op.attributes[name].value.data)
-        return d + rank if d < 0 else d
-
-    for g in groups(mesh_shape, axis):
-        local = [vals[i] for i in g]
-        n = len(g)
-        if kind == "all_gather":
-            res = [np.concatenate(local, axis=dim("all_gather_dim"))] * n
-        elif kind in ("reduce_scatter", "all_reduce"):
-            stack = np.stack(local)
-            rt = reduce_type(op)
-            red = {"sum": np.sum, "mean": np.mean, "max": np.max, "min": np.min}[rt](stack, axis=0)
-            red = red.astype(vals[0].dtype, copy=False)
-            res = np.split(red, n, axis=dim("scatter_dim")) if kind == "reduce_scatter" else [red] * n
-        else:  # all_to_all
-            parts = [np.split(v, n, axis=dim("split_dim")) for v in local]
-            res = [np.concatenate([parts[p][q] for p in range(n)], axis=dim("concat_dim")) for q in range(n)]
-        for i, r in zip(g, res):
-            out[i] = r.copy()
-    return Distributed(out)
+    """numpy meaning of a collective over a distributed value (meshc.layout.collectives)."""
+    c = collective(kind)
+    return Distributed(c.reference(vals, tuple(mesh_shape), collective_args(op, c, vals[0].ndim)))
 
 
 def dense_value(attr, shape: tuple[int, ...], dtype: str) -> np.ndarray:

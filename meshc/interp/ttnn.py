@@ -37,6 +37,9 @@ from meshc.interp.ttir import (
     spec_for,
     split_to_devices,
 )
+from meshc.dialects.ttir import collective_args
+from meshc.layout.collectives import collective
+from meshc.layout.dtypes import get_dtype
 from meshc.layout.errors import LayoutError
 from meshc.sim.collectives import Collectives
 from meshc.sim.compute import KINDS, run_kernel
@@ -127,38 +130,28 @@ def _count_operand(rt: SimRuntime, t: SimTensor, times: int = 1) -> None:
 
 
 def run_collective(rt: SimRuntime, op, kind: str, vals: list[np.ndarray], dtype: str) -> list[np.ndarray]:
-    """A collective `kind` with the attributes of `op` (ttir's names) over per-device arrays."""
-    from meshc.interp.ttir import reduce_type
-    from meshc.layout.dtypes import get_dtype
-
+    """A collective `kind` with the attributes of `op` (ttir's names) over per-device arrays: a kind
+    that moves data runs on the simulator's links, one that moves nothing (all_slice) is its
+    registry meaning on each device's own data."""
+    c = collective(kind)
+    args = collective_args(op, c, vals[0].ndim)
+    if not c.moves_data:
+        return c.reference(vals, rt.m.mesh_shape, args)
     d = get_dtype(dtype)
     rt.coll.elem_bytes = d.bytes_for(32, 32) / 1024 if d.is_block_float else d.bits / 8
-    rank = vals[0].ndim
-
-    def dim(name):
-        v = int(op.attributes[name].value.data)
-        return v + rank if v < 0 else v
-
-    axis = int(op.attributes["cluster_axis"].value.data) if "cluster_axis" in op.attributes else None
     if kind == "all_gather":
-        return rt.coll.all_gather(vals, dim("all_gather_dim"), axis)
+        return rt.coll.all_gather(vals, args.dims[0], args.axis)
     if kind == "all_to_all":
-        return rt.coll.all_to_all(vals, dim("split_dim"), dim("concat_dim"), axis)
+        return rt.coll.all_to_all(vals, args.dims[0], args.dims[1], args.axis)
     if kind == "collective_permute":
-        from meshc.dialects.shape_rules import pairs_of
-
-        return rt.coll.collective_permute(vals, pairs_of(op.attributes["source_target_pairs"]))
-    rtype = reduce_type(op)
-    red = "sum" if rtype == "mean" else rtype
+        return rt.coll.collective_permute(vals, list(args.pairs))
+    red = "sum" if args.reduce == "mean" else args.reduce
     if kind == "reduce_scatter":
-        res = rt.coll.reduce_scatter(vals, dim("scatter_dim"), axis, red)
-    elif kind == "all_reduce":
-        res = rt.coll.all_reduce(vals, axis, red)
-    else:
-        raise LayoutError(f"unknown collective '{kind}'")
-    if rtype == "mean":
-        n = rt.m.mesh_shape[axis] if axis is not None else rt.m.num_devices
-        res = [r / np.float32(n) for r in res]
+        res = rt.coll.reduce_scatter(vals, args.dims[0], args.axis, red)
+    else:  # all_reduce
+        res = rt.coll.all_reduce(vals, args.axis, red)
+    if args.reduce == "mean":
+        res = [r / np.float32(rt.m.mesh_shape[args.axis]) for r in res]
     return res
 
 

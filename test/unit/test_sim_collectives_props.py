@@ -1,30 +1,15 @@
 """Property: every collective the simulator runs over links equals the golden numpy collective
-(meshc/interp/ttir.py), on random meshes, axes, dims and data; and link bytes are symmetric
+(the registry's meaning, meshc/layout/collectives.py, which the golden interpreter runs), on random meshes, axes, dims and data; and link bytes are symmetric
 where the algorithm is."""
 
 import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from meshc.interp.ttir import golden_collective
+from meshc.layout.collectives import COLLECTIVES, CollectiveArgs
 from meshc.layout.system import mesh_system
 from meshc.sim.collectives import Collectives
 from meshc.sim.machine import Machine
-
-
-class FakeOp:
-    """Just the attributes golden_collective reads."""
-
-    class _V:
-        def __init__(self, v):
-            self.value = type("D", (), {"data": v})()
-
-    class _S:
-        def __init__(self, s):
-            self.data = s
-
-    def __init__(self, **attrs):
-        self.attributes = {k: (self._S(v) if isinstance(v, str) else self._V(v)) for k, v in attrs.items()}
 
 
 @settings(max_examples=40, deadline=None)
@@ -41,17 +26,17 @@ def test_simulated_collectives_equal_numpy(mesh, torus, kind, axis, dim, seed):
     c = Collectives(m)
     if kind == "all_gather":
         got = c.all_gather(vals, dim, axis)
-        op = FakeOp(cluster_axis=axis, all_gather_dim=dim)
+        args = CollectiveArgs((dim,), axis)
     elif kind == "reduce_scatter":
         got = c.reduce_scatter(vals, dim, axis)
-        op = FakeOp(cluster_axis=axis, scatter_dim=dim, reduce_type="sum")
+        args = CollectiveArgs((dim,), axis, "sum")
     elif kind == "all_reduce":
         got = c.all_reduce(vals, axis)
-        op = FakeOp(cluster_axis=axis, reduce_type="sum")
+        args = CollectiveArgs((), axis, "sum")
     else:
         got = c.all_to_all(vals, dim, 1 - dim, axis)
-        op = FakeOp(cluster_axis=axis, split_dim=dim, concat_dim=1 - dim)
-    want = golden_collective(kind, op, vals, mesh)
+        args = CollectiveArgs((dim, 1 - dim), axis)
+    want = COLLECTIVES[kind].reference(vals, mesh, args)
     for g, w in zip(got, want):
         if kind in ("all_gather", "all_to_all"):
             assert np.array_equal(g, w)  # data movement: exact
