@@ -45,7 +45,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.utils.exceptions import VerifyException
 
 from meshc.diagnostics import LocatedError
-from meshc.dialects.element_types import data_type_name
+from meshc.dialects.element_types import data_type_of
 from meshc.layout.collectives import COLLECTIVES
 from meshc.layout.errors import LayoutError
 
@@ -123,7 +123,7 @@ def lower_reshard(op, max_ratio: float | None = None, allow_point_to_point: bool
     t = op.input.type
     assert isinstance(t, TensorType)
     try:
-        dtype = _dtype_name(t)
+        dtype = data_type_of(t.element_type).name
         bound = lower_bound_bytes(shape, dtype, src, tgt)  # checks the pair first: clearer messages
     except LayoutError as e:
         raise LocatedError(f"cannot lower the reshard {src} -> {tgt}: {e}", op) from None

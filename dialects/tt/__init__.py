@@ -41,7 +41,7 @@ from meshc.dialects.tt.enums import (
     OOBValAttr,
 )
 from meshc.dialects.tt.grid import GridAttr, MapAttr
-from meshc.dialects.tt.layout import MetalLayoutAttr, TileType, check_tensor_layout, dtype_of, element_type_of
+from meshc.dialects.tt.layout import MetalLayoutAttr, TileType, check_tensor_layout
 from meshc.dialects.tt.module import (
     DEVICE_ATTR,
     SYSTEM_DESC_ATTR,

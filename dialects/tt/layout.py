@@ -8,14 +8,9 @@ from collections.abc import Sequence
 
 from xdsl.dialects.builtin import (
     ArrayAttr,
-    BFloat16Type,
-    Float16Type,
-    Float32Type,
     IntAttr,
-    IntegerType,
     MemRefType,
     NoneAttr,
-    Signedness,
     TensorType,
 )
 from xdsl.ir import Attribute, ParametrizedAttribute, TypeAttribute
@@ -25,6 +20,7 @@ from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 
 from meshc.diagnostics import register_type_checker
+from meshc.dialects.element_types import data_type_name, element_type_of
 from meshc.dialects.syntax import verified
 from meshc.dialects.tt.enums import (
     DataTypeAttr,
@@ -78,37 +74,6 @@ class TileType(ParametrizedAttribute, TypeAttribute):
         printer.print_string(f"<{_shape_text(_vals(self.shape))}, {self.data_type.data.value}>")
 
 
-def element_type_of(dtype: "DataType | str") -> Attribute:
-    """The builtin MLIR type of an untiled element (block floats only exist in tiles)."""
-    d = get_dtype(dtype)
-    types: dict[str, Attribute] = {
-        "f32": Float32Type(), "f16": Float16Type(), "bf16": BFloat16Type(),
-        "u32": IntegerType(32, Signedness.UNSIGNED), "u16": IntegerType(16, Signedness.UNSIGNED),
-        "u8": IntegerType(8, Signedness.UNSIGNED), "si32": IntegerType(32, Signedness.SIGNED),
-    }
-    if d.name not in types:
-        raise LayoutError(f"{d.name} elements are stored in tiles only; use a !tt.tile<32x32, {d.name}> element type")
-    return types[d.name]
-
-
-def dtype_of(element_type: Attribute) -> DataType:
-    """The DataType of a builtin element type (f32, f16, bf16, ui32, ui16, ui8, si32/i32)."""
-    if isinstance(element_type, Float32Type):
-        return get_dtype("f32")
-    if isinstance(element_type, Float16Type):
-        return get_dtype("f16")
-    if isinstance(element_type, BFloat16Type):
-        return get_dtype("bf16")
-    if isinstance(element_type, IntegerType):
-        w, sign = element_type.width.data, element_type.signedness.data
-        if sign == Signedness.UNSIGNED and w in (8, 16, 32):
-            return get_dtype(f"u{w}")
-        if w == 32:
-            return get_dtype("si32")
-    raise LayoutError(f"element type {element_type} has no tt data type; expected f32, f16, bf16, ui32, ui16, "
-                      "ui8, si32 or a !tt.tile<...>")
-
-
 @irdl_attr_definition
 class MetalLayoutAttr(ParametrizedAttribute):
     """`#tt.metal_layout<LINEAR, OOB, <GRID>, memref<SHARD x ELEM, #tt.memory_space<MS>>>`, a tensor encoding."""
@@ -155,7 +120,11 @@ class MetalLayoutAttr(ParametrizedAttribute):
         if isinstance(et, TileType):
             elem: DataType | Tile = et.model()
         else:
-            elem = verified(lambda: dtype_of(et))
+            name = data_type_name(et)
+            if name is None:
+                raise VerifyException(f"element type {et} has no tt data type; expected f32, f16, bf16, ui32, ui16, "
+                                      "ui8, si32 or a !tt.tile<...>")
+            elem = get_dtype(name)
         if self.grid.affine_map is not None:
             raise VerifyException("the grid of a metal_layout has no map; write it as <2x4>")
         return verified(lambda: MetalLayout(self.linear.data, self.oob.data.value, self.grid.grid_shape,

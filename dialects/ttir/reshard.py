@@ -7,12 +7,13 @@ defined once in meshc/layout/reshard.py."""
 
 from __future__ import annotations
 
-from xdsl.dialects.builtin import AnyTensorTypeConstr, DenseArrayBase, IntegerAttr, StringAttr, TensorType
-from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.dialects.builtin import AnyTensorTypeConstr, DenseArrayBase, IntegerAttr, StringAttr
+from xdsl.ir import Attribute, Operation
 from xdsl.irdl import attr_def, irdl_op_definition, operand_def, result_def
 from xdsl.utils.exceptions import VerifyException
 
 from meshc.dialects import shape_rules as rules
+from meshc.dialects.element_types import data_type_of
 from meshc.dialects.ttir.base import CollectiveBase, TTIROpBase, int_value, mesh_shape_of, tensor_shape
 from meshc.layout.errors import LayoutError
 
@@ -30,14 +31,6 @@ def _on_devices(args, fn) -> tuple:
 def _device_values(x, mesh_shape) -> list:
     """A `spmd` argument as one array per device (device order): a host array is on every device."""
     return x if isinstance(x, list) else [x] * rules.prod(mesh_shape)
-
-
-def _dtype_name(value: SSAValue) -> str:
-    """The meshc data type name of a tensor value's elements, as the reshard plans take it."""
-    t = value.type
-    assert isinstance(t, TensorType)
-    elem = str(t.element_type)
-    return {"i32": "si32", "i16": "u16", "i8": "u8"}.get(elem, elem)
 
 
 def _spec_on_mesh(op: Operation, attr: Attribute, what: str):
@@ -123,7 +116,7 @@ class ReshardOp(ReshardBase):
         from meshc.layout.reshard import plan_reshard
 
         src, tgt = self.specs()
-        return plan_reshard(self.global_shape(), _dtype_name(self.input), src, tgt, system=system)
+        return plan_reshard(self.global_shape(), data_type_of(self.input.type.element_type).name, src, tgt, system=system)
 
 
 class PointToPointBase(ReshardBase):
@@ -175,7 +168,7 @@ class PointToPointBase(ReshardBase):
 
         src, tgt = self.specs()
         full = self.global_shape()
-        dtype = get_dtype(_dtype_name(self.input))
+        dtype = get_dtype(data_type_of(self.input.type.element_type).name)
         n = src.mesh.size
         steps: dict[int, list] = {}
         for r in self.rows():
