@@ -10,11 +10,16 @@ emits (collectives when they meet the bound, else `ttir.point_to_point`) on the 
 t3k (device i on chip i): the bytes it counts as delivered into devices, and over links (every
 hop). Every plan is executed on numpy and checked; the simulated result is checked against numpy.
 
+Then the planner at scale: the time to plan a 4096x4096 f32 `[S0, S1] -> [S1, S0]` on 16x16, 32x32
+and 64x64 meshes (median of 3 runs, min-max; targets: 32x32 <= 1 s, 64x64 <= 10 s) and its ratio
+to the lower bound. The last line sums everything up.
+
 Run: .venv/bin/python bench/reshard.py   (--no-sim: skip the simulator columns)
 """
 
 from __future__ import annotations
 
+import statistics
 import sys
 import time
 
@@ -133,11 +138,38 @@ def main() -> int:
             line = f"{line:<{width}}  |  {delivered:>15,} {link:>11,}  {emitted}"
         print(line)
     print("-" * len(head))
-    what = "every plan executed and checked on numpy" + (
-        ", every simulated reshard checked and delivering the bound" if sim else "")
-    print(f"worst planned/bound ratio: {worst:.2f} (target 1.00); {what}: {'yes' if ok else 'NO'}; "
-          f"{time.perf_counter() - t0:.2f} s")
+    print()
+    print(f"{'plan 4096x4096 f32 [S0, S1] -> [S1, S0]':<42} {'median s':>9} {'min-max s':>13} {'ratio':>6}")
+    times = {}
+    for k in SCALE:
+        t, ratio = plan_time(k)
+        worst = max(worst, ratio)
+        times[k] = t
+        print(f"{f'{k}x{k} mesh ({k * k} devices)':<42} {t[1]:>9.3f} {f'{t[0]:.3f}-{t[2]:.3f}':>13} {ratio:>6.2f}")
+    what = "plans executed on numpy" + (", simulated reshards" if sim else "") + " checked"
+    met = times[32][1] <= 1.0 and times[64][1] <= 10.0
+    print(f"reshard: worst planned/bound {worst:.2f} (target 1.00); plan time 16x16 {times[16][1]:.3f} s, "
+          f"32x32 {times[32][1]:.3f} s ({times[32][0]:.3f}-{times[32][2]:.3f}, target <= 1), 64x64 {times[64][1]:.2f} s "
+          f"({times[64][0]:.2f}-{times[64][2]:.2f}, target <= 10): {'met' if met else 'NOT met'}; "
+          f"{what}: {'yes' if ok else 'NO'}; {time.perf_counter() - t0:.1f} s in all")
     return 0 if ok and worst <= 1.0 else 1
+
+
+SCALE = (16, 32, 64)
+
+
+def plan_time(k: int, runs: int = 3) -> tuple[tuple[float, float, float], float]:
+    """(min, median, max) seconds to plan the transpose of a 4096x4096 f32 block grid on k x k, and
+    the plan's delivered / lower bound."""
+    mesh = Mesh((k, k))
+    src, tgt = spec(mesh, [0], [1]), spec(mesh, [1], [0])
+    times, ratio = [], 0.0
+    for _ in range(runs):
+        t0 = time.perf_counter()
+        plan = plan_reshard((4096, 4096), "f32", src, tgt)
+        times.append(time.perf_counter() - t0)
+        ratio = plan.ratio
+    return (min(times), statistics.median(times), max(times)), ratio
 
 
 if __name__ == "__main__":

@@ -1,0 +1,119 @@
+"""The data of a reshard plan: transfers (who sends which box to whom), steps, the plan itself.
+
+A `ReshardPlan` is what `plan_reshard` returns and `execute_plan` runs; `ttir.point_to_point`
+builds one from its transfers. Boxes are global index boxes, per tensor dim a [start, stop).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from meshc.layout.dtypes import DataType
+from meshc.layout.mesh import Mesh, ShardingSpec
+
+Box = tuple[tuple[int, int], ...]
+"""Per tensor dim, a global [start, stop)."""
+
+
+def within(box: Box, outer: Box) -> bool:
+    """Whether `box` lies inside `outer`, dim by dim."""
+    return all(o0 <= lo and hi <= o1 for (lo, hi), (o0, o1) in zip(box, outer))
+
+
+@dataclass(frozen=True)
+class Transfer:
+    """One point-to-point move: `box` of the tensor goes from device `src` into device `dst`."""
+
+    src: int
+    dst: int
+    box: Box
+    bytes: int
+    reduce: bool = False
+    """True: dst adds src's partial sum of `box` to its own (a reduction), instead of storing it."""
+
+
+@dataclass(frozen=True)
+class Step:
+    """One collective of a plan and the transfers it performs."""
+
+    kind: str
+    """all_slice | all_gather | all_to_all | collective_permute | reduce_scatter | all_reduce"""
+    axes: tuple[int, ...]
+    """Mesh axes (of `ReshardPlan.stage_mesh`) the step runs along; () when it runs over `groups`."""
+    groups: tuple[tuple[int, ...], ...]
+    """The device groups that exchange data (each a tuple of device ids)."""
+    transfers: tuple[Transfer, ...] = ()
+
+    @property
+    def bytes(self) -> int:
+        return sum(t.bytes for t in self.transfers)
+
+    def describe(self, mesh: Mesh | None = None) -> str:
+        if self.axes:
+            names = [mesh.names[a] if mesh is not None and mesh.names else str(a) for a in self.axes]
+            where = "axis " + ",".join(names)
+        else:
+            where = "groups " + " ".join("[" + ",".join(map(str, g)) + "]" for g in self.groups)
+        return f"{self.kind} over {where}: {len(self.transfers)} transfers, {self.bytes} B"
+
+
+def link_hop_bytes(steps, hops) -> int:
+    """Bytes times links crossed over every transfer of `steps`; `hops[src, dst]` takes index arrays."""
+    ts = [t for s in steps for t in s.transfers]
+    if not ts:
+        return 0
+    src = np.fromiter((t.src for t in ts), dtype=np.int64, count=len(ts))
+    dst = np.fromiter((t.dst for t in ts), dtype=np.int64, count=len(ts))
+    nbytes = np.fromiter((t.bytes for t in ts), dtype=np.int64, count=len(ts))
+    return int((nbytes * np.asarray(hops[src, dst], dtype=np.int64)).sum())
+
+
+@dataclass(frozen=True)
+class ReshardPlan:
+    shape: tuple[int, ...]
+    dtype: DataType
+    source: ShardingSpec
+    target: ShardingSpec
+    intermediate: ShardingSpec | None
+    """The layout after the reduce-scatter of partial sums (None when there is no reduction)."""
+    steps: tuple[Step, ...]
+    lower_bound_bytes: int
+    """Over all devices, the bytes a device needs in the target and does not hold in the source."""
+    hops: np.ndarray = field(repr=False, compare=False)
+    """hops[s, d]: links a byte crosses from device s to device d in the chosen topology (an array,
+    or a `LinkDistances`, which answers the same indexing without holding all pairs)."""
+    strategy: str = "fewest_bytes"
+    stage_mesh: Mesh | None = None
+    """The mesh view whose axes the steps' `axes` refer to (the source's or the target's)."""
+
+    @property
+    def transfers(self) -> tuple[Transfer, ...]:
+        return tuple(t for s in self.steps for t in s.transfers)
+
+    @property
+    def delivered_bytes(self) -> int:
+        """Bytes delivered into devices, each counted once at the device that receives it."""
+        return sum(t.bytes for t in self.transfers)
+
+    @property
+    def link_hop_bytes(self) -> int:
+        """Bytes times links crossed, over every transfer (a multi-hop route counts each hop)."""
+        return link_hop_bytes(self.steps, self.hops)
+
+    @property
+    def ratio(self) -> float:
+        """delivered / lower bound (1.0 when both are zero)."""
+        if self.lower_bound_bytes == 0:
+            return 1.0 if self.delivered_bytes == 0 else math.inf
+        return self.delivered_bytes / self.lower_bound_bytes
+
+    def summary(self) -> str:
+        lines = [f"reshard {self.shape} {self.dtype.name}: {self.source} on {self.source.mesh} -> "
+                 f"{self.target} on {self.target.mesh}"]
+        lines += ["  " + s.describe(self.stage_mesh) for s in self.steps]
+        lines.append(f"  delivered {self.delivered_bytes} B, bound {self.lower_bound_bytes} B, "
+                     f"link-hop {self.link_hop_bytes} B")
+        return "\n".join(lines)

@@ -1,0 +1,189 @@
+"""`plan_reshard`: the fewest-bytes plan of a change of sharding spec, and its lower bound.
+
+The planner checks the pair of specs, reduces partial sums first when the target does not keep
+them (a reduce-scatter onto the dim that makes the rest cheapest, or an all-reduce), then lets
+`moves.move_steps` deliver every device exactly the cells it needs and lacks. Among the
+candidates (the mesh view to stage on, the reduce-scatter layout) the one that moves the fewest
+bytes, then the fewest link-hop bytes, then has the fewest steps, wins.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from dataclasses import replace
+
+import numpy as np
+
+from meshc.layout.dtypes import DataType, get_dtype
+from meshc.layout.errors import LayoutError
+from meshc.layout.mesh import Mesh, ShardingSpec
+from meshc.layout.reshard.cells import Cells, device_bounds
+from meshc.layout.reshard.distances import link_distances
+from meshc.layout.reshard.moves import move_steps
+from meshc.layout.reshard.plan import ReshardPlan, Step, Transfer, link_hop_bytes, within
+from meshc.layout.system import SystemDesc, mesh_system
+
+
+def as_spec(spec, what: str) -> ShardingSpec:
+    """A `ShardingSpec` from a spec, a spec string naming its mesh, or a (spec string, mesh) pair."""
+    if isinstance(spec, ShardingSpec):
+        return spec
+    mesh = None
+    if isinstance(spec, tuple) and len(spec) == 2 and isinstance(spec[0], str):
+        spec, mesh = spec
+        if not isinstance(mesh, Mesh):
+            mesh = Mesh(tuple(mesh))
+    if isinstance(spec, str):
+        from meshc.layout.sharding_spec import parse_spec  # the lark grammar loads only when text is given
+
+        return parse_spec(spec, mesh)
+    raise LayoutError(f"{what} must be a ShardingSpec, a spec string, or (spec string, mesh); got {spec!r}")
+
+
+def bytes_per_element(dtype: DataType) -> int:
+    if dtype.is_block_float:
+        raise LayoutError(f"cannot plan a reshard of {dtype.name} element by element: block floats share "
+                          "an exponent every 16 elements, so a box of elements has no byte size of its own; "
+                          "reshard the tensor in a per-element type (bf16, f32, ...)")
+    return dtype.itemsize
+
+
+def lower_bound_bytes(shape, dtype, source, target) -> int:
+    """Over all devices, the bytes a device needs in the target and does not hold in the source.
+
+    Computed by box intersection: sum over devices of |T_d| - |T_d & S_d|. A partial sum is not
+    the value, so a device whose source is partial over an axis the target is not partial over
+    holds nothing of the final value.
+    """
+    shape = tuple(int(n) for n in shape)
+    src, tgt = as_spec(source, "source"), as_spec(target, "target")
+    item = bytes_per_element(get_dtype(dtype))
+    check_pair(shape, src, tgt)
+    t = device_bounds(tgt, shape)
+    vt = np.prod(t[:, :, 1] - t[:, :, 0], axis=1)
+    if reduce_axes(src, tgt):
+        return int(vt.sum()) * item
+    s = device_bounds(src, shape)
+    inter = np.maximum(0, np.minimum(t[:, :, 1], s[:, :, 1]) - np.maximum(t[:, :, 0], s[:, :, 0]))
+    return int((vt - np.prod(inter, axis=1)).sum()) * item
+
+
+def nontrivial_partial(spec: ShardingSpec) -> set[int]:
+    """The mesh axes of more than one device that `spec` is partial over."""
+    return {a for a in spec.partial if spec.mesh.shape[a] > 1}
+
+
+def reduce_axes(src: ShardingSpec, tgt: ShardingSpec) -> tuple[int, ...]:
+    """The axes whose partial sums the reshard must reduce (the source's, less those the target keeps)."""
+    keep = nontrivial_partial(tgt) if tgt.mesh.shape == src.mesh.shape else set()
+    return tuple(sorted(nontrivial_partial(src) - keep))
+
+
+def check_pair(shape: tuple[int, ...], src: ShardingSpec, tgt: ShardingSpec) -> None:
+    if src.mesh.size != tgt.mesh.size:
+        raise LayoutError(f"source mesh {src.mesh} has {src.mesh.size} devices but target mesh {tgt.mesh} has "
+                          f"{tgt.mesh.size}; a reshard moves data between views of the same devices")
+    if src.rank != len(shape) or tgt.rank != len(shape):
+        raise LayoutError(f"tensor of rank {len(shape)} {shape} but the source spec {src} has {src.rank} dims "
+                          f"and the target spec {tgt} has {tgt.rank}")
+    for spec, what in ((src, "source"), (tgt, "target")):
+        for d, (decl, n) in enumerate(zip(spec.dim_sizes, shape)):
+            if decl is not None and decl != n:
+                name = f" ({spec.dim_names[d]})" if spec.dim_names and spec.dim_names[d] else ""
+                raise LayoutError(f"{what} spec {spec} declares dim {d}{name} of size {decl}, "
+                                  f"but the tensor {shape} has {n} there")
+    tp = nontrivial_partial(tgt)
+    if tp:
+        if tgt.mesh.shape != src.mesh.shape:
+            raise LayoutError(f"target {tgt} keeps partial sums, which needs the same mesh shape on both sides; "
+                              f"the source mesh is {src.mesh} and the target mesh {tgt.mesh}")
+        extra = tp - nontrivial_partial(src)
+        if extra:
+            raise LayoutError(f"target {tgt} is partial over mesh axes {sorted(extra)} that the source {src} is "
+                              "not partial over; turning a value into partial sums is not a reshard meshc plans")
+
+
+def plan_reshard(shape, dtype, source, target, system: SystemDesc | None = None,
+                 strategy: str = "fewest_bytes") -> ReshardPlan:
+    """Plan moving a `shape` tensor of `dtype` from layout `source` to layout `target`.
+
+    source/target: `ShardingSpec`, a spec string with the mesh in it (named form), or a
+    (spec string, mesh) pair. `system`: the link topology between the devices (device i = chip i);
+    default: the shape of the view with more axes as a chip mesh, a line of links along every axis.
+    `strategy="gather_then_slice"` plans the naive route instead (every device gathers the whole
+    tensor, then keeps its piece), for comparison.
+    """
+    if strategy not in ("fewest_bytes", "gather_then_slice"):
+        raise LayoutError(f"unknown reshard strategy '{strategy}'; expected fewest_bytes or gather_then_slice")
+    shape = tuple(int(n) for n in shape)
+    dt = get_dtype(dtype)
+    item = bytes_per_element(dt)
+    src, tgt = as_spec(source, "source"), as_spec(target, "target")
+    check_pair(shape, src, tgt)
+    n = src.mesh.size
+    if system is None:  # the view with more axes is the likelier picture of the chips' links
+        system = mesh_system((tgt.mesh if tgt.mesh.rank > src.mesh.rank else src.mesh).shape)
+    hops = link_distances(n, system)
+    bound = lower_bound_bytes(shape, dt, src, tgt)
+    raxes = reduce_axes(src, tgt)
+    keep_partial = tuple(sorted(nontrivial_partial(tgt)))
+
+    views = [src.mesh] if tgt.mesh.shape == src.mesh.shape or keep_partial else [src.mesh, tgt.mesh]
+    candidates: list[tuple[ShardingSpec | None, Mesh, list[Step]]] = []
+    if not raxes:
+        cells = Cells(shape, [src, tgt])
+        for view in views:
+            candidates.append((None, view, move_steps(cells, src, tgt, view, hops, item, keep_partial, strategy)))
+    else:
+        options = {(dim, new) for dim in range(len(shape)) for perm in itertools.permutations(raxes)
+                   for new in (tuple(src.dims[dim]) + perm, perm + tuple(src.dims[dim]))}
+        sbox = [src.local_bounds(shape, src.mesh.coord_of(d)) for d in range(n)]
+        for dim, new in [(None, None)] + sorted(options):
+            dims = list(src.dims)
+            if dim is not None:
+                dims[dim] = new
+            mid = replace(src, dims=tuple(dims), partial=tuple(a for a in src.partial if a not in raxes))
+            # a reduce-scatter keeps each device inside its own partial box; uneven chunks may not nest
+            if any(not within(mid.local_bounds(shape, src.mesh.coord_of(d)), sbox[d]) for d in range(n)):
+                continue
+            cells = Cells(shape, [src, mid, tgt])
+            steps = [_reduce_step(cells, src, mid, raxes, item)]
+            steps += move_steps(cells, mid, tgt, src.mesh, hops, item, keep_partial, strategy)
+            candidates.append((mid, src.mesh, _merge_all_reduce(steps, src, tgt, raxes)))
+
+    def cost(c):
+        steps = c[2]
+        return (sum(s.bytes for s in steps), link_hop_bytes(steps, hops), len(steps))
+
+    mid, view, steps = min(candidates, key=cost)
+    return ReshardPlan(shape, dt, src, tgt, mid, tuple(steps), bound, hops, strategy, view)
+
+
+def _reduce_step(cells: Cells, src: ShardingSpec, mid: ShardingSpec, raxes: tuple[int, ...], item: int) -> Step:
+    """Reduce-scatter over `raxes`: every member of a group receives the others' partials of its piece."""
+    mesh = src.mesh
+    coords = np.array(mesh.coords(), dtype=np.int64)
+    others = [a for a in range(mesh.rank) if a not in raxes]
+    groups: dict[tuple, list[int]] = {}
+    for dev, c in enumerate(coords):
+        groups.setdefault(tuple(c[others]), []).append(dev)
+    mid_mask = cells.masks(mid)
+    transfers = []
+    for members in groups.values():
+        for d in members:
+            for box in cells.boxes(mid_mask[d]):
+                b = math.prod(hi - lo for lo, hi in box) * item
+                transfers += [Transfer(s, d, box, b, reduce=True) for s in members if s != d]
+    kind = "all_reduce" if mid.dims == src.dims else "reduce_scatter"
+    return Step(kind, raxes, tuple(tuple(g) for g in groups.values()), tuple(transfers))
+
+
+def _merge_all_reduce(steps: list[Step], src: ShardingSpec, tgt: ShardingSpec, raxes) -> list[Step]:
+    """reduce_scatter then all_gather over the same axes back to the source's dims is an all_reduce."""
+    if (len(steps) >= 2 and steps[1].kind == "all_gather" and steps[1].axes == raxes
+            and tgt.mesh.shape == src.mesh.shape and tgt.dims == src.dims):
+        rest = [s for s in steps[2:] if s.kind != "all_slice"]
+        if not rest:
+            return [Step("all_reduce", raxes, steps[0].groups, steps[0].transfers + steps[1].transfers)]
+    return steps
