@@ -4,6 +4,7 @@ Python API (see DESIGN.md):
     meshc.parse(text) -> ModuleOp
     meshc.compile(module_or_text, pipeline) -> ModuleOp
     meshc.run(module, inputs) -> RunResult
+    meshc.from_jax(fn, *example_args, mesh=None) -> ModuleOp   (needs jax: pip install meshc[jax])
     meshc.layout            the placement model
 """
 
@@ -35,3 +36,10 @@ def run(module, inputs=None, **kwargs):
     from meshc.interp.runner import run as _run
 
     return _run(module, inputs or {}, **kwargs)
+
+
+def from_jax(fn, *example_args, mesh=None, system=None):
+    """Lower a JAX function with JAX's own export and import it as global-view ttir (meshc.importers)."""
+    from meshc.importers import from_jax as _from_jax
+
+    return _from_jax(fn, *example_args, mesh=mesh, system=system)

@@ -1,0 +1,293 @@
+"""StableHLO (with Shardy or GSPMD annotations) -> global-view ttir.
+
+`import_stablehlo(text, name)` reads a StableHLO module (generic form directly; the dialects'
+custom syntax through JAX's MLIR parser, see generic_form.py), takes its entry function and
+writes a ttir module of the same global program:
+
+* the module gets a `tt.device` for the program's mesh (the Shardy mesh, or the `mesh_shape`
+  given for GSPMD annotations) through `tt-register-device`, on the smallest system that holds
+  it unless `system` names one; a program with no mesh gets no device (it runs on one);
+* function arguments and results carry `{tt.sharding = #tt.sharding<[S0, R], ...>}`, and a
+  sharding constraint inside the body (`sdy.sharding_constraint`, `stablehlo.custom_call
+  @Sharding`) becomes `"ttir.sharding_constraint"(%x) {sharding = #tt.sharding<...>}`;
+* every other op becomes the ttir ops that compute the same thing (stablehlo_ops.py); calls to
+  the module's private functions are inlined. An op with no translation is a located error at
+  the op in the input (`file:line:col: error: 'stablehlo.sort' op ...`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from xdsl.context import Context
+from xdsl.dialects import func
+from xdsl.dialects.builtin import (
+    ArrayAttr,
+    DictionaryAttr,
+    FunctionType,
+    ModuleOp,
+    StringAttr,
+    TensorType,
+    UnregisteredOp,
+)
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+
+from meshc.diagnostics import Diagnostic, DiagnosticError, LocatedError, location_of
+from meshc.dialects import ttir
+from meshc.dialects.tt import ShardingAttr
+from meshc.driver import make_context, parse_source, verify_or_raise
+from meshc.dialects.element_types import data_type_name
+from meshc.importers.source import attr_of, dense_attr, op_name, unregistered_body
+from meshc.importers.stablehlo_ops import translate_op
+from meshc.importers.generic_form import GenericModule, is_generic_form, stamp_locations, to_generic
+from meshc.importers.shardings import (
+    SdyMesh,
+    ShardingSyntaxError,
+    hlo_spec,
+    parse_sdy_mesh,
+    parse_sdy_sharding,
+    sdy_spec,
+)
+from meshc.layout.errors import LayoutError
+from meshc.layout.mesh import ShardingSpec
+from meshc.layout.system import SYSTEMS
+from meshc.layout.system import system as system_desc
+from meshc.passes.register_device import RegisterDevicePass
+
+
+class Importer:
+    """Translates one entry function; holds the value map and the block being written."""
+
+    def __init__(self, module: ModuleOp, name: str, mesh_shape: Sequence[int] | None):
+        self.source = module
+        self.name = name
+        self.meshes: dict[str, SdyMesh] = {}
+        self.funcs: dict[str, func.FuncOp] = {}
+        for op in module.body.ops:
+            if op_name(op) == "sdy.mesh":
+                body = unregistered_body(attr_of(op, "mesh"), "sdy.mesh")
+                sym = attr_of(op, "sym_name")
+                if body is None or not isinstance(sym, StringAttr):
+                    raise LocatedError("expected a `sym_name` and a `mesh = #sdy.mesh<[...]>`", op)
+                self.meshes[sym.data] = self._located(op, lambda: parse_sdy_mesh(body))
+            elif isinstance(op, func.FuncOp):
+                self.funcs[op.sym_name.data] = op
+        self.mesh_shape: tuple[int, ...] | None = tuple(mesh_shape) if mesh_shape else None
+        if self.mesh_shape is None and self.meshes:
+            first = next(iter(self.meshes.values()))
+            self.mesh_shape = first.shape or (1,)
+        self.block: Block | None = None
+        self.values: dict[SSAValue, SSAValue] = {}
+        self.constants: dict[SSAValue, np.ndarray] = {}
+        """Source values known at import time (constants, iota and their folds), emitted on first use."""
+        self.located_at: Operation | None = None
+
+    # ---- errors, emitting --------------------------------------------------------------------
+
+    @staticmethod
+    def _located(op: Operation, fn):
+        try:
+            return fn()
+        except (LayoutError, ValueError) as e:
+            raise LocatedError(str(e), op) from None
+
+    def emit(self, cls: type[Operation], operands: Sequence[SSAValue], result_type: Attribute,
+             attributes: dict[str, Attribute] | None = None) -> SSAValue:
+        """Append a ttir op to the function being written, at the source op's location."""
+        op = cls.create(operands=list(operands), result_types=[result_type], attributes=attributes or {})
+        if self.located_at is not None:
+            op.location = self.located_at.location
+        assert self.block is not None
+        self.block.add_op(op)
+        return op.results[0]
+
+    def value(self, v: SSAValue) -> SSAValue:
+        """The ttir value of a source value (a constant is emitted here on its first use)."""
+        hit = self.values.get(v)
+        if hit is None:
+            assert v in self.constants, v
+            t = self.check_type(v.type, self.located_at or self.source, "a constant operand")
+            hit = self.values[v] = self.materialize(self.constants[v], t)
+        return hit
+
+    def materialize(self, values: np.ndarray, t: TensorType) -> SSAValue:
+        """A `ttir.constant` of `values` (a splat when they are all equal)."""
+        return self.emit(ttir.ConstantOp, [], t, {"value": dense_attr(values, t)})
+
+    # ---- annotations -------------------------------------------------------------------------
+
+    def spec_of(self, attr: Attribute, rank: int, at: Operation) -> ShardingSpec | None:
+        """The meshc spec of an `sdy.sharding` / `mhlo.sharding` attribute (None: not one)."""
+        body = unregistered_body(attr, "sdy.sharding")
+        if body is not None:
+            def read():
+                sh = parse_sdy_sharding(body)
+                mesh = sh.inline_mesh if sh.mesh_ref is None else self.meshes.get(sh.mesh_ref)
+                if mesh is None:
+                    raise ShardingSyntaxError(f"the sharding names the mesh @{sh.mesh_ref}, which the module "
+                                              f"does not declare (sdy.mesh @{sh.mesh_ref} = <[...]>)")
+                if len(sh.dims) != rank:
+                    raise ShardingSyntaxError(f"the sharding has {len(sh.dims)} dims, the tensor {rank}")
+                return sdy_spec(sh, mesh)
+            return self._located(at, read)
+        if isinstance(attr, StringAttr):
+            if self.mesh_shape is None:
+                raise LocatedError("an mhlo.sharding names no mesh axes: give the mesh shape "
+                                   "(meshc-import --mesh-shape, or from_jax(..., mesh=))", at)
+            mesh_shape = self.mesh_shape
+            return self._located(at, lambda: hlo_spec(attr.data, rank, mesh_shape))
+        return None
+
+    def sharding_attr(self, spec: ShardingSpec) -> Attribute:
+        return ShardingAttr.from_model(spec)
+
+    def _annotation(self, attrs: DictionaryAttr | None, t: Attribute, at: Operation) -> DictionaryAttr:
+        if attrs is None:
+            return DictionaryAttr({})
+        for key in ("sdy.sharding", "mhlo.sharding"):
+            a = attrs.data.get(key)
+            if a is not None and isinstance(t, TensorType):
+                spec = self.spec_of(a, t.get_num_dims(), at)
+                if spec is not None:
+                    return DictionaryAttr({"tt.sharding": self.sharding_attr(spec)})
+        return DictionaryAttr({})
+
+    def constraint(self, x: SSAValue, spec: ShardingSpec) -> SSAValue:
+        """`"ttir.sharding_constraint"(%x) {sharding = #tt.sharding<...>}`."""
+        cls = getattr(ttir, "ShardingConstraintOp", None)
+        if cls is None:  # until the global-view ops land, an op of that name xDSL does not know
+            cls = UnregisteredOp.with_name("ttir.sharding_constraint")
+        return self.emit(cls, [x], x.type, {"sharding": self.sharding_attr(spec)})
+
+    # ---- types -------------------------------------------------------------------------------
+
+    def check_type(self, t: Attribute, at: Operation, what: str) -> TensorType:
+        if not isinstance(t, TensorType):
+            raise LocatedError(f"{what} has type {t}; meshc imports ranked tensors only", at)
+        if any(n < 0 for n in t.get_shape()):
+            raise LocatedError(f"{what} has the dynamic shape {t}; meshc imports static shapes only", at)
+        if data_type_name(t.element_type) is None:
+            raise LocatedError(f"{what} has element type {t.element_type}, which the device does not hold "
+                               "(f32, bf16, f16, i32, ui32, ui16, ui8); convert it in the program", at)
+        return t
+
+    # ---- functions ---------------------------------------------------------------------------
+
+    def entry(self, name: str | None) -> func.FuncOp:
+        if name is not None:
+            if name not in self.funcs:
+                raise LocatedError(f"the module has no function @{name}; it has "
+                                   f"{', '.join('@' + n for n in self.funcs) or 'none'}", self.source)
+            return self.funcs[name]
+        public = [f for f in self.funcs.values() if f.sym_visibility is None or f.sym_visibility.data == "public"]
+        for f in public:
+            if f.sym_name.data == "main":
+                return f
+        if len(public) == 1:
+            return public[0]
+        raise LocatedError("the module has no @main and not exactly one public function; name the entry", self.source)
+
+    def translate_module(self, entry: str | None, system: str | None) -> ModuleOp:
+        f = self.entry(entry)
+        ftype = f.function_type
+        arg_types = [self.check_type(t, f, f"argument {i}") for i, t in enumerate(ftype.inputs.data)]
+        res_types = [self.check_type(t, f, f"result {i}") for i, t in enumerate(ftype.outputs.data)]
+        block = Block(arg_types=arg_types)
+        self.block = block
+        src_args = f.body.blocks.first.args  # type: ignore[union-attr]
+        for a, b in zip(src_args, block.args):
+            self.values[a] = b
+        results = self.inline_body(f, list(block.args))
+        self.located_at = None
+        block.add_op(func.ReturnOp(*results))
+        out = func.FuncOp(f.sym_name.data, FunctionType.from_lists(arg_types, res_types), Region(block))
+        out.location = f.location
+        arg_attrs = f.arg_attrs.data if f.arg_attrs is not None else [None] * len(arg_types)
+        res_attrs = f.res_attrs.data if f.res_attrs is not None else [None] * len(res_types)
+        annotated_args = [self._annotation(a, t, f) for a, t in zip(arg_attrs, arg_types)]
+        annotated_res = [self._annotation(a, t, f) for a, t in zip(res_attrs, res_types)]
+        if any(d.data for d in annotated_args):
+            out.arg_attrs = ArrayAttr(annotated_args)
+        if any(d.data for d in annotated_res):
+            out.res_attrs = ArrayAttr(annotated_res)
+        module = ModuleOp([out])
+        module.location = self.source.location
+        if self.mesh_shape is not None:
+            self.register_device(module, system)
+        return module
+
+    def register_device(self, module: ModuleOp, system: str | None) -> None:
+        assert self.mesh_shape is not None
+        n = 1
+        for s in self.mesh_shape:
+            n *= s
+        if system is None:
+            fits = [s for s in SYSTEMS if system_desc(s).num_chips >= n]
+            if not fits:
+                raise LocatedError(f"no known system has the {n} devices of the mesh "
+                                   f"{'x'.join(map(str, self.mesh_shape))}", self.source)
+            system = min(fits, key=lambda s: system_desc(s).num_chips)
+        RegisterDevicePass(system=system, mesh_shape=self.mesh_shape).apply(Context(), module)
+
+    def inline_body(self, f: func.FuncOp, args: list[SSAValue]) -> list[SSAValue]:
+        """Translate a function's body with its arguments bound to `args`; returns its results."""
+        src = f.body.blocks.first
+        assert src is not None
+        if len(f.body.blocks) != 1:
+            raise LocatedError("functions with more than one block are not supported", f)
+        for a, v in zip(src.args, args):
+            self.values[a] = v
+        for op in src.ops:
+            self.located_at = op
+            if isinstance(op, func.ReturnOp):
+                return [self.value(v) for v in op.arguments]
+            if isinstance(op, func.CallOp):
+                callee = self.funcs.get(op.callee.root_reference.data)
+                if callee is None:
+                    raise LocatedError(f"calls @{op.callee.root_reference.data}, which the module does not define", op)
+                outs = self.inline_body(callee, [self.value(v) for v in op.arguments])
+                for r, v in zip(op.results, outs):
+                    self.values[r] = v
+                continue
+            translate_op(self, op)
+        raise LocatedError("the function does not end with func.return", f)
+
+
+def _diagnostic(e: LocatedError, name: str) -> Diagnostic:
+    """`file:line:col: error: 'stablehlo.sort' op ...`, naming the op as the input spells it."""
+    where = location_of(e.op)
+    text = e.message if e.op is None else f"'{op_name(e.op)}' op {e.message}"
+    if where is None:
+        return Diagnostic(name, 0, 0, text)
+    return Diagnostic(where[0], where[1], where[2], text)
+
+
+def parse_stablehlo(text: str, name: str) -> ModuleOp:
+    """Parse StableHLO text (generic form, or custom syntax through JAX) into xDSL's unregistered ops."""
+    generic: GenericModule | None = None
+    if not is_generic_form(text):
+        generic = to_generic(text, name)
+        text = generic.text
+    module = parse_source(make_context(allow_unregistered=True), text, name)
+    if generic is not None:
+        stamp_locations(module, generic)
+    return module
+
+
+def import_module(module: ModuleOp, name: str = "<input>", mesh_shape: Sequence[int] | None = None,
+                  entry: str | None = None, system: str | None = None) -> ModuleOp:
+    """A parsed StableHLO module (unregistered ops) -> a verified ttir module."""
+    try:
+        out = Importer(module, name, mesh_shape).translate_module(entry, system)
+    except LocatedError as e:
+        raise DiagnosticError([_diagnostic(e, name)]) from None
+    verify_or_raise(out, name)
+    return out
+
+
+def import_stablehlo(text: str, name: str = "<input>", mesh_shape: Sequence[int] | None = None,
+                     entry: str | None = None, system: str | None = None) -> ModuleOp:
+    """StableHLO text -> a verified global-view ttir module (errors: located DiagnosticError)."""
+    return import_module(parse_stablehlo(text, name), name, mesh_shape, entry, system)

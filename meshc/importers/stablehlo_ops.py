@@ -1,0 +1,313 @@
+"""One StableHLO op -> the ttir ops computing the same values (the importer's op table).
+
+| StableHLO | ttir |
+|---|---|
+| add subtract multiply divide maximum | add subtract multiply div maximum |
+| exponential tanh logistic negate sqrt log rsqrt | exp tanh sigmoid neg sqrt log; rsqrt = div(1, sqrt) |
+| compare (EQ NE GT GE LT LE), select | eq ne gt ge lt le (1 / 0 in the operands' element type), where |
+| dot_general | permute + reshape each operand to (batch..., M, K) x (batch..., K, N), matmul, reshape |
+| reduce (add / maximum body) | sum / max over `dimensions` |
+| broadcast_in_dim | permute (dims out of order) + reshape (insert 1s) + broadcast |
+| transpose, reshape, convert | permute, reshape, typecast (identity when the type is kept) |
+| constant, iota | constant (folded through broadcast_in_dim and convert; iota computed at import) |
+| sdy.sharding_constraint, custom_call @Sharding | ttir.sharding_constraint |
+
+Constants are kept aside until an op other than a fold needs them, so a scalar constant
+broadcast to a tensor becomes one splat `ttir.constant` of the tensor's shape.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+import numpy as np
+from xdsl.dialects.builtin import (
+    ArrayAttr,
+    DenseArrayBase,
+    DenseIntOrFPElementsAttr,
+    IntegerAttr,
+    IntegerType,
+    StringAttr,
+    TensorType,
+    i32,
+    i64,
+)
+from xdsl.ir import Attribute, Operation, SSAValue
+
+from meshc.diagnostics import LocatedError
+from meshc.dialects import ttir
+from meshc.importers.source import attr_of, dense_array, op_name, unregistered_body
+
+if TYPE_CHECKING:
+    from meshc.importers.stablehlo import Importer
+
+Handler = Callable[["Importer", Operation], None]
+
+
+# ---- helpers ---------------------------------------------------------------------------------
+
+def tensor_type(shape, element_type: Attribute) -> TensorType:
+    return TensorType(element_type, list(shape))
+
+
+def shape(v: SSAValue) -> tuple[int, ...]:
+    t = v.type
+    assert isinstance(t, TensorType)
+    return tuple(t.get_shape())
+
+
+def element(v: SSAValue | Attribute) -> Attribute:
+    t = v.type if isinstance(v, SSAValue) else v
+    assert isinstance(t, TensorType)
+    return t.element_type
+
+
+def ints(attr: Attribute | None) -> list[int]:
+    if attr is None:
+        return []
+    if isinstance(attr, DenseArrayBase):
+        return [int(x) for x in attr.get_values()]
+    if isinstance(attr, ArrayAttr):
+        return [int(a.value.data) for a in attr.data]  # type: ignore[attr-defined]
+    if isinstance(attr, DenseIntOrFPElementsAttr):
+        return [int(x) for x in attr.get_values()]
+    raise ValueError(f"expected a list of integers, got {attr}")
+
+
+def i64_array(values) -> DenseArrayBase:
+    return DenseArrayBase.from_list(i64, [int(v) for v in values])
+
+
+def reshape(imp: "Importer", x: SSAValue, new_shape) -> SSAValue:
+    if shape(x) == tuple(new_shape):
+        return x
+    return imp.emit(ttir.ReshapeOp, [x], tensor_type(new_shape, element(x)))
+
+
+def permute(imp: "Importer", x: SSAValue, perm) -> SSAValue:
+    perm = list(perm)
+    if perm == list(range(len(perm))):
+        return x
+    s = shape(x)
+    return imp.emit(ttir.PermuteOp, [x], tensor_type([s[p] for p in perm], element(x)),
+                    {"permutation": i64_array(perm)})
+
+
+def broadcast(imp: "Importer", x: SSAValue, to) -> SSAValue:
+    if shape(x) == tuple(to):
+        return x
+    return imp.emit(ttir.BroadcastOp, [x], tensor_type(to, element(x)))
+
+
+def result(imp: "Importer", op: Operation, i: int = 0) -> TensorType:
+    return imp.check_type(op.results[i].type, op, f"result {i}")
+
+
+# ---- constants -------------------------------------------------------------------------------
+
+def constant(imp: "Importer", op: Operation) -> None:
+    value = attr_of(op, "value")
+    if not isinstance(value, DenseIntOrFPElementsAttr):
+        raise LocatedError(f"expected a dense elements value, got {value}", op)
+    imp.constants[op.results[0]] = dense_array(value)
+
+
+def iota(imp: "Importer", op: Operation) -> None:
+    t = result(imp, op)
+    d = int(attr_of(op, "iota_dimension").value.data)  # type: ignore[union-attr]
+    s = tuple(t.get_shape())
+    line = np.arange(s[d]).reshape([s[d] if i == d else 1 for i in range(len(s))])
+    imp.constants[op.results[0]] = np.broadcast_to(line, s)
+
+
+# ---- elementwise -----------------------------------------------------------------------------
+
+UNARY = {
+    "stablehlo.exponential": ttir.ExpOp, "stablehlo.tanh": ttir.TanhOp, "stablehlo.logistic": ttir.SigmoidOp,
+    "stablehlo.negate": ttir.NegOp, "stablehlo.sqrt": ttir.SqrtOp, "stablehlo.log": ttir.LogOp,
+}  # fmt: skip
+
+BINARY = {
+    "stablehlo.add": ttir.AddOp, "stablehlo.subtract": ttir.SubtractOp, "stablehlo.multiply": ttir.MultiplyOp,
+    "stablehlo.divide": ttir.DivOp, "stablehlo.maximum": ttir.MaximumOp,
+}  # fmt: skip
+
+
+def unary(imp: "Importer", op: Operation) -> None:
+    x = imp.value(op.operands[0])
+    imp.values[op.results[0]] = imp.emit(UNARY[op_name(op)], [x], result(imp, op))
+
+
+def binary(imp: "Importer", op: Operation) -> None:
+    a, b = (imp.value(v) for v in op.operands)
+    imp.values[op.results[0]] = imp.emit(BINARY[op_name(op)], [a, b], result(imp, op))
+
+
+def rsqrt(imp: "Importer", op: Operation) -> None:
+    t = result(imp, op)
+    x = imp.value(op.operands[0])
+    root = imp.emit(ttir.SqrtOp, [x], t)
+    one = imp.materialize(np.ones(tuple(t.get_shape())), t)
+    imp.values[op.results[0]] = imp.emit(ttir.DivOp, [one, root], t)
+
+
+def convert(imp: "Importer", op: Operation) -> None:
+    t = result(imp, op)
+    src = op.operands[0]
+    if src in imp.constants:
+        imp.constants[op.results[0]] = imp.constants[src]
+        return
+    x = imp.value(src)
+    if element(x) == t.element_type:
+        imp.values[op.results[0]] = x
+    else:
+        imp.values[op.results[0]] = imp.emit(ttir.TypecastOp, [x], t)
+
+
+# ---- data movement ---------------------------------------------------------------------------
+
+def _in_order(dims: list[int], rank: int, in_shape) -> tuple[list[int], list[int]]:
+    """broadcast_in_dim as permute + reshape: the operand permutation putting `dims` in increasing
+    order, and the shape of rank `rank` with the operand's sizes there and 1 elsewhere."""
+    order = sorted(range(len(dims)), key=lambda i: dims[i])
+    placed = {dims[i]: in_shape[i] for i in range(len(dims))}
+    return order, [placed.get(d, 1) for d in range(rank)]
+
+
+def broadcast_in_dim(imp: "Importer", op: Operation) -> None:
+    t = result(imp, op)
+    dims = ints(attr_of(op, "broadcast_dimensions"))
+    out_shape = tuple(t.get_shape())
+    src = op.operands[0]
+    order, mid = _in_order(dims, len(out_shape), shape(src))
+    if src in imp.constants:
+        vals = np.transpose(imp.constants[src], order).reshape(mid)
+        imp.constants[op.results[0]] = np.broadcast_to(vals, out_shape)
+        return
+    x = reshape(imp, permute(imp, imp.value(src), order), mid)
+    imp.values[op.results[0]] = broadcast(imp, x, out_shape)
+
+
+def transpose(imp: "Importer", op: Operation) -> None:
+    result(imp, op)
+    x = imp.value(op.operands[0])
+    imp.values[op.results[0]] = permute(imp, x, ints(attr_of(op, "permutation")))
+
+
+def reshape_op(imp: "Importer", op: Operation) -> None:
+    t = result(imp, op)
+    src = op.operands[0]
+    if src in imp.constants:
+        imp.constants[op.results[0]] = imp.constants[src].reshape(t.get_shape())
+        return
+    imp.values[op.results[0]] = reshape(imp, imp.value(src), t.get_shape())
+
+
+# ---- dot_general -----------------------------------------------------------------------------
+
+_DIMS = re.compile(r"(\w+)\s*=\s*\[([\d,\s]*)\]")
+
+
+def dot_general(imp: "Importer", op: Operation) -> None:
+    t = result(imp, op)
+    body = unregistered_body(attr_of(op, "dot_dimension_numbers"), "stablehlo.dot")
+    if body is None:
+        raise LocatedError("expected dot_dimension_numbers = #stablehlo.dot<...>", op)
+    nums = {k: [int(x) for x in v.replace(" ", "").split(",") if x] for k, v in _DIMS.findall(body)}
+    lb, rb = nums.get("lhs_batching_dimensions", []), nums.get("rhs_batching_dimensions", [])
+    lc, rc = nums.get("lhs_contracting_dimensions", []), nums.get("rhs_contracting_dimensions", [])
+    lhs, rhs = imp.value(op.operands[0]), imp.value(op.operands[1])
+    ls, rs = shape(lhs), shape(rhs)
+    lf = [d for d in range(len(ls)) if d not in lb and d not in lc]
+    rf = [d for d in range(len(rs)) if d not in rb and d not in rc]
+    batch = [ls[d] for d in lb]
+    m, k, n = math.prod(ls[d] for d in lf), math.prod(ls[d] for d in lc), math.prod(rs[d] for d in rf)
+    a = reshape(imp, permute(imp, lhs, lb + lf + lc), batch + [m, k])
+    b = reshape(imp, permute(imp, rhs, rb + rc + rf), batch + [k, n])
+    mm_type = tensor_type(batch + [m, n], element(lhs))
+    out = imp.emit(ttir.MatmulOp, [a, b], mm_type)
+    out = reshape(imp, out, batch + [ls[d] for d in lf] + [rs[d] for d in rf])
+    if element(out) != t.element_type:
+        out = imp.emit(ttir.TypecastOp, [out], t)
+    imp.values[op.results[0]] = out
+
+
+# ---- reduce ----------------------------------------------------------------------------------
+
+_REDUCTIONS = {"stablehlo.add": (ttir.SumOp, 0.0), "stablehlo.maximum": (ttir.MaxOp, -np.inf)}
+
+
+def reduce(imp: "Importer", op: Operation) -> None:
+    if len(op.operands) != 2 or len(op.results) != 1:
+        raise LocatedError(f"reduces {len(op.operands) // 2} tensors at once; meshc imports single-tensor "
+                           "sums and maxima", op)
+    t = result(imp, op)
+    body = [o for o in op.regions[0].blocks.first.ops if op_name(o) != "stablehlo.return"]  # type: ignore
+    kind = op_name(body[0]) if len(body) == 1 else None
+    if kind not in _REDUCTIONS:
+        raise LocatedError(f"reduces with {', '.join(op_name(o) for o in body) or 'nothing'}; meshc imports "
+                           "reductions by stablehlo.add (sum) and stablehlo.maximum (max)", op)
+    cls, identity = _REDUCTIONS[kind]
+    init = imp.constants.get(op.operands[1])
+    ok_init = init is not None and (np.all(init == identity) or (identity < 0 and np.all(init <= -3.0e38)))
+    if not ok_init:
+        raise LocatedError(f"starts the {cls.name.split('.')[1]} from a value other than {identity}; meshc imports "
+                           "reductions from their identity", op)
+    dims = ints(attr_of(op, "dimensions"))
+    x = imp.value(op.operands[0])
+    attrs = {"dim_arg": ArrayAttr([IntegerAttr(d, i32) for d in dims])}
+    imp.values[op.results[0]] = imp.emit(cls, [x], t, attrs)
+
+
+# ---- sharding --------------------------------------------------------------------------------
+
+def sdy_constraint(imp: "Importer", op: Operation) -> None:
+    t = result(imp, op)
+    spec = imp.spec_of(attr_of(op, "sharding"), t.get_num_dims(), op)  # type: ignore[arg-type]
+    if spec is None:
+        raise LocatedError("expected sharding = #sdy.sharding<...>", op)
+    imp.values[op.results[0]] = imp.constraint(imp.value(op.operands[0]), spec)
+
+
+def custom_call(imp: "Importer", op: Operation) -> None:
+    target = attr_of(op, "call_target_name")
+    name = target.data if isinstance(target, StringAttr) else "?"
+    if name != "Sharding":
+        raise LocatedError(f"calls @{name}, which meshc cannot import (the only custom call it reads is "
+                           "@Sharding, a sharding constraint)", op)
+    t = result(imp, op)
+    sharding = attr_of(op, "mhlo.sharding")
+    spec = None if sharding is None else imp.spec_of(sharding, t.get_num_dims(), op)
+    if spec is None:
+        raise LocatedError("@Sharding needs an mhlo.sharding attribute", op)
+    imp.values[op.results[0]] = imp.constraint(imp.value(op.operands[0]), spec)
+
+
+# ---- the table -------------------------------------------------------------------------------
+
+HANDLERS: dict[str, Handler] = {
+    **{name: unary for name in UNARY},
+    **{name: binary for name in BINARY},
+    "stablehlo.rsqrt": rsqrt,
+    "stablehlo.convert": convert,
+    "stablehlo.constant": constant,
+    "stablehlo.iota": iota,
+    "stablehlo.broadcast_in_dim": broadcast_in_dim,
+    "stablehlo.transpose": transpose,
+    "stablehlo.reshape": reshape_op,
+    "stablehlo.dot_general": dot_general,
+    "stablehlo.reduce": reduce,
+    "stablehlo.custom_call": custom_call,
+    "sdy.sharding_constraint": sdy_constraint,
+}
+
+
+def translate_op(imp: "Importer", op: Operation) -> None:
+    name = op_name(op)
+    handler = HANDLERS.get(name)
+    if handler is None:
+        raise LocatedError("has no ttir translation in meshc (docs/importers.md lists the ops it imports)", op)
+    handler(imp, op)
