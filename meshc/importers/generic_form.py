@@ -105,11 +105,19 @@ def _mlir_diagnostics(e, name: str) -> list[Diagnostic]:
 
 def stamp_locations(module: Operation, generic: GenericModule) -> None:
     """Put each op's source location back, pairing the parsed ops and the listed ones in walk
-    order; when the two walks disagree (they should not), the ops keep their generic-text ones."""
+    order. An op listed without a file location (JAX names the ops of a nested jit only by
+    name) takes its nearest enclosing op's, which for a nested jit is the line calling it. When
+    the two walks disagree (they should not), the ops keep their places in the generic text."""
     ops = list(module.walk())
     names = [op.op_name.data if hasattr(op, "op_name") else op.name for op in ops]
     if names != generic.names:
         return
+    found: dict[int, tuple[str, int, int]] = {}
     for op, loc in zip(ops, generic.locations):
+        parent = op.parent_op()
+        while loc is None and parent is not None:
+            loc = found.get(id(parent))
+            parent = parent.parent_op()
         if loc is not None:
+            found[id(op)] = loc
             stamp_location(op, *loc)

@@ -224,12 +224,17 @@ def dot_general(imp: "Importer", op: Operation) -> None:
     lf = [d for d in range(len(ls)) if d not in lb and d not in lc]
     rf = [d for d in range(len(rs)) if d not in rb and d not in rc]
     batch = [ls[d] for d in lb]
-    m, k, n = math.prod(ls[d] for d in lf), math.prod(ls[d] for d in lc), math.prod(rs[d] for d in rf)
-    a = reshape(imp, permute(imp, lhs, lb + lf + lc), batch + [m, k])
-    b = reshape(imp, permute(imp, rhs, rb + rc + rf), batch + [k, n])
-    mm_type = tensor_type(batch + [m, n], element(lhs))
-    out = imp.emit(ttir.MatmulOp, [a, b], mm_type)
-    out = reshape(imp, out, batch + [ls[d] for d in lf] + [rs[d] for d in rf])
+    mm_element = element(lhs)
+    if not lb and len(lc) == 1 and len(rs) == 2:  # (free..., K) x (K, N): matmul broadcasts the free dims
+        a = permute(imp, lhs, lf + lc)
+        b = permute(imp, rhs, rc + rf)
+        out = imp.emit(ttir.MatmulOp, [a, b], tensor_type([ls[d] for d in lf] + [rs[rf[0]]], mm_element))
+    else:
+        m, k, n = math.prod(ls[d] for d in lf), math.prod(ls[d] for d in lc), math.prod(rs[d] for d in rf)
+        a = reshape(imp, permute(imp, lhs, lb + lf + lc), batch + [m, k])
+        b = reshape(imp, permute(imp, rhs, rb + rc + rf), batch + [k, n])
+        out = imp.emit(ttir.MatmulOp, [a, b], tensor_type(batch + [m, n], mm_element))
+        out = reshape(imp, out, batch + [ls[d] for d in lf] + [rs[d] for d in rf])
     if element(out) != t.element_type:
         out = imp.emit(ttir.TypecastOp, [out], t)
     imp.values[op.results[0]] = out

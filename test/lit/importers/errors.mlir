@@ -1,0 +1,102 @@
+// What the importer refuses, located at the op in the StableHLO input.
+// RUN: meshc-import --split-input-file --verify-diagnostics %s
+
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<4xf32>) -> tensor<4xf32>, sym_name = "main"}> ({
+  ^bb0(%a: tensor<4xf32>):
+    // expected-error @+1 {{'stablehlo.sort' op has no ttir translation in meshc (docs/importers.md lists the ops it imports)}}
+    %0 = "stablehlo.sort"(%a) <{dimension = 0 : i64}> ({
+    ^bb0(%x: tensor<f32>, %y: tensor<f32>):
+      %c = "stablehlo.compare"(%x, %y) <{comparison_direction = #stablehlo<comparison_direction LT>}> : (tensor<f32>, tensor<f32>) -> tensor<i1>
+      "stablehlo.return"(%c) : (tensor<i1>) -> ()
+    }) : (tensor<4xf32>) -> tensor<4xf32>
+    "func.return"(%0) : (tensor<4xf32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// -----
+
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<4x4xf32>) -> tensor<4xf32>, sym_name = "main"}> ({
+  ^bb0(%a: tensor<4x4xf32>):
+    %init = "stablehlo.constant"() <{value = dense<0x7F800000> : tensor<f32>}> : () -> tensor<f32>
+    // expected-error @+1 {{'stablehlo.reduce' op reduces with stablehlo.minimum; meshc imports reductions by stablehlo.add (sum) and stablehlo.maximum (max)}}
+    %0 = "stablehlo.reduce"(%a, %init) <{dimensions = array<i64: 1>}> ({
+    ^bb0(%x: tensor<f32>, %y: tensor<f32>):
+      %m = "stablehlo.minimum"(%x, %y) : (tensor<f32>, tensor<f32>) -> tensor<f32>
+      "stablehlo.return"(%m) : (tensor<f32>) -> ()
+    }) : (tensor<4x4xf32>, tensor<f32>) -> tensor<4xf32>
+    "func.return"(%0) : (tensor<4xf32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// -----
+
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<4x4xf32>) -> tensor<4xf32>, sym_name = "main"}> ({
+  ^bb0(%a: tensor<4x4xf32>):
+    %init = "stablehlo.constant"() <{value = dense<1.000000e+00> : tensor<f32>}> : () -> tensor<f32>
+    // expected-error @+1 {{'stablehlo.reduce' op starts the sum from a value other than 0.0; meshc imports reductions from their identity}}
+    %0 = "stablehlo.reduce"(%a, %init) <{dimensions = array<i64: 1>}> ({
+    ^bb0(%x: tensor<f32>, %y: tensor<f32>):
+      %m = "stablehlo.add"(%x, %y) : (tensor<f32>, tensor<f32>) -> tensor<f32>
+      "stablehlo.return"(%m) : (tensor<f32>) -> ()
+    }) : (tensor<4x4xf32>, tensor<f32>) -> tensor<4xf32>
+    "func.return"(%0) : (tensor<4xf32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// -----
+
+// expected-error @+2 {{'func.func' op argument 0 has element type f64, which the device does not hold}}
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<4xf64>) -> tensor<4xf64>, sym_name = "main"}> ({
+  ^bb0(%a: tensor<4xf64>):
+    "func.return"(%a) : (tensor<4xf64>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// -----
+
+"builtin.module"() ({
+  "sdy.mesh"() <{mesh = #sdy.mesh<["x"=4]>, sym_name = "mesh"}> : () -> ()
+  // expected-error @+1 {{'func.func' op sub-axis "x":(...) splits a mesh axis; meshc specs shard by whole axes}}
+  "func.func"() <{arg_attrs = [{sdy.sharding = #sdy.sharding<@mesh, [{"x":(1)2}]>}], function_type = (tensor<8xf32>) -> tensor<8xf32>, sym_name = "main"}> ({
+  ^bb0(%a: tensor<8xf32>):
+    "func.return"(%a) : (tensor<8xf32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// -----
+
+"builtin.module"() ({
+  "sdy.mesh"() <{mesh = #sdy.mesh<["x"=2]>, sym_name = "mesh"}> : () -> ()
+  "func.func"() <{function_type = (tensor<8xf32>) -> tensor<8xf32>, sym_name = "main"}> ({
+  ^bb0(%a: tensor<8xf32>):
+    // expected-error @+1 {{'sdy.sharding_constraint' op the sharding names the mesh @other, which the module does not declare}}
+    %0 = "sdy.sharding_constraint"(%a) <{sharding = #sdy.sharding<@other, [{"x"}]>}> : (tensor<8xf32>) -> tensor<8xf32>
+    "func.return"(%0) : (tensor<8xf32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// -----
+
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xf32>) -> tensor<8xf32>, sym_name = "main"}> ({
+  ^bb0(%a: tensor<8xf32>):
+    // expected-error @+1 {{'stablehlo.custom_call' op an mhlo.sharding names no mesh axes: give the mesh shape (meshc-import --mesh-shape, or from_jax(..., mesh=))}}
+    %0 = "stablehlo.custom_call"(%a) <{call_target_name = "Sharding"}> {mhlo.sharding = "{devices=[2]<=[2]}"} : (tensor<8xf32>) -> tensor<8xf32>
+    "func.return"(%0) : (tensor<8xf32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// -----
+
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8xf32>) -> tensor<8xf32>, sym_name = "main"}> ({
+  ^bb0(%a: tensor<8xf32>):
+    // expected-error @+1 {{'stablehlo.custom_call' op calls @lapack_sgetrf, which meshc cannot import}}
+    %0 = "stablehlo.custom_call"(%a) <{call_target_name = "lapack_sgetrf"}> : (tensor<8xf32>) -> tensor<8xf32>
+    "func.return"(%0) : (tensor<8xf32>) -> ()
+  }) : () -> ()
+}) : () -> ()

@@ -1,0 +1,148 @@
+"""meshc.from_jax: JAX programs lowered by JAX itself, imported, run on the simulator and compared
+with JAX's own output for the same inputs; shardings read from Shardy and GSPMD alike.
+
+Skipped when jax is not installed (`pip install meshc[jax]`; the `test` extra installs it).
+"""
+
+import os
+
+os.environ.setdefault("XLA_FLAGS", "--xla_force_host_platform_device_count=4")
+
+import numpy as np  # noqa: E402
+import pytest  # noqa: E402
+
+jax = pytest.importorskip("jax")
+jnp = pytest.importorskip("jax.numpy")
+
+import meshc  # noqa: E402
+from meshc.diagnostics import DiagnosticError  # noqa: E402
+from meshc.dialects.tt import ShardingAttr  # noqa: E402
+from meshc.importers.source import op_name  # noqa: E402
+from meshc.layout.mesh import Mesh, ShardingSpec  # noqa: E402
+from meshc.layout.sharding_spec import parse_spec  # noqa: E402
+from xdsl.dialects import func  # noqa: E402
+
+RNG = np.random.default_rng(7)
+
+
+def _randn(*shape, scale=0.3):
+    return (RNG.standard_normal(shape) * scale).astype(np.float32)
+
+
+def _run_both(fn, *args, rtol=1e-4, atol=1e-5):
+    module = meshc.from_jax(fn, *args)
+    got = meshc.run(module, {f"arg{i}": a for i, a in enumerate(args)})
+    want = np.asarray(jax.jit(fn)(*args))
+    np.testing.assert_allclose(got.outputs[0], want, rtol=rtol, atol=atol)
+    return module
+
+
+def _ops(module) -> set[str]:
+    return {op.name for op in module.walk()}
+
+
+def test_mlp_runs_and_matches_jax():
+    x, w1, b1, w2 = _randn(32, 64), _randn(64, 128), _randn(128), _randn(128, 32)
+    module = _run_both(lambda x, w1, b1, w2: jnp.tanh(jnp.maximum(x @ w1 + b1, 0.0) @ w2), x, w1, b1, w2)
+    assert {"ttir.matmul", "ttir.add", "ttir.maximum", "ttir.tanh", "ttir.broadcast"} <= _ops(module)
+    assert "tt.device" not in module.attributes  # no mesh: the default device
+
+
+def transformer_block(x, wq, wk, wv, wo, w1, w2, g):
+    b, s, d = x.shape
+    heads = 2
+
+    def norm(h):
+        mu = h.mean(-1, keepdims=True)
+        var = ((h - mu) ** 2).mean(-1, keepdims=True)
+        return (h - mu) * jax.lax.rsqrt(var + 1e-5) * g
+
+    def split(t):
+        return t.reshape(b, s, heads, d // heads).transpose(0, 2, 1, 3)
+
+    h = norm(x)
+    q, k, v = split(h @ wq), split(h @ wk), split(h @ wv)
+    scores = jnp.einsum("bhqd,bhkd->bhqk", q, k) / np.float32(np.sqrt(d // heads))
+    att = jnp.einsum("bhqk,bhkd->bhqd", jax.nn.softmax(scores, axis=-1), v)
+    x = x + att.transpose(0, 2, 1, 3).reshape(b, s, d) @ wo
+    h = norm(x)
+    return x + jax.nn.gelu(h @ w1, approximate=True) @ w2 * jax.lax.logistic(-x)
+
+
+def test_transformer_block_runs_and_matches_jax():
+    d = 32
+    args = [_randn(2, 8, d), _randn(d, d), _randn(d, d), _randn(d, d), _randn(d, d), _randn(d, 2 * d),
+            _randn(2 * d, d), _randn(d)]
+    module = _run_both(transformer_block, *args)
+    names = _ops(module)
+    for op in ("ttir.matmul", "ttir.permute", "ttir.reshape", "ttir.sum", "ttir.max", "ttir.exp", "ttir.sqrt",
+               "ttir.div", "ttir.tanh", "ttir.subtract", "ttir.constant"):
+        assert op in names, op
+
+
+def test_bf16_convert_runs_and_matches_jax():
+    x = _randn(16, 32)
+    fn = lambda x: (x.astype(jnp.bfloat16) * 2).astype(jnp.float32)  # noqa: E731
+    module = _run_both(fn, x, rtol=1e-2, atol=1e-2)
+    assert "ttir.typecast" in _ops(module)
+
+
+def _mesh():
+    auto = (jax.sharding.AxisType.Auto,) * 2
+    return jax.make_mesh((2, 2), ("x", "y"), axis_types=auto)
+
+
+def _sharded(mesh):
+    from jax.sharding import NamedSharding
+    from jax.sharding import PartitionSpec as P
+
+    def fn(x, w):
+        h = jax.lax.with_sharding_constraint(x @ w, NamedSharding(mesh, P("y", "x")))
+        return h.sum(axis=-1)
+
+    shard = lambda *s: NamedSharding(mesh, P(*s))  # noqa: E731
+    return jax.jit(fn, in_shardings=(shard("x", None), shard(None, "y")), out_shardings=shard(("x", "y")))
+
+
+def _annotations(module):
+    (f,) = [op for op in module.walk() if isinstance(op, func.FuncOp)]
+    args = [d.data["tt.sharding"].spec for d in f.arg_attrs.data]
+    results = [d.data["tt.sharding"].spec for d in f.res_attrs.data]
+    constraints = [op.attributes["sharding"].spec for op in module.walk() if op_name(op) == "ttir.sharding_constraint"]
+    return args, results, constraints
+
+
+# Expected specs written by hand from the PartitionSpecs: mesh axis "x" is S0, "y" is S1.
+EXPECTED = ([parse_spec("[S0, R]", (2, 2)), parse_spec("[R, S1]", (2, 2))], [parse_spec("[S01]", (2, 2))],
+            [parse_spec("[S1, S0]", (2, 2))])
+
+
+@pytest.mark.parametrize("shardy", [True, False], ids=["shardy", "gspmd"])
+def test_shardings_become_tt_sharding_annotations(shardy):
+    if len(jax.devices()) < 4:
+        pytest.skip("needs 4 host devices (XLA_FLAGS set after jax started)")
+    mesh = _mesh()
+    old = jax.config.jax_use_shardy_partitioner
+    jax.config.update("jax_use_shardy_partitioner", shardy)
+    try:
+        module = meshc.from_jax(_sharded(mesh), np.ones((8, 16), np.float32), np.ones((16, 32), np.float32), mesh=mesh)
+    finally:
+        jax.config.update("jax_use_shardy_partitioner", old)
+    assert _annotations(module) == EXPECTED
+    assert module.attributes["tt.device"].model().mesh_shape == (2, 2)
+    assert isinstance(next(op for op in module.walk() if op_name(op) == "ttir.sharding_constraint")
+                      .attributes["sharding"], ShardingAttr)
+    assert ShardingSpec(Mesh((2, 2)), ((0,), ())) == EXPECTED[0][0]
+
+
+def test_unsupported_op_is_located_at_the_python_line():
+    def fn(x):
+        return jnp.sort(x)  # the line the error names
+
+    with pytest.raises(DiagnosticError) as err:
+        meshc.from_jax(fn, np.ones((4,), np.float32))
+    (d,) = err.value.diagnostics
+    assert d.file == __file__
+    assert "'stablehlo.sort' op has no ttir translation in meshc" in d.message
+    with open(__file__, encoding="utf-8") as f:
+        assert "the line the error names" in f.read().split("\n")[d.line - 1]
