@@ -13,7 +13,7 @@ ttnn ops of the same names are these bases under ttnn names. The shape rules the
 plain functions in `shape_rules.py`.
 
 The package's files, one family each: attributes.py (enum attributes), base.py (verifier
-helpers and op bases), compute.py, collectives.py (mesh_shard and the collectives),
+helpers and op bases), compute.py, comparison.py (eq ... le, where), collectives.py (mesh_shard and the collectives),
 reshard.py (reshard, point_to_point, all_slice), moe.py. The `TTIR` dialect object is here.
 """
 
@@ -51,6 +51,18 @@ from meshc.dialects.ttir.collectives import (
     MeshShardOp,
     ReduceScatterBase,
     ReduceScatterOp,
+)
+from meshc.dialects.ttir.comparison import (
+    COMPARISON_OPS,
+    CompareBase,
+    EqualOp,
+    GreaterEqualOp,
+    GreaterThanOp,
+    LessEqualOp,
+    LessThanOp,
+    NotEqualOp,
+    WhereBase,
+    WhereOp,
 )
 from meshc.dialects.ttir.compute import (
     AddOp,
@@ -118,6 +130,7 @@ _OPS = [
     SumOp, MeanOp, MaxOp, SoftmaxOp, EmbeddingOp, EmptyOp, ConstantOp, ToLayoutOp,
     MeshShardOp, AllGatherOp, ReduceScatterOp, AllReduceOp, AllToAllOp, CollectivePermuteOp,
     ReshardOp, PointToPointOp, AllSliceOp, MoeRouteOp, MoeDispatchOp, MoeCombineOp,
+    *COMPARISON_OPS,
 ]  # fmt: skip
 
 COLLECTIVE_OPS = {op.name.split(".", 1)[1]: op for op in (

@@ -199,6 +199,55 @@ class TypecastOp(ttir.TypecastBase):
     name = "ttnn.typecast"
 
 
+@irdl_op_definition
+class EqualOp(ttir.CompareBase):
+    """TTNN's eq, as ttir's (1 / 0 in the result's element type)."""
+
+    name = "ttnn.eq"
+
+
+@irdl_op_definition
+class NotEqualOp(ttir.CompareBase):
+    """TTNN's ne, as ttir's."""
+
+    name = "ttnn.ne"
+
+
+@irdl_op_definition
+class GreaterThanOp(ttir.CompareBase):
+    """TTNN's gt, as ttir's."""
+
+    name = "ttnn.gt"
+
+
+@irdl_op_definition
+class GreaterEqualOp(ttir.CompareBase):
+    """TTNN's ge, as ttir's."""
+
+    name = "ttnn.ge"
+
+
+@irdl_op_definition
+class LessThanOp(ttir.CompareBase):
+    """TTNN's lt, as ttir's."""
+
+    name = "ttnn.lt"
+
+
+@irdl_op_definition
+class LessEqualOp(ttir.CompareBase):
+    """TTNN's le, as ttir's."""
+
+    name = "ttnn.le"
+
+
+@irdl_op_definition
+class WhereOp(ttir.WhereBase):
+    """TTNN's where, as ttir's."""
+
+    name = "ttnn.where"
+
+
 COMPUTE_OPS: dict[str, type] = {op.name: op for op in (
     ExpOp,
     LogOp,
@@ -225,5 +274,12 @@ COMPUTE_OPS: dict[str, type] = {op.name: op for op in (
     SoftmaxOp,
     EmbeddingOp,
     TypecastOp,
+    EqualOp,
+    NotEqualOp,
+    GreaterThanOp,
+    GreaterEqualOp,
+    LessThanOp,
+    LessEqualOp,
+    WhereOp,
 )}
 """ttnn compute op name -> its class (the ttir families under ttnn names)."""

@@ -199,7 +199,7 @@ class Importer:
         src_args = f.body.blocks.first.args  # type: ignore[union-attr]
         for a, b in zip(src_args, block.args):
             self.values[a] = b
-        results = self.inline_body(f, list(block.args))
+        results = self.inline_body(f)
         self.located_at = None
         block.add_op(func.ReturnOp(*results))
         out = func.FuncOp(f.sym_name.data, FunctionType.from_lists(arg_types, res_types), Region(block))
@@ -231,14 +231,18 @@ class Importer:
             system = min(fits, key=lambda s: system_desc(s).num_chips)
         RegisterDevicePass(system=system, mesh_shape=self.mesh_shape).apply(Context(), module)
 
-    def inline_body(self, f: func.FuncOp, args: list[SSAValue]) -> list[SSAValue]:
-        """Translate a function's body with its arguments bound to `args`; returns its results."""
+    def inline_body(self, f: func.FuncOp, call_args: Sequence[SSAValue] = ()) -> list[SSAValue]:
+        """Translate a function's body, its arguments bound to the caller's `call_args` (source
+        values; constants stay foldable inside); returns the ttir values of its results."""
         src = f.body.blocks.first
         assert src is not None
         if len(f.body.blocks) != 1:
             raise LocatedError("functions with more than one block are not supported", f)
-        for a, v in zip(src.args, args):
-            self.values[a] = v
+        for a, v in zip(src.args, call_args):
+            if v in self.constants and v not in self.values:
+                self.constants[a] = self.constants[v]
+            else:
+                self.values[a] = self.value(v)
         for op in src.ops:
             self.located_at = op
             if isinstance(op, func.ReturnOp):
@@ -247,7 +251,7 @@ class Importer:
                 callee = self.funcs.get(op.callee.root_reference.data)
                 if callee is None:
                     raise LocatedError(f"calls @{op.callee.root_reference.data}, which the module does not define", op)
-                outs = self.inline_body(callee, [self.value(v) for v in op.arguments])
+                outs = self.inline_body(callee, op.arguments)
                 for r, v in zip(op.results, outs):
                     self.values[r] = v
                 continue

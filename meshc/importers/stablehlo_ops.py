@@ -102,8 +102,13 @@ def broadcast(imp: "Importer", x: SSAValue, to) -> SSAValue:
     return imp.emit(ttir.BroadcastOp, [x], tensor_type(to, element(x)))
 
 
-def result(imp: "Importer", op: Operation, i: int = 0) -> TensorType:
-    return imp.check_type(op.results[i].type, op, f"result {i}")
+def result(imp: "Importer", op: Operation, i: int = 0, like: SSAValue | None = None) -> TensorType:
+    """The type of result i, checked; a boolean (i1) result of a data movement op takes the element
+    type its operand `like` was given (a comparison's 1 / 0 values)."""
+    t = op.results[i].type
+    if like is not None and isinstance(t, TensorType) and t.element_type == IntegerType(1):
+        t = tensor_type(t.get_shape(), element(like))
+    return imp.check_type(t, op, f"result {i}")
 
 
 # ---- constants -------------------------------------------------------------------------------
@@ -167,6 +172,27 @@ def convert(imp: "Importer", op: Operation) -> None:
         imp.values[op.results[0]] = imp.emit(ttir.TypecastOp, [x], t)
 
 
+_COMPARISONS = {"EQ": ttir.EqualOp, "NE": ttir.NotEqualOp, "GT": ttir.GreaterThanOp,
+                "GE": ttir.GreaterEqualOp, "LT": ttir.LessThanOp, "LE": ttir.LessEqualOp}
+
+
+def compare(imp: "Importer", op: Operation) -> None:
+    """The i1 result becomes 1 / 0 in the operands' element type (the device holds no booleans)."""
+    direction = (unregistered_body(attr_of(op, "comparison_direction"), "stablehlo.comparison_direction") or "").strip()
+    if direction not in _COMPARISONS:
+        raise LocatedError(f"compares by '{direction}'; meshc imports EQ, NE, GT, GE, LT, LE", op)
+    a, b = (imp.value(v) for v in op.operands)
+    t = op.results[0].type
+    assert isinstance(t, TensorType)
+    imp.values[op.results[0]] = imp.emit(_COMPARISONS[direction], [a, b], tensor_type(t.get_shape(), element(a)))
+
+
+def select(imp: "Importer", op: Operation) -> None:
+    t = result(imp, op)
+    cond, a, b = (imp.value(v) for v in op.operands)
+    imp.values[op.results[0]] = imp.emit(ttir.WhereOp, [cond, a, b], t)
+
+
 # ---- data movement ---------------------------------------------------------------------------
 
 def _in_order(dims: list[int], rank: int, in_shape) -> tuple[list[int], list[int]]:
@@ -178,10 +204,10 @@ def _in_order(dims: list[int], rank: int, in_shape) -> tuple[list[int], list[int
 
 
 def broadcast_in_dim(imp: "Importer", op: Operation) -> None:
-    t = result(imp, op)
+    src = op.operands[0]
+    t = result(imp, op, like=None if src in imp.constants else imp.value(src))
     dims = ints(attr_of(op, "broadcast_dimensions"))
     out_shape = tuple(t.get_shape())
-    src = op.operands[0]
     order, mid = _in_order(dims, len(out_shape), shape(src))
     if src in imp.constants:
         vals = np.transpose(imp.constants[src], order).reshape(mid)
@@ -192,14 +218,14 @@ def broadcast_in_dim(imp: "Importer", op: Operation) -> None:
 
 
 def transpose(imp: "Importer", op: Operation) -> None:
-    result(imp, op)
     x = imp.value(op.operands[0])
+    result(imp, op, like=x)
     imp.values[op.results[0]] = permute(imp, x, ints(attr_of(op, "permutation")))
 
 
 def reshape_op(imp: "Importer", op: Operation) -> None:
-    t = result(imp, op)
     src = op.operands[0]
+    t = result(imp, op, like=None if src in imp.constants else imp.value(src))
     if src in imp.constants:
         imp.constants[op.results[0]] = imp.constants[src].reshape(t.get_shape())
         return
@@ -297,6 +323,8 @@ HANDLERS: dict[str, Handler] = {
     **{name: unary for name in UNARY},
     **{name: binary for name in BINARY},
     "stablehlo.rsqrt": rsqrt,
+    "stablehlo.compare": compare,
+    "stablehlo.select": select,
     "stablehlo.convert": convert,
     "stablehlo.constant": constant,
     "stablehlo.iota": iota,

@@ -66,8 +66,15 @@ UNARY = {
     "tanh": np.tanh, "gelu": _gelu, "neg": np.negative, "sqrt": np.sqrt,
 }  # fmt: skip
 
+def _compare(fn):
+    """A comparison as the device computes it: 1 where it holds, 0 elsewhere, in the operands' type."""
+    return lambda a, b: fn(a, b).astype(np.result_type(a, b), copy=False)
+
+
 BINARY = {"add": np.add, "subtract": np.subtract, "multiply": np.multiply, "div": np.divide,
-          "maximum": np.maximum}
+          "maximum": np.maximum,
+          "eq": _compare(np.equal), "ne": _compare(np.not_equal), "gt": _compare(np.greater),
+          "ge": _compare(np.greater_equal), "lt": _compare(np.less), "le": _compare(np.less_equal)}
 
 OTHER = {
     "matmul": _matmul,
@@ -83,6 +90,7 @@ OTHER = {
     "softmax": _softmax,
     "embedding": _embedding,
     "typecast": lambda x, a: x,
+    "where": lambda c, x, y, a: np.where(c != 0, x, y),
 }
 
 KINDS = frozenset(UNARY) | frozenset(BINARY) | frozenset(OTHER)

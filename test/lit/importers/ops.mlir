@@ -104,3 +104,29 @@
     "func.return"(%0) : (tensor<4xf32>) -> ()
   }) : () -> ()
 }) : () -> ()
+
+// -----
+
+// compare gives 1 / 0 in its operands' element type, select is ttir.where; a boolean moved by
+// broadcast_in_dim keeps that type; iota masks fold to constants.
+// CHECK-LABEL: func.func @main
+// CHECK: %[[M:.*]] = "ttir.ge"(%{{.*}}, %{{.*}}) : (tensor<4x4xi32>, tensor<4x4xi32>) -> tensor<4x4xi32>
+// CHECK: %[[C:.*]] = "ttir.lt"(%{{.*}}, %{{.*}}) : (tensor<4x4xf32>, tensor<4x4xf32>) -> tensor<4x4xf32>
+// CHECK: "ttir.where"(%[[C]], %{{.*}}, %{{.*}}) : (tensor<4x4xf32>, tensor<4x4xf32>, tensor<4x4xf32>) -> tensor<4x4xf32>
+// CHECK: "ttir.reshape"(%[[M]]) : (tensor<4x4xi32>) -> tensor<1x4x4xi32>
+// CHECK: "ttir.where"
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<4x4xf32>, tensor<4x4xf32>) -> tensor<2x4x4xf32>, sym_name = "main"}> ({
+  ^bb0(%a: tensor<4x4xf32>, %b: tensor<4x4xf32>):
+    %r = "stablehlo.iota"() <{iota_dimension = 0 : i64}> : () -> tensor<4x4xi32>
+    %c = "stablehlo.iota"() <{iota_dimension = 1 : i64}> : () -> tensor<4x4xi32>
+    %mask = "stablehlo.compare"(%r, %c) <{comparison_direction = #stablehlo<comparison_direction GE>, compare_type = #stablehlo<comparison_type SIGNED>}> : (tensor<4x4xi32>, tensor<4x4xi32>) -> tensor<4x4xi1>
+    %lt = "stablehlo.compare"(%a, %b) <{comparison_direction = #stablehlo<comparison_direction LT>}> : (tensor<4x4xf32>, tensor<4x4xf32>) -> tensor<4x4xi1>
+    %0 = "stablehlo.select"(%lt, %a, %b) : (tensor<4x4xi1>, tensor<4x4xf32>, tensor<4x4xf32>) -> tensor<4x4xf32>
+    %m3 = "stablehlo.broadcast_in_dim"(%mask) <{broadcast_dimensions = array<i64: 1, 2>}> : (tensor<4x4xi1>) -> tensor<2x4x4xi1>
+    %x3 = "stablehlo.broadcast_in_dim"(%0) <{broadcast_dimensions = array<i64: 1, 2>}> : (tensor<4x4xf32>) -> tensor<2x4x4xf32>
+    %z = "stablehlo.constant"() <{value = dense<0.000000e+00> : tensor<2x4x4xf32>}> : () -> tensor<2x4x4xf32>
+    %1 = "stablehlo.select"(%m3, %x3, %z) : (tensor<2x4x4xi1>, tensor<2x4x4xf32>, tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
+    "func.return"(%1) : (tensor<2x4x4xf32>) -> ()
+  }) : () -> ()
+}) : () -> ()
