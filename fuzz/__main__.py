@@ -1,0 +1,156 @@
+"""`python -m fuzz`: run a fuzz campaign and print the counts of each outcome class.
+
+    python -m fuzz --inputs 100000 --seed 1 [--workers 2] [--api-share 0.1] [--out fuzz-out]
+                   [--time-limit 10] [--mem-limit 2048] [--minimize] [--replay DIR]
+
+Cases come from the corpus (`fuzz.corpus`) through the mutators (`fuzz.mutate`) and from the
+API strategies (`fuzz.api`), all fixed by `--seed`. Failures (see `fuzz.classify.FAILING`,
+plus mismatches) are saved under `--out`, at most `--keep` per signature: the input files, the
+command (`command.sh` reruns it with the real tools), the message and a pickle `--replay` reads.
+Exit status: 1 when any failing class was seen, else 0.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import pickle
+import random
+import shutil
+import sys
+import tempfile
+import time
+from collections import Counter
+
+from fuzz.api import draw_api_cases
+from fuzz.case import Case
+from fuzz.classify import CLASSES, FAILING, signature
+from fuzz.corpus import load_corpus
+from fuzz.execute import preload, run_case
+from fuzz.minimize import minimize
+from fuzz.mutate import Mutator
+from fuzz.pool import Pool
+
+
+def _args(argv):
+    p = argparse.ArgumentParser(prog="python -m fuzz", description="meshc's fuzz campaign")
+    p.add_argument("--inputs", type=int, default=2000, help="number of inputs (default 2000)")
+    p.add_argument("--seed", type=int, default=1, help="seed of the campaign (default 1)")
+    p.add_argument("--workers", type=int, default=os.cpu_count() or 2, help="forked workers (default: cores)")
+    p.add_argument("--api-share", type=float, default=0.1, help="share of inputs that are API calls")
+    p.add_argument("--time-limit", type=float, default=10.0, help="seconds per input (default 10)")
+    p.add_argument("--mem-limit", type=int, default=2048, help="MiB of address space per input (default 2048)")
+    p.add_argument("--out", default="fuzz-out", help="where failures are saved (default fuzz-out)")
+    p.add_argument("--keep", type=int, default=3, help="failures saved per signature (default 3)")
+    p.add_argument("--minimize", action="store_true", help="minimise one saved input per failure signature")
+    p.add_argument("--replay", metavar="DIR", help="rerun a saved failure (its case.pickle) and print the outcome")
+    p.add_argument("--quiet", action="store_true", help="no progress lines")
+    return p.parse_args(argv)
+
+
+def _cases(n: int, seed: int, api_share: float):
+    rng = random.Random(seed)
+    mut = Mutator(load_corpus(), rng)
+    n_api = int(n * api_share)
+    api = iter(draw_api_cases(n_api, seed)) if n_api else iter(())
+    api_left = n_api
+    for i in range(n):
+        left = n - i
+        if api_left and rng.random() < api_left / left:
+            case = next(api, None)
+            api_left -= 1
+            if case is not None:
+                yield case
+                continue
+        yield mut.case()
+
+
+def _save(out: str, n: int, case: Case, klass: str, message: str) -> str:
+    d = os.path.join(out, f"{klass}-{n:05d}")
+    os.makedirs(d, exist_ok=True)
+    for name, data in case.files.items():
+        with open(os.path.join(d, name), "wb") as f:
+            f.write(data)
+    with open(os.path.join(d, "command.sh"), "w") as f:
+        f.write(f"# {case.origin}\ncd \"$(dirname \"$0\")\"\n{case.describe().replace('{dir}', '.')}\n")
+    with open(os.path.join(d, "message.txt"), "w") as f:
+        f.write(f"{klass}\n{message}\n")
+    with open(os.path.join(d, "case.pickle"), "wb") as f:
+        pickle.dump(case, f)
+    return d
+
+
+def main(argv=None) -> int:
+    args = _args(argv)
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+    preload()
+    scratch = tempfile.mkdtemp(prefix="meshc-fuzz-", dir="/dev/shm" if os.path.isdir("/dev/shm") else None)
+    try:
+        if args.replay:
+            with open(os.path.join(args.replay, "case.pickle"), "rb") as f:
+                case = pickle.load(f)
+            klass, message = run_case(case, os.path.join(scratch, "replay"), args.time_limit)
+            print(f"{case.describe()}\n{klass}\n{message}")
+            return 1 if klass in FAILING else 0
+        return _campaign(args, scratch)
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+
+
+def _campaign(args, scratch: str) -> int:
+    pool = Pool(args.workers, args.time_limit, args.mem_limit, scratch)
+    counts: Counter[str] = Counter()
+    by_sig: dict[str, list] = {}
+    saved = 0
+    t0 = last = time.monotonic()
+    if os.path.isdir(args.out):
+        shutil.rmtree(args.out)
+    for _, case, klass, message in pool.run(_cases(args.inputs, args.seed, args.api_share)):
+        counts[klass] += 1
+        if klass in FAILING or klass == "mismatch":
+            sig = signature(klass, message)
+            hits = by_sig.setdefault(sig, [])
+            if len(hits) < args.keep:
+                saved += 1
+                hits.append((case, klass, message, _save(args.out, saved, case, klass, message)))
+            else:
+                hits.append(None)
+        now = time.monotonic()
+        if not args.quiet and now - last > 30:
+            last = now
+            done = sum(counts.values())
+            print(f"[{now - t0:6.0f} s] {done} inputs, {done / (now - t0):.1f}/s: "
+                  + ", ".join(f"{k} {counts[k]}" for k in CLASSES if counts[k]), file=sys.stderr, flush=True)
+    elapsed = time.monotonic() - t0
+    if args.minimize and by_sig:
+        _minimize_all(args, scratch, by_sig)
+    total = sum(counts.values())
+    print(f"fuzz: {total} inputs (seed {args.seed}, {args.workers} workers) in {elapsed:.0f} s "
+          f"({total / max(elapsed, 1e-9):.1f}/s)")
+    for k in CLASSES:
+        print(f"  {k:10s} {counts[k]}")
+    for sig, hits in sorted(by_sig.items(), key=lambda kv: -len(kv[1])):
+        first = next(h for h in hits if h is not None)
+        print(f"  {len(hits):6d}x {sig}\n          e.g. {first[3]}: {first[0].describe()[:300]}")
+    bad = sum(counts[k] for k in FAILING)
+    if bad:
+        print(f"fuzz: FAILED: {bad} inputs in failing classes ({', '.join(FAILING)}); saved under {args.out}/")
+    return 1 if bad else 0
+
+
+def _minimize_all(args, scratch: str, by_sig: dict) -> None:
+    pool = Pool(args.workers, args.time_limit, args.mem_limit, scratch)
+
+    def run(cases: list[Case]) -> list[tuple[str, str]]:
+        res = {i: (k, m) for i, _, k, m in pool.run(cases)}
+        return [res[i] for i in range(len(cases))]
+
+    for hits in by_sig.values():
+        case, klass, message, where = hits[0]
+        small = minimize(case, klass, message, run)
+        if small is not case:
+            _save(os.path.join(where, "minimised"), 0, small, klass, message)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

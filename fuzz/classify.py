@@ -1,0 +1,72 @@
+"""The outcome classes of one fuzz input, and how a tool's exit code and output map onto them.
+
+- ok: exit 0 (an API call that returned).
+- located: exit 1 and every error names its place: `file:line:col: error:` with line >= 1, or
+  an error about a command-line argument that names it (`meshc-opt: error: invalid pass
+  pipeline ...`, `meshc-run: error: --input ...`). An API call that raised meshc's own
+  `LayoutError` (or a subclass) counts here too.
+- unlocated: exit 1 with an error that says neither (`file: error:`, `file:0:0: error:`).
+- internal: exit 2, an uncaught exception, a Python warning leaking to the terminal, or an API
+  call raising anything but a LayoutError.
+- hang: past the per-input time limit.
+- oom: past the per-input memory limit (MemoryError, or the worker killed).
+- mismatch: meshc-run --check found the simulator and the golden run disagree.
+The gate (`make test`, `make fuzz`) fails on internal, hang, oom and unlocated.
+"""
+
+from __future__ import annotations
+
+import re
+
+CLASSES = ("ok", "located", "unlocated", "internal", "hang", "oom", "mismatch")
+FAILING = ("internal", "hang", "oom", "unlocated")
+
+_LOCATED = re.compile(r"^.+?:(\d+):(\d+): error: ", re.M)
+_ERROR_LINE = re.compile(r"^(?:.*?: )?error: .*$", re.M)
+_COMMAND_LINE = re.compile(
+    r"^meshc-(?:opt|run): error: (?:invalid pass pipeline|cannot read|cannot load|cannot write|cannot save|"
+    r"--|argument |the golden|unknown system|unrecognized|.*\boption\b|.*'--[a-z-]+')")
+_USAGE = re.compile(r"^usage: meshc-", re.M)
+
+
+def classify_tool(code: int | None, out: str, err: str) -> str:
+    """The class of a tool run from its exit code and its stdout / stderr text."""
+    if "Warning:" in err and re.search(r"\w+Warning: ", err):
+        return "internal"
+    if code == 0:
+        return "ok"
+    if code == 1:
+        if "check: MISMATCH" in err:
+            return "mismatch"
+        errors = [m.group(0) for m in _ERROR_LINE.finditer(err)]
+        if not errors:
+            return "unlocated"
+        for line in errors:
+            m = _LOCATED.match(line)
+            if m and int(m.group(1)) >= 1 and int(m.group(2)) >= 1:
+                continue
+            if _COMMAND_LINE.match(line):
+                continue
+            return "unlocated"
+        return "located"
+    if code == 2 and _USAGE.search(err):  # argparse's own usage errors: about the command line
+        return "located"
+    if code == 2 and "MemoryError" in err:
+        return "oom"
+    return "internal"
+
+
+def signature(klass: str, message: str) -> str:
+    """A short key grouping failures of one cause: the class and the first error line, numbers and
+    names blurred."""
+    lines = [line for line in message.splitlines() if "error" in line.lower()]
+    internal = [line for line in lines if "internal error" in line or "Warning" in line]
+    if klass == "unlocated":
+        lines = [line for line in lines if not _LOCATED.match(line) or ":0:0:" in line] or lines
+    first = (internal or lines or message.strip().splitlines() or [""])[0]
+    first = re.sub(r"^\S+?:\d+:\d+: ", "", first)
+    first = re.sub(r"\S*/in\.mlir", "FILE", first)
+    first = re.sub(r"byte 0x[0-9a-f]+|'utf-8' codec|position \d+(-\d+)?", "", first)
+    first = re.sub(r"'[^']*'|\"[^\"]*\"", "'_'", first)
+    first = re.sub(r"-?\d+", "N", first)
+    return f"{klass}: {first[:160]}"

@@ -1,0 +1,79 @@
+"""The seed corpus the mutators start from: the repository's examples and lit files.
+
+Each file becomes one or more `Seed`s (the whole file, and each `// -----` chunk of it) with
+the pass pipelines its RUN lines use; `PIPELINES` adds the standard ones.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+PIPELINES = (
+    "",
+    "ttir-to-ttnn-pipeline",
+    "ttir-to-ttmetal-pipeline",
+    "ttir-to-ttnn-pipeline{system=t3k mesh-shape=2,4}",
+    "ttir-to-ttnn-pipeline{system=n300 mesh-shape=1,2}",
+    "tt-register-device{system=t3k mesh-shape=2,4},ttir-layout",
+    "ttir-layout,convert-ttir-to-ttmetal",
+    "ttir-layout,convert-ttir-to-ttnn",
+    "reshard-to-collectives",
+)
+"""Pipelines every seed may be run through, besides those named in its own RUN lines."""
+
+_PIPELINE_IN_RUN = re.compile(r"-p\s+(?:'([^']*)'|\"([^\"]*)\"|(\S+))")
+
+
+@dataclass(frozen=True)
+class Seed:
+    """One unmutated input: MLIR text, where it came from, pipelines that fit it."""
+
+    origin: str
+    text: str
+    split: bool
+    """Whether the text holds `// -----` chunks (run with --split-input-file)."""
+    pipelines: tuple[str, ...]
+    runnable: bool
+    """Whether it holds a function meshc-run may execute."""
+
+
+def _pipelines_of(text: str) -> tuple[str, ...]:
+    found = []
+    for line in text.splitlines():
+        if "RUN:" not in line:
+            continue
+        for m in _PIPELINE_IN_RUN.finditer(line):
+            p = next(g for g in m.groups() if g is not None)
+            if "%" not in p and p not in found:
+                found.append(p)
+    return tuple(found)
+
+
+def _strip_run_lines(text: str) -> str:
+    return "\n".join(line for line in text.split("\n") if "RUN:" not in line)
+
+
+def corpus_files(root: Path = ROOT) -> list[Path]:
+    files = sorted((root / "examples").glob("*.mlir")) + sorted((root / "test" / "lit").rglob("*.mlir"))
+    return [f for f in files if f.is_file()]
+
+
+def load_corpus(root: Path = ROOT) -> list[Seed]:
+    """Every file whole, and every `// -----` chunk of it, as seeds (in a fixed order)."""
+    seeds: list[Seed] = []
+    for path in corpus_files(root):
+        raw = path.read_text(encoding="utf-8")
+        pipes = _pipelines_of(raw)
+        text = _strip_run_lines(raw)
+        origin = str(path.relative_to(root))
+        chunks = [c for c in re.split(r"(?m)^// -----\s*$", text) if c.strip()]
+        runnable = "func.func" in text
+        seeds.append(Seed(origin, text, len(chunks) > 1, pipes, runnable))
+        if len(chunks) > 1:
+            for i, c in enumerate(chunks):
+                seeds.append(Seed(f"{origin}#{i}", c.strip("\n") + "\n", False, pipes, "func.func" in c))
+    return seeds

@@ -1,0 +1,291 @@
+"""Grammar-aware mutation of MLIR text and of the tools' command lines.
+
+The text is cut into MLIR-ish tokens (numbers, shapes `4x8xf32`, identifiers, types, SSA
+names, punctuation, strings) and mutated where bugs hide: numbers become extremes (0, -1,
+2**31, 2**63-1, 10**30), a dimension of a shape changes, affine expressions get `floordiv 0`,
+`ceildiv`, `mod` and products of dims, type names change (`i6464`, `ui16`, `f64`), enum words
+and attribute values swap, lines and ops swap or vanish, the text is cut short or gets bytes
+that are not UTF-8. Pipelines' options and meshc-run's inputs (.npy files, output paths,
+seeds) mutate too. Everything is driven by one `random.Random`, so a seed fixes the campaign.
+"""
+
+from __future__ import annotations
+
+import io
+import random
+import re
+
+import numpy as np
+
+from fuzz.case import Case
+from fuzz.corpus import PIPELINES, Seed
+
+EXTREMES = ("0", "-1", "1", "2", "3", "7", "31", "33", "65", "2147483647", "2147483648", "4294967296",
+            "9223372036854775807", "9223372036854775808", "18446744073709551616", "99999999999",
+            "1000000000000000000000000000000", "-2147483648", "-9223372036854775808", "1024", "100000")
+TYPES = ("i1", "i8", "i16", "i32", "i64", "i6464", "i0", "ui16", "ui32", "si32", "si8", "f16", "bf16", "f32",
+         "f64", "f80", "index", "none", "!tt.tile<32x32, f32>", "!tt.tile<16x16, bf16>", "!tt.tile<0x32, f32>",
+         "!tt.tile<32x32, i6464>", "complex<f32>", "tensor<4xf32>")
+WORDS = ("interleaved", "height_sharded", "width_sharded", "block_sharded", "nd_sharded", "l1", "dram",
+         "system", "row_major", "col_major", "tile", "oob_val", "undef", "zero", "nan", "inf", "wormhole_b0",
+         "grayskull", "blackhole", "n150", "n300", "t3k", "galaxy", "replicate", "shard_to_full",
+         "full_to_shard", "devices", "mesh", "shard_dims", "shard_shape", "shard_type", "tile_size",
+         "true", "false", "unit", "sum", "max", "mean", "d0", "d1", "d2", "d7", "s0", "main", "foo")
+AFFINE = ("floordiv 0", "ceildiv 0", "mod 0", "floordiv -1", "mod -3", "ceildiv 4", "ceildiv d1",
+          "* d1", "floordiv d0", "mod d1", "* 9223372036854775807", "+ 9223372036854775807", "* 0",
+          "floordiv 2147483648", "* -1", "+ s0")
+BAD_BYTES = (b"\xff", b"\xfe\xff", b"\xc3\x28", b"\xe2\x82", b"\xed\xa0\x80", b"\x00", b"\x80abc", b"\xf0\x28\x8c\xbc")
+
+_TOKEN = re.compile(rb"""
+    (?P<str>"(?:[^"\\\n]|\\.)*")
+  | (?P<shape>(?:\d+x)+(?:\d+|[a-z]\w*))
+  | (?P<num>-?\d+(?:\.\d+)?(?:e[+-]?\d+)?)
+  | (?P<ssa>[%@^#!]?[A-Za-z_][\w.$-]*)
+  | (?P<punct>->|[{}()\[\]<>,=:*+])
+""", re.X)
+
+
+class Mutator:
+    """Builds mutated cases from seeds, deterministically from `rng`."""
+
+    def __init__(self, seeds: list[Seed], rng: random.Random):
+        self.seeds = seeds
+        self.runnable = [s for s in seeds if s.runnable]
+        self.rng = rng
+        self.ops = [
+            (6, "number", self._number), (4, "dim", self._dim), (3, "affine", self._affine),
+            (3, "type", self._type), (3, "word", self._word), (2, "swap-lines", self._swap_lines),
+            (2, "delete-line", self._delete_line), (1, "duplicate-line", self._duplicate_line),
+            (2, "swap-ops", self._swap_ops), (2, "truncate", self._truncate), (2, "bytes", self._bad_bytes),
+            (2, "delete-token", self._delete_token), (1, "splice", self._splice), (1, "punct", self._punct),
+        ]
+        self._weights = [w for w, _, _ in self.ops]
+
+    # ------------------------------------------------------------------ cases
+
+    def case(self) -> Case:
+        r = self.rng
+        run = r.random() < 0.25 and self.runnable
+        seed = r.choice(self.runnable if run else self.seeds)
+        data = seed.text.encode("utf-8")
+        names = []
+        for _ in range(r.choice((1, 1, 1, 2, 2, 3))):
+            _, name, fn = r.choices(self.ops, self._weights)[0]
+            data = fn(data)
+            names.append(name)
+        if run:
+            return self._run_case(seed, data, names)
+        return self._opt_case(seed, data, names)
+
+    def _opt_case(self, seed: Seed, data: bytes, names: list[str]) -> Case:
+        r = self.rng
+        pipe = r.choice(seed.pipelines + PIPELINES) if r.random() < 0.8 else ""
+        if pipe and r.random() < 0.1:
+            pipe = self._mutate_pipeline(pipe)
+            names.append("pipeline")
+        argv = ["{dir}/in.mlir"]
+        if pipe:
+            argv += ["-p", pipe]
+        if seed.split:
+            argv.append("--split-input-file")
+        if r.random() < 0.1:
+            argv.append("--print-op-generic")
+        if r.random() < 0.05:
+            argv += ["-o", r.choice(("{dir}/out.mlir", "{dir}", "/proc/nope/out.mlir"))]
+        return Case("opt", f"{seed.origin} [{' '.join(names)}]", argv, {"in.mlir": data})
+
+    def _run_case(self, seed: Seed, data: bytes, names: list[str]) -> Case:
+        r = self.rng
+        argv = ["{dir}/in.mlir"]
+        files = {"in.mlir": data}
+        if seed.split:
+            argv.append("--split-input-file")
+        if r.random() < 0.5:
+            argv.append("--check")
+        if r.random() < 0.2:
+            argv.append("--report")
+        if r.random() < 0.1:
+            argv += ["--target", "ttmetal"]
+        if r.random() < 0.1:
+            argv += [f"--seed={r.choice(EXTREMES)}"]
+        if r.random() < 0.05:
+            argv += ["--system", r.choice(("n150", "n300", "t3k", "galaxy", "dgx", ""))]
+        if r.random() < 0.05:
+            argv += ["--entry", r.choice(("main", "nope", "", "forward"))]
+        if r.random() < 0.2:
+            name = r.choice(("arg0", "arg1", "x", "arg0", ""))
+            files["x.npy"] = self._npy()
+            argv += ["--input", f"{name}={{dir}}/x.npy"]
+            names.append("npy")
+        if r.random() < 0.1:
+            target = r.choice(("{dir}/outs", "{dir}/in.mlir", "/proc/nope", "{dir}/in.mlir/sub"))
+            argv += ["--save-outputs", target]
+            names.append("save-outputs")
+        return Case("run", f"{seed.origin} [{' '.join(names)}]", argv, files)
+
+    def _npy(self) -> bytes:
+        r = self.rng
+        kind = r.choice(("empty", "garbage", "inf", "nan", "shape", "dtype", "scalar", "ok", "truncated"))
+        if kind == "empty":
+            return b""
+        if kind == "garbage":
+            return bytes(r.randrange(256) for _ in range(r.randrange(1, 200)))
+        shape = r.choice(((4, 8), (32, 32), (64, 64), (1,), (), (0, 4), (2, 3, 4), (128, 256), (8, 4)))
+        dtype = np.float32
+        if kind == "dtype":
+            dtype = r.choice((np.int64, np.float64, np.uint8, np.bool_, np.complex64, np.float16))
+        arr = np.random.default_rng(r.randrange(1 << 30)).standard_normal(shape).astype(dtype)
+        if kind == "inf" and arr.size:
+            arr.reshape(-1)[0] = np.inf
+            arr.reshape(-1)[-1] = -np.inf
+        if kind == "nan" and arr.size:
+            arr.reshape(-1)[0] = np.nan
+        if kind == "scalar":
+            arr = np.asarray(3.0, dtype=np.float32)
+        buf = io.BytesIO()
+        np.save(buf, arr)
+        out = buf.getvalue()
+        if kind == "truncated":
+            out = out[: r.randrange(len(out))]
+        return out
+
+    def _mutate_pipeline(self, pipe: str) -> str:
+        r = self.rng
+        choice = r.randrange(5)
+        if choice == 0 and re.search(r"\d+", pipe):
+            ms = list(re.finditer(r"\d+", pipe))
+            m = r.choice(ms)
+            return pipe[: m.start()] + r.choice(EXTREMES) + pipe[m.end():]
+        if choice == 1:
+            opt = r.choice(("mesh-shape=2,4", "mesh-shape=0", "mesh-shape=9223372036854775807",
+                            "mesh-shape=2,4,1,1,1", "system=galaxy", "system=\"\"", "memory-space=l1",
+                            "memory-space=dram", "memory-layout=block_sharded", "max-ratio=1e309",
+                            "max-ratio=-1", "point-to-point=maybe", "mesh-shape=-2,4", "system=n150"))
+            pass_name = r.choice(("tt-register-device", "ttir-layout", "reshard-to-collectives",
+                                  "ttir-to-ttnn-pipeline", "ttir-to-ttmetal-pipeline"))
+            return f"{pass_name}{{{opt}}}" + ("," + pipe if pipe and r.random() < 0.5 else "")
+        if choice == 2 and pipe:
+            k = r.randrange(len(pipe))
+            return pipe[:k] + r.choice(("{", "}", ",", "=", " ", "\"", "")) + pipe[k + 1:]
+        if choice == 3:
+            return pipe + "," + pipe
+        return pipe[: r.randrange(len(pipe) + 1)]
+
+    # ------------------------------------------------------------------ text mutators
+
+    def _tokens(self, data: bytes, group: str | None = None) -> list[re.Match]:
+        ms = [m for m in _TOKEN.finditer(data) if group is None or m.lastgroup == group]
+        return ms
+
+    def _replace(self, data: bytes, m: re.Match, new: bytes) -> bytes:
+        return data[: m.start()] + new + data[m.end():]
+
+    def _number(self, data: bytes) -> bytes:
+        ms = self._tokens(data, "num")
+        if not ms:
+            return self._dim(data)
+        return self._replace(data, self.rng.choice(ms), self.rng.choice(EXTREMES).encode())
+
+    def _dim(self, data: bytes) -> bytes:
+        ms = self._tokens(data, "shape")
+        if not ms:
+            return self._number(data) if self._tokens(data, "num") else self._truncate(data)
+        m = self.rng.choice(ms)
+        parts = m.group().split(b"x")
+        r = self.rng
+        how = r.randrange(4)
+        if how == 0 and len(parts) > 1:
+            parts.insert(r.randrange(len(parts)), r.choice(EXTREMES[:12]).lstrip("-").encode())
+        elif how == 1 and len(parts) > 2:
+            del parts[r.randrange(len(parts) - 1)]
+        else:
+            i = r.randrange(max(1, len(parts) - 1))
+            parts[i] = r.choice(("0", "1", "3", "31", "2147483648", "99999999999", "9223372036854775807",
+                                 "65536", "4096")).encode()
+        return self._replace(data, m, b"x".join(parts))
+
+    def _affine(self, data: bytes) -> bytes:
+        r = self.rng
+        ms = list(re.finditer(rb"(floordiv|ceildiv|mod|\*|\+)\s*(-?\d+|d\d+)", data))
+        if ms and r.random() < 0.7:
+            return self._replace(data, r.choice(ms), r.choice(AFFINE).encode())
+        ms = list(re.finditer(rb"\bd\d+\b", data))
+        if ms:
+            m = r.choice(ms)
+            return self._replace(data, m, m.group() + b" " + r.choice(AFFINE).encode())
+        return self._number(data)
+
+    def _type(self, data: bytes) -> bytes:
+        ms = list(re.finditer(rb"\b(?:[su]?i\d+|bf16|f\d+|index)\b", data))
+        if not ms:
+            return self._word(data)
+        return self._replace(data, self.rng.choice(ms), self.rng.choice(TYPES).encode())
+
+    def _word(self, data: bytes) -> bytes:
+        ms = self._tokens(data, "ssa")
+        if not ms:
+            return self._number(data)
+        m = self.rng.choice(ms)
+        prefix = m.group()[:1] if m.group()[:1] in b"%@^#!" else b""
+        if prefix == b"%" and self.rng.random() < 0.5:  # another SSA name from the same text
+            others = [o.group() for o in ms if o.group().startswith(b"%")]
+            return self._replace(data, m, self.rng.choice(others))
+        return self._replace(data, m, prefix + self.rng.choice(WORDS).encode())
+
+    def _lines(self, data: bytes) -> list[bytes]:
+        return data.split(b"\n")
+
+    def _swap_lines(self, data: bytes) -> bytes:
+        lines = self._lines(data)
+        if len(lines) < 2:
+            return self._truncate(data)
+        i, j = self.rng.sample(range(len(lines)), 2)
+        lines[i], lines[j] = lines[j], lines[i]
+        return b"\n".join(lines)
+
+    def _swap_ops(self, data: bytes) -> bytes:
+        lines = self._lines(data)
+        ops = [i for i, line in enumerate(lines) if b" = " in line and b"%" in line]
+        if len(ops) < 2:
+            return self._swap_lines(data)
+        i = self.rng.randrange(len(ops) - 1)
+        a, b = ops[i], ops[i + 1] if self.rng.random() < 0.7 else self.rng.choice(ops)
+        lines[a], lines[b] = lines[b], lines[a]
+        return b"\n".join(lines)
+
+    def _delete_line(self, data: bytes) -> bytes:
+        lines = self._lines(data)
+        del lines[self.rng.randrange(len(lines))]
+        return b"\n".join(lines)
+
+    def _duplicate_line(self, data: bytes) -> bytes:
+        lines = self._lines(data)
+        i = self.rng.randrange(len(lines))
+        lines.insert(self.rng.randrange(len(lines) + 1), lines[i])
+        return b"\n".join(lines)
+
+    def _truncate(self, data: bytes) -> bytes:
+        return data[: self.rng.randrange(len(data) + 1)]
+
+    def _bad_bytes(self, data: bytes) -> bytes:
+        k = self.rng.randrange(len(data) + 1)
+        return data[:k] + self.rng.choice(BAD_BYTES) + data[k:]
+
+    def _delete_token(self, data: bytes) -> bytes:
+        ms = self._tokens(data)
+        if not ms:
+            return self._truncate(data)
+        return self._replace(data, self.rng.choice(ms), b"")
+
+    def _punct(self, data: bytes) -> bytes:
+        k = self.rng.randrange(len(data) + 1)
+        return data[:k] + self.rng.choice((b"{", b"}", b"<", b">", b"(", b")", b",", b":", b"\"", b"x", b"?",
+                                           b"#", b"-", b"[", b"]", b"0x", b"1.5e999")) + data[k:]
+
+    def _splice(self, data: bytes) -> bytes:
+        other = self.rng.choice(self.seeds).text.encode().split(b"\n")
+        lines = self._lines(data)
+        start = self.rng.randrange(len(other))
+        piece = other[start: start + self.rng.randrange(1, 4)]
+        k = self.rng.randrange(len(lines) + 1)
+        return b"\n".join(lines[:k] + piece + lines[k:])
