@@ -171,6 +171,10 @@ def run_api_case(case: Case) -> tuple[str, str]:
         return "located", f"LayoutError: {e}"
     except _NotMeshc as e:
         return "ok", f"(not built: {e})"
+    except MemoryError:
+        raise
+    except Exception as e:  # noqa: BLE001 - a constructor of meshc.layout failing its own way
+        return "internal", f"{type(e).__name__}: {e}"
     try:
         result = getattr(L, case.call)(*args, **kwargs)
         if case.call == "place":

@@ -54,6 +54,8 @@ def _worker(conn, scratch: str, time_limit: float, mem_limit: int) -> None:
             klass, message = run_case(case, workdir, time_limit)
         except MemoryError:
             klass, message = "oom", "MemoryError"
+        except BaseException as e:  # noqa: BLE001 - the harness must survive anything an input does
+            klass, message = "internal", f"{type(e).__name__} escaped the case: {e}"
         try:
             conn.send((idx, klass, message))
         except MemoryError:

@@ -67,6 +67,18 @@ class SourceFile:
         return line, offset - start + 1
 
 
+def decode_source(data: bytes, name: str) -> str:
+    """The text of an input file; bytes that are not UTF-8 raise a DiagnosticError at the first one."""
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        good = data[: e.start].decode("utf-8")
+        line = good.count("\n") + 1
+        col = len(good) - (good.rfind("\n") + 1) + 1
+        raise DiagnosticError([Diagnostic(name, line, col, f"the input is not valid UTF-8: byte 0x{data[e.start]:02x} "
+                                                         f"({e.reason}); MLIR source is UTF-8 text")]) from None
+
+
 class DiagnosticError(Exception):
     """One or more located diagnostics; raised by the tools' front ends."""
 

@@ -25,6 +25,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from meshc.layout.errors import LayoutError
+from meshc.layout.limits import MAX_CORES, as_int, check_count
 
 BUFFERS = ("l1", "dram")
 LAYOUTS = ("interleaved", "height_sharded", "width_sharded", "block_sharded", "nd_sharded")
@@ -33,9 +34,10 @@ ORIENTATIONS = ("row_major", "col_major")
 
 def _coord(c, what: str) -> tuple[int, int]:
     try:
-        y, x = (int(v) for v in c)
+        y, x = c
     except (TypeError, ValueError):
         raise LayoutError(f"{what} must be a core coordinate (y, x); got {c!r}") from None
+    y, x = as_int(y, f"{what} y"), as_int(x, f"{what} x")
     if y < 0 or x < 0:
         raise LayoutError(f"{what} ({y}, {x}) has a negative coordinate")
     return y, x
@@ -54,6 +56,7 @@ class CoreRange:
             raise LayoutError(f"core range {s}-{e} is empty: its end must not lie above or left of its start")
         object.__setattr__(self, "start", s)
         object.__setattr__(self, "end", e)
+        check_count(self.num_cores, MAX_CORES, f"core range {self}", "cores")
 
     @property
     def shape(self) -> tuple[int, int]:
@@ -97,13 +100,15 @@ class CoreRangeSet:
                 if a.intersects(b):
                     raise LayoutError(f"core ranges {a} and {b} overlap; the ranges of a set must be disjoint")
         object.__setattr__(self, "ranges", rs)
+        check_count(self.num_cores, MAX_CORES, f"core range set {self}", "cores")
 
     @classmethod
     def from_grid(cls, grid) -> "CoreRangeSet":
         try:
-            rows, cols = (int(v) for v in grid)
+            rows, cols = grid
         except (TypeError, ValueError):
             raise LayoutError(f"a core grid is (rows, cols); got {grid!r}") from None
+        rows, cols = as_int(rows, "core grid rows"), as_int(cols, "core grid columns")
         if rows <= 0 or cols <= 0:
             raise LayoutError(f"core grid {rows}x{cols} is empty")
         return cls((CoreRange((0, 0), (rows - 1, cols - 1)),))
@@ -174,8 +179,8 @@ class MemoryConfig:
         object.__setattr__(self, "grid", CoreRangeSet.of(self.grid))
         if self.shard_shape is not None:
             try:
-                ss = tuple(int(v) for v in self.shard_shape)
-            except (TypeError, ValueError):
+                ss = tuple(as_int(v, "shard shape") for v in self.shard_shape)
+            except (TypeError, LayoutError):
                 raise LayoutError(f"a shard shape is a sequence of integers; got {self.shard_shape!r}") from None
             if not ss or any(v <= 0 for v in ss):
                 raise LayoutError(f"shard shape {'x'.join(map(str, ss))} must have positive extents")

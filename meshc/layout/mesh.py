@@ -19,6 +19,7 @@ from itertools import product
 import numpy as np
 
 from meshc.layout.errors import LayoutError
+from meshc.layout.limits import MAX_DEVICES, as_ints, check_count
 
 
 @dataclass(frozen=True)
@@ -28,10 +29,11 @@ class Mesh:
     """Axis names; empty means the axes are known by index only."""
 
     def __post_init__(self):
-        object.__setattr__(self, "shape", tuple(int(n) for n in self.shape))
+        object.__setattr__(self, "shape", as_ints(self.shape, "a mesh shape"))
         object.__setattr__(self, "names", tuple(self.names))
         if not self.shape or any(n < 1 for n in self.shape):
             raise LayoutError(f"a mesh needs at least one axis and every axis at least one device, got {self.shape}")
+        check_count(math.prod(self.shape), MAX_DEVICES, f"mesh {'x'.join(map(str, self.shape))}", "devices")
         if self.names and len(self.names) != len(self.shape):
             raise LayoutError(f"mesh has {len(self.shape)} axes but {len(self.names)} names")
         if len(set(self.names)) != len(self.names):

@@ -23,6 +23,7 @@ import numpy as np
 
 from meshc.layout.dtypes import DataType, get_dtype
 from meshc.layout.errors import LayoutError
+from meshc.layout.limits import MAX_ELEMENTS, MAX_PAGES, as_int, check_count
 
 TILE_SHAPES: tuple[tuple[int, int], ...] = ((32, 32), (16, 32), (32, 16), (16, 16), (8, 32), (4, 32), (2, 32), (1, 32))
 FACE = 16
@@ -30,8 +31,8 @@ FACE = 16
 
 def normalize_shape(shape) -> tuple[int, ...]:
     try:
-        dims = tuple(int(d) for d in shape)
-    except (TypeError, ValueError):
+        dims = tuple(as_int(d, "a tensor dimension") for d in shape)
+    except (TypeError, LayoutError):
         raise LayoutError(f"a tensor shape is a sequence of integers; got {shape!r}") from None
     if not dims:
         dims = (1,)
@@ -44,7 +45,11 @@ def normalize_shape(shape) -> tuple[int, ...]:
 def check_tile(tile) -> tuple[int, int] | None:
     if tile is None:
         return None
-    t = tuple(int(x) for x in tile)
+    try:
+        t = tuple(as_int(x, "a tile extent") for x in tile)
+    except (TypeError, LayoutError):
+        raise LayoutError(f"a tile shape is a pair (rows, cols) such as (32, 32), or None for row-major; "
+                          f"got {tile!r}") from None
     if t not in TILE_SHAPES:
         raise LayoutError(f"tile shape {'x'.join(map(str, t))} is not supported; expected one of "
                           + ", ".join(f"{a}x{b}" for a, b in TILE_SHAPES))
@@ -70,12 +75,14 @@ class TensorLayout:
                 raise LayoutError(f"{self.dtype.name} is a block float: it is stored in tiles with a "
                                   "shared exponent every 16 elements and has no row-major layout; "
                                   "give a tile shape")
-            pw = self.width if self.page_width is None else int(self.page_width)
+            pw = self.width if self.page_width is None else as_int(self.page_width, "a page width")
             if pw <= 0:
                 raise LayoutError(f"a row-major page needs a positive width; got {pw}")
             object.__setattr__(self, "page_width", pw)
         elif self.page_width is not None:
             object.__setattr__(self, "page_width", None)
+        what = f"tensor {'x'.join(map(str, self.shape))}"
+        check_count(self.num_pages, MAX_PAGES, what, "pages")
 
     # ------------------------------------------------------------------ folding
     @property
@@ -216,6 +223,8 @@ class TensorLayout:
 
     def page_elements(self) -> np.ndarray:
         """(num_pages, page_elems) int64: flat (row-major) tensor index in each slot, -1 = padding."""
+        check_count(self.num_pages * self.page_elems, MAX_ELEMENTS,
+                    f"tensor {'x'.join(map(str, self.shape))}", "padded elements")
         return self.to_pages(np.arange(self.size, dtype=np.int64).reshape(self.shape), oob=-1)
 
     def page_coords(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

@@ -19,6 +19,7 @@ from meshc.diagnostics import (
     SourceFile,
     check_expected_diagnostics,
     collect_expectations,
+    decode_source,
 )
 from meshc.driver import (
     apply_pipeline,
@@ -71,15 +72,20 @@ def run(argv: list[str] | None = None) -> int:
             print(name)
         return 0
     if args.input_file is None or args.input_file == "-":
-        name, text = "<stdin>", sys.stdin.read()
+        name, data = "<stdin>", sys.stdin.buffer.read()
     else:
         name = args.input_file
         try:
-            with open(name, encoding="utf-8") as f:
-                text = f.read()
+            with open(name, "rb") as f:
+                data = f.read()
         except OSError as e:
             print(f"meshc-opt: error: cannot read '{name}': {e.strerror}", file=sys.stderr)
             return 1
+    try:
+        text = decode_source(data, name)
+    except DiagnosticError as e:
+        print("\n".join(d.format() for d in e.diagnostics), file=sys.stderr)
+        return 1
     source = SourceFile(name, text)
 
     try:

@@ -21,7 +21,7 @@ import sys
 
 import numpy as np
 
-from meshc.diagnostics import DiagnosticError, SourceFile, op_diagnostic
+from meshc.diagnostics import DiagnosticError, SourceFile, decode_source, op_diagnostic
 from meshc.tools.common import tool_main
 
 
@@ -53,10 +53,14 @@ class _Fail(Exception):
 
 def _read(name: str) -> str:
     try:
-        with open(name, encoding="utf-8") as f:
-            return f.read()
+        with open(name, "rb") as f:
+            data = f.read()
     except OSError as e:
         raise _Fail(f"meshc-run: error: cannot read '{name}': {e.strerror}") from None
+    try:
+        return decode_source(data, name)
+    except DiagnosticError as e:
+        raise _Fail("\n".join(d.format() for d in e.diagnostics)) from None
 
 
 def _parse(name: str, text: str | None = None):

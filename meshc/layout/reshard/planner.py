@@ -17,6 +17,7 @@ import numpy as np
 
 from meshc.layout.dtypes import DataType, get_dtype
 from meshc.layout.errors import LayoutError
+from meshc.layout.limits import tensor_shape
 from meshc.layout.mesh import Mesh, ShardingSpec
 from meshc.layout.reshard.cells import Cells, device_bounds
 from meshc.layout.reshard.distances import link_distances
@@ -33,7 +34,7 @@ def as_spec(spec, what: str) -> ShardingSpec:
     if isinstance(spec, tuple) and len(spec) == 2 and isinstance(spec[0], str):
         spec, mesh = spec
         if not isinstance(mesh, Mesh):
-            mesh = Mesh(tuple(mesh))
+            mesh = Mesh(mesh)
     if isinstance(spec, str):
         from meshc.layout.sharding_spec import parse_spec  # the lark grammar loads only when text is given
 
@@ -116,7 +117,7 @@ def plan_reshard(shape, dtype, source, target, system: SystemDesc | None = None,
     """
     if strategy not in ("fewest_bytes", "gather_then_slice"):
         raise LayoutError(f"unknown reshard strategy '{strategy}'; expected fewest_bytes or gather_then_slice")
-    shape = tuple(int(n) for n in shape)
+    shape = tensor_shape(shape)
     dt = get_dtype(dtype)
     item = bytes_per_element(dt)
     src, tgt = as_spec(source, "source"), as_spec(target, "target")

@@ -1,0 +1,76 @@
+"""Size limits of the placement model, and argument checks that say what is wrong.
+
+Every function that enumerates cores, devices, pages or elements, or allocates a tensor,
+checks the count against a limit here first, so a huge input (a core range to x = 2**63-1, a
+2**40-device mesh, a 2**20 x 2**20 tensor) is refused at once with a `LayoutError` that names
+the number and the limit, instead of hanging or running the host out of memory. The limits
+are far above any real system (a galaxy is 32 chips of 8x8 cores; the benchmarks move 256 MiB
+tensors); docs/contracts.md lists them.
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+
+from meshc.layout.errors import LayoutError
+
+MAX_CORES = 1 << 20
+"""Cores in one core range set or one device's logical grid (a 64x64 mesh of 16x16-core chips)."""
+MAX_DEVICES = 1 << 12
+"""Devices in one mesh (a 64x64 mesh)."""
+MAX_PAGES = 1 << 24
+"""Pages in one tensor's page table."""
+MAX_ELEMENTS = 1 << 28
+"""Elements of one tensor that meshc materialises or maps element by element."""
+MAX_TENSOR_BYTES = 1 << 30
+"""Bytes of one tensor that meshc materialises (distribute, the simulator's inputs and results)."""
+MAX_SHAPE_ELEMENTS = 1 << 48
+"""Elements of a tensor meshc only reasons about (plans, buffer configs): byte counts stay exact."""
+
+
+def as_int(value, what: str) -> int:
+    """`value` as an int, or a LayoutError naming `what`: integers (and integral floats) only."""
+    if isinstance(value, bool) or isinstance(value, (str, bytes)):
+        raise LayoutError(f"{what} must be an integer; got {value!r}")
+    if isinstance(value, numbers.Integral):
+        return int(value)
+    if isinstance(value, numbers.Real) and math.isfinite(value) and float(value).is_integer():
+        return int(value)
+    raise LayoutError(f"{what} must be an integer; got {value!r}")
+
+
+def as_ints(values, what: str) -> tuple[int, ...]:
+    """A sequence of integers (see `as_int`), or a LayoutError naming `what`."""
+    if isinstance(values, (str, bytes)) or not hasattr(values, "__iter__"):
+        raise LayoutError(f"{what} must be a sequence of integers; got {values!r}")
+    return tuple(as_int(v, f"{what} entry") for v in values)
+
+
+def check_count(count: int, limit: int, what: str, name: str) -> None:
+    """Refuse `count` things above `limit`; the message names both and the limit's constant."""
+    if count > limit:
+        raise LayoutError(f"{what} has {count} {name}, more than meshc handles ({limit}, "
+                          f"meshc.layout.limits.{_LIMIT_NAMES.get(limit, 'limit')})")
+
+
+_LIMIT_NAMES = {MAX_CORES: "MAX_CORES", MAX_DEVICES: "MAX_DEVICES", MAX_PAGES: "MAX_PAGES",
+                MAX_ELEMENTS: "MAX_ELEMENTS", MAX_TENSOR_BYTES: "MAX_TENSOR_BYTES",
+                MAX_SHAPE_ELEMENTS: "MAX_SHAPE_ELEMENTS"}
+
+
+def tensor_shape(shape, what: str = "a tensor shape", minimum: int = 0) -> tuple[int, ...]:
+    """A tensor shape as ints >= `minimum`, at most MAX_SHAPE_ELEMENTS elements; else a LayoutError."""
+    dims = as_ints(shape, what)
+    bad = [n for n in dims if n < minimum]
+    if bad:
+        raise LayoutError(f"{what} {dims} has a dimension {bad[0]}; every dimension must be at least {minimum}")
+    check_count(math.prod(dims), MAX_SHAPE_ELEMENTS, f"tensor {'x'.join(map(str, dims))}", "elements")
+    return dims
+
+
+def check_elements(shape, itemsize: float, what: str) -> None:
+    """Refuse a tensor of `shape` above MAX_ELEMENTS elements or MAX_TENSOR_BYTES bytes."""
+    n = math.prod(shape)
+    check_count(n, MAX_ELEMENTS, what, "elements")
+    check_count(math.ceil(n * itemsize), MAX_TENSOR_BYTES, what, "bytes")
