@@ -21,32 +21,48 @@ import re
 CLASSES = ("ok", "located", "unlocated", "internal", "hang", "oom", "mismatch")
 FAILING = ("internal", "hang", "oom", "unlocated")
 
-_LOCATED = re.compile(r"^.+?:(\d+):(\d+): error: ", re.M)
-_ERROR_LINE = re.compile(r"^(?:.*?: )?error: .*$", re.M)
-_COMMAND_LINE = re.compile(
-    r"^meshc-(?:opt|run): error: (?:invalid pass pipeline|cannot read|cannot load|cannot write|cannot save|"
-    r"--|argument |the golden|unknown system|unrecognized|.*\boption\b|.*'--[a-z-]+')")
+_LOCATED = re.compile(r"^(?P<file>\S.*?):(?P<line>\d+):(?P<col>\d+): error: ")
+_ERROR = re.compile(r"^\S.*?: error: ")
+_COMMAND_LINE = re.compile(r"^meshc-(?:opt|run): error: ")
+"""An error about the command line (pipeline, option, .npy or output path): the tool names the argument."""
 _USAGE = re.compile(r"^usage: meshc-", re.M)
+_CARET = re.compile(r"^\s*\^~*\s*$")
+
+
+def error_lines(err: str) -> list[str]:
+    """The head lines of the diagnostics in `err`, without the quoted source line and caret."""
+    lines = err.split("\n")
+    heads, i = [], 0
+    while i < len(lines):
+        line = lines[i]
+        if _LOCATED.match(line) and i + 2 < len(lines) and _CARET.match(lines[i + 2]):
+            heads.append(line)
+            i += 3
+            continue
+        if _ERROR.match(line) or "internal error" in line:
+            heads.append(line)
+        i += 1
+    return heads
+
+
+def is_located(line: str) -> bool:
+    m = _LOCATED.match(line)
+    if m:
+        return int(m.group("line")) >= 1 and int(m.group("col")) >= 1
+    return bool(_COMMAND_LINE.match(line))
 
 
 def classify_tool(code: int | None, out: str, err: str) -> str:
     """The class of a tool run from its exit code and its stdout / stderr text."""
-    if "Warning:" in err and re.search(r"\w+Warning: ", err):
+    if re.search(r"^\S*\w+Warning: ", err, re.M):
         return "internal"
     if code == 0:
         return "ok"
     if code == 1:
         if "check: MISMATCH" in err:
             return "mismatch"
-        errors = [m.group(0) for m in _ERROR_LINE.finditer(err)]
-        if not errors:
-            return "unlocated"
-        for line in errors:
-            m = _LOCATED.match(line)
-            if m and int(m.group(1)) >= 1 and int(m.group(2)) >= 1:
-                continue
-            if _COMMAND_LINE.match(line):
-                continue
+        heads = error_lines(err)
+        if not heads or not all(is_located(h) for h in heads):
             return "unlocated"
         return "located"
     if code == 2 and _USAGE.search(err):  # argparse's own usage errors: about the command line
@@ -59,10 +75,10 @@ def classify_tool(code: int | None, out: str, err: str) -> str:
 def signature(klass: str, message: str) -> str:
     """A short key grouping failures of one cause: the class and the first error line, numbers and
     names blurred."""
-    lines = [line for line in message.splitlines() if "error" in line.lower()]
-    internal = [line for line in lines if "internal error" in line or "Warning" in line]
+    lines = error_lines(message) or [line for line in message.splitlines() if "error" in line.lower()]
+    internal = [line for line in message.splitlines() if "internal error" in line or "Warning: " in line]
     if klass == "unlocated":
-        lines = [line for line in lines if not _LOCATED.match(line) or ":0:0:" in line] or lines
+        lines = [line for line in lines if not is_located(line)] or lines
     first = (internal or lines or message.strip().splitlines() or [""])[0]
     first = re.sub(r"^\S+?:\d+:\d+: ", "", first)
     first = re.sub(r"\S*/in\.mlir", "FILE", first)

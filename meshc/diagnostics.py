@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from xdsl.dialects.builtin import FileLineColLoc, IntAttr, ModuleOp, StringAttr
-from xdsl.ir import Attribute, Operation
+from xdsl.ir import Attribute, OpResult, Operation
 from xdsl.parser import Parser
 from xdsl.utils.exceptions import ParseError, VerifyException
 
@@ -209,7 +209,11 @@ def _check_types(op: Operation) -> None:
 def verify_located(module: Operation, file: str = "<unknown>") -> list[Diagnostic]:
     """Verify every op; return one located diagnostic per failing op (MLIR reports them all)."""
     diags: list[Diagnostic] = []
+    defined: set[int] = set()
     for op in module.walk():
+        late = _used_before_defined(op, defined, file)
+        if late is not None:
+            diags.append(late)
         try:
             op.verify(verify_nested_ops=False)
             _check_types(op)
@@ -220,6 +224,26 @@ def verify_located(module: Operation, file: str = "<unknown>") -> list[Diagnosti
         except VerifyException as e:
             diags.append(op_diagnostic(op, _first_line(str(e)), file))
     return diags
+
+
+def _used_before_defined(op: Operation, defined: set[int], file: str) -> Diagnostic | None:
+    """An op using a result of an op that comes after it (swapped ops): MLIR's dominance error.
+
+    `defined` holds the results of the ops walked so far (walk order is text order)."""
+    bad = None
+    for i, v in enumerate(op.operands):
+        if isinstance(v, OpResult) and id(v) not in defined and bad is None:
+            bad = (i, v)
+    for r in op.results:
+        defined.add(id(r))
+    if bad is None:
+        return None
+    i, v = bad
+    name = f" (%{v.name_hint})" if v.name_hint else ""
+    where = location_of(v.op)
+    at = f" at line {where[1]}" if where is not None else ""
+    return op_diagnostic(op, f"operand #{i}{name} does not dominate this use: it is defined by "
+                             f"'{v.op.name}'{at}, after this op", file)
 
 
 def _first_line(msg: str) -> str:

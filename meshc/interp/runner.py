@@ -11,11 +11,12 @@ Inputs are matched to the entry function's arguments by name (`arg0`, `arg1`, ..
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 
 import numpy as np
 from xdsl.dialects import func
-from xdsl.dialects.builtin import ModuleOp
+from xdsl.dialects.builtin import ModuleOp, TensorType
 from xdsl.interpreter import Interpreter
 from xdsl.interpreters.func import FuncFunctions
 
@@ -30,6 +31,7 @@ from meshc.interp.common import (
     shape_of,
 )
 from meshc.layout.errors import LayoutError
+from meshc.layout.limits import MAX_TENSOR_BYTES
 from meshc.sim.traffic import Traffic
 
 
@@ -82,6 +84,48 @@ def arg_names(f: func.FuncOp) -> list[str]:
 
 
 def prepare_inputs(f: func.FuncOp, inputs, seed: int | None) -> dict[str, np.ndarray]:
+    """The entry's inputs by argument name; a bad input raises RunError at the function."""
+    try:
+        return _prepare_inputs(f, inputs, seed)
+    except (LayoutError, RunError) as e:
+        raise RunError(getattr(e, "message", None) or str(e), getattr(e, "op", None) or f) from None
+
+
+def tensor_bytes_error(t, what: str) -> str | None:
+    """Why a tensor of type `t` cannot be materialised on the host (dynamic or negative dims, or
+    more than MAX_TENSOR_BYTES), or None."""
+    if not isinstance(t, TensorType):
+        return None
+    shape = tuple(int(n) for n in t.get_shape())
+    if any(n < 0 for n in shape):
+        return f"{what} {t} has a dynamic or negative dimension; the simulator runs static shapes only"
+    width = getattr(t.element_type, "bitwidth", 32)
+    nbytes = math.prod(shape) * max(1, -(-int(width) // 8))
+    if nbytes > MAX_TENSOR_BYTES:
+        return (f"{what} {t} holds {nbytes} bytes, more than the simulator materialises "
+                f"({MAX_TENSOR_BYTES} bytes, meshc.layout.limits.MAX_TENSOR_BYTES)")
+    return None
+
+
+class SizeGuard:
+    """An interpreter listener that refuses an op whose results could not be held on the host,
+    before it runs, and remembers the op running (to place an out-of-memory error)."""
+
+    def __init__(self):
+        self.current = None
+
+    def will_interpret_op(self, op, args) -> None:
+        self.current = op
+        for i, r in enumerate(op.results):
+            why = tensor_bytes_error(r.type, f"result #{i}")
+            if why:
+                raise RunError(why, op)
+
+    def did_interpret_op(self, op, results) -> None:
+        pass
+
+
+def _prepare_inputs(f: func.FuncOp, inputs, seed: int | None) -> dict[str, np.ndarray]:
     from meshc.layout.dtypes import get_dtype
 
     args = list(f.body.blocks.first.args)
@@ -101,6 +145,9 @@ def prepare_inputs(f: func.FuncOp, inputs, seed: int | None) -> dict[str, np.nda
     rng = np.random.default_rng(seed) if seed is not None else None
     out = {}
     for name, a in zip(names, args):
+        why = tensor_bytes_error(a.type, f"input '{name}' of type")
+        if why:
+            raise RunError(why)
         shape = shape_of(a)
         dtype = element_dtype_name(a.type)
         if name not in inputs:
@@ -135,12 +182,16 @@ def _unwrap(e: BaseException):
 
 
 def _interpret(module: ModuleOp, f: func.FuncOp, functions, args, listeners=()):
-    interp = Interpreter(module, listeners=tuple(listeners))
+    guard = SizeGuard()
+    interp = Interpreter(module, listeners=(guard, *listeners))
     interp.register_implementations(FuncFunctions())
     for fns in functions if isinstance(functions, list) else [functions]:
         interp.register_implementations(fns)
     try:
         return interp.call_op(f, tuple(args))
+    except MemoryError:
+        raise RunError("the host ran out of memory simulating this op; its tensors are too large for "
+                       "this machine (the simulator holds every tensor in host memory)", guard.current) from None
     except Exception as e:  # the interpreter wraps our errors; find them again
         inner = _unwrap(e)
         if inner is None:

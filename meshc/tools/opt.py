@@ -121,8 +121,12 @@ def run(argv: list[str] | None = None) -> int:
 
     result = "// -----\n".join(outputs)
     if args.output_file:
-        with open(args.output_file, "w", encoding="utf-8") as f:
-            f.write(result)
+        try:
+            with open(args.output_file, "w", encoding="utf-8") as f:
+                f.write(result)
+        except OSError as e:
+            print(f"meshc-opt: error: cannot write '{args.output_file}': {e.strerror}", file=sys.stderr)
+            return 1
     else:
         sys.stdout.write(result)
     return 0

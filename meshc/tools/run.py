@@ -21,7 +21,7 @@ import sys
 
 import numpy as np
 
-from meshc.diagnostics import DiagnosticError, SourceFile, decode_source, op_diagnostic
+from meshc.diagnostics import Diagnostic, DiagnosticError, SourceFile, decode_source, op_diagnostic
 from meshc.tools.common import tool_main
 
 
@@ -84,17 +84,24 @@ def _load_inputs(specs: list[str]) -> dict[str, np.ndarray]:
         name, path = s.split("=", 1)
         try:
             out[name] = np.load(path, allow_pickle=False)
-        except (OSError, ValueError) as e:
+        except EOFError:
+            raise _Fail(f"meshc-run: error: cannot load input '{name}' from '{path}': the file is empty") from None
+        except Exception as e:  # numpy's reader fails on a bad file in many ways; all are about the file
             raise _Fail(f"meshc-run: error: cannot load input '{name}' from '{path}': {e}") from None
+        if not isinstance(out[name], np.ndarray):
+            raise _Fail(f"meshc-run: error: cannot load input '{name}' from '{path}': it holds several arrays "
+                        "(an .npz archive); give one array a file")
     return out
 
 
-def _run_error(e, source: SourceFile) -> _Fail:
+def _run_error(e, source: SourceFile, where) -> _Fail:
+    """A run error at its op; one tied to no op is placed at `where` (the module or the entry)."""
     op = getattr(e, "op", None)
     msg = getattr(e, "message", None) or str(e)
     if op is not None:
         return _Fail(op_diagnostic(op, msg, source.name).format(source))
-    return _Fail(f"{source.name}: error: {msg}")
+    d = op_diagnostic(where, msg, source.name)
+    return _Fail(Diagnostic(d.file, d.line, d.col, msg).format(source))
 
 
 class _Progress:
@@ -135,6 +142,7 @@ def run(argv: list[str] | None = None) -> int:
     from meshc.driver import split_chunks
 
     try:
+        _check_system(args.system)
         inputs = _load_inputs(args.input)
         text = _read(args.input_file)
         chunks = split_chunks(text) if args.split_input_file else [text]
@@ -151,7 +159,8 @@ def run(argv: list[str] | None = None) -> int:
             if len(chunks) > 1:
                 print(f"// ----- module {i}")
             try:
-                code = max(code, _run_one(args, chunk, gchunk, inputs))
+                with np.errstate(all="ignore"):  # inf and nan propagate as on the device, silently
+                    code = max(code, _run_one(args, chunk, gchunk, inputs))
             except _Fail as e:  # each module fails on its own
                 print(str(e), file=sys.stderr)
                 code = 1
@@ -173,7 +182,7 @@ def _run_one(args, text: str, golden_text: str | None, inputs: dict) -> int:
     try:
         f = find_entry(module, args.entry)
     except LayoutError as e:
-        raise _Fail(f"{source.name}: error: {e}") from None
+        raise _run_error(e, source, module) from None
     nops = sum(1 for _ in f.walk()) - 1
     progress = _Progress(nops) if sys.stderr.isatty() and nops > 50 else None
     kw = dict(entry=args.entry, seed=args.seed, system=args.system, pipeline=args.pipeline, target=args.target)
@@ -186,7 +195,7 @@ def _run_one(args, text: str, golden_text: str | None, inputs: dict) -> int:
     except DiagnosticError as e:  # lowering a ttir module failed
         raise _Fail("\n".join(d.format(source) for d in e.diagnostics)) from None
     except (RunError, LayoutError) as e:
-        raise _run_error(e, source) from None
+        raise _run_error(e, source, f) from None
     except ValueError as e:  # a pass pipeline that does not parse
         raise _Fail(f"meshc-run: error: {e}") from None
 
@@ -194,11 +203,7 @@ def _run_one(args, text: str, golden_text: str | None, inputs: dict) -> int:
     for name, v in zip(result.names, result.outputs):
         print(_summary(name, v, args.full))
     if args.save_outputs:
-        os.makedirs(args.save_outputs, exist_ok=True)
-        prefix = f"{f.sym_name.data}." if args.split_input_file else ""
-        for name, v in zip(result.names, result.outputs):
-            arr = np.stack(v) if isinstance(v, list) else v
-            np.save(os.path.join(args.save_outputs, f"{prefix}{name}.npy"), arr)
+        _save_outputs(args.save_outputs, f"{f.sym_name.data}." if args.split_input_file else "", result)
     if args.report:
         from meshc.tools.report import print_report
 
@@ -213,7 +218,7 @@ def _run_one(args, text: str, golden_text: str | None, inputs: dict) -> int:
         try:
             golden = run_golden(gmod, list(result.inputs.values()), entry=args.entry)
         except (RunError, LayoutError) as e:
-            raise _run_error(e, gsource) from None
+            raise _run_error(e, gsource, gmod) from None
         exact = not program_computes(gmod)
         if len(golden.outputs) != len(result.outputs):
             raise _Fail(f"meshc-run: error: the golden program returns {len(golden.outputs)} outputs, "
@@ -227,6 +232,31 @@ def _run_one(args, text: str, golden_text: str | None, inputs: dict) -> int:
                 how = "exact" if exact else f"within the {dt} tolerance"
                 print(f"check: {name} matches the golden run ({how})")
     return code
+
+
+def _check_system(name: str | None) -> None:
+    if name is None:
+        return
+    from meshc.layout.errors import LayoutError
+    from meshc.layout.system import system
+
+    try:
+        system(name)
+    except LayoutError as e:
+        raise _Fail(f"meshc-run: error: --system: {e}") from None
+
+
+def _save_outputs(folder: str, prefix: str, result) -> None:
+    """Every output as FOLDER/<prefix><name>.npy; a folder that cannot be made or written is an
+    error about the --save-outputs argument."""
+    try:
+        os.makedirs(folder, exist_ok=True)
+        for name, v in zip(result.names, result.outputs):
+            arr = np.stack(v) if isinstance(v, list) else v
+            np.save(os.path.join(folder, f"{prefix}{name}.npy"), arr)
+    except OSError as e:
+        raise _Fail(f"meshc-run: error: --save-outputs: cannot write to '{folder}': "
+                    f"{e.strerror or e}") from None
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -6,13 +6,14 @@
 // RUN: not meshc-run %s --entry nope 2>&1 | filecheck %s --check-prefix=ENTRY
 // RUN: not meshc-run %t.nothing.mlir 2>&1 | filecheck %s --check-prefix=READ
 
-// Bad input to meshc-run is an error that says what is wrong, exit 1, never a traceback.
-// SHAPE: error: input 'x' has shape 3x3, but @main takes tensor<4x8xf32>
+// Bad input to meshc-run is an error that says what is wrong, exit 1, never a traceback; an
+// error about an input is located at the entry function, one about the entry at the module.
+// SHAPE: run-errors.mlir:19:3: error: 'func.func' op input 'x' has shape 3x3, but @main takes tensor<4x8xf32>
 // SHAPE-NOT: Traceback
-// NAME: error: @main has no input named 'y'; its inputs are x
+// NAME: run-errors.mlir:19:3: error: 'func.func' op @main has no input named 'y'; its inputs are x
 // FILE: meshc-run: error: cannot load input 'x' from '{{.*}}missing.npy'
 // SYNTAX: meshc-run: error: --input 'x' must be NAME=FILE.npy
-// ENTRY: error: no function @nope in the module (functions: @main)
+// ENTRY: run-errors.mlir:18:1: error: no function @nope in the module (functions: @main)
 // READ: meshc-run: error: cannot read '{{.*}}nothing.mlir'
 module {
   func.func @main(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
