@@ -149,6 +149,26 @@ class LocatingParser(Parser):
             stamp_location(op, self.lexer.input.name, line, col)
         return op
 
+    def parse_optional_attribute(self):  # type: ignore[override]
+        return self._located(super().parse_optional_attribute, "attribute")
+
+    def parse_optional_type(self):  # type: ignore[override]
+        return self._located(super().parse_optional_type, "type")
+
+    def _located(self, parse, kind: str):
+        """Run `parse`; a value xDSL refuses while building the attribute or type (an integer out of
+        its type's range, an affine expression it cannot represent) becomes a parse error at it."""
+        start = self._current_token.span.start
+        try:
+            return parse()
+        except ParseError:
+            raise
+        except (VerifyException, ValueError, ArithmeticError, NotImplementedError) as e:
+            msg = _first_line(str(e)) or type(e).__name__
+            if isinstance(e, ZeroDivisionError):
+                msg = "division by zero"
+            self.raise_error(f"invalid {kind}: {msg}", start, max(self.pos, start + 1))
+
     def _parse_extended_type_or_attribute(self, attr_or_dialect_name: str, is_type: bool):  # type: ignore[override]
         start = self.pos - len(attr_or_dialect_name) - 1
         try:

@@ -390,6 +390,8 @@ class _Parser:
             inner = self.parse_unary()
             return Const(-inner.value) if isinstance(inner, Const) else Binary("mul", inner, Const(-1))
         if kind == "int":
+            if not -(1 << 63) <= int(val) < (1 << 63):
+                self.error(f"constant {val} in affine map does not fit in 64 bits", got=False)
             self.i += 1
             return Const(int(val))
         if kind == "id" and val in self.names:

@@ -22,6 +22,7 @@ import numpy as np
 
 from meshc.layout.affine import AffineExpr, AffineMap, Const, Dim, as_map, grid_points
 from meshc.layout.errors import LayoutError
+from meshc.layout.limits import MAX_CORES, MAX_DEVICES, as_ints, check_count
 from meshc.layout.system import SystemDesc
 
 DEFAULT_CHIP_GRID = (8, 8)
@@ -49,6 +50,10 @@ class Device:
         object.__setattr__(self, "mapping", as_map(self.mapping))
         object.__setattr__(self, "mesh_shape", tuple(int(s) for s in self.mesh_shape))
         object.__setattr__(self, "chip_ids", tuple(int(c) for c in self.chip_ids))
+        if all(s > 0 for s in self.grid_shape):
+            check_count(self.num_cores, MAX_CORES, f"grid {_fmt_shape(self.grid_shape)}", "cores")
+        if all(s > 0 for s in self.mesh_shape):
+            check_count(prod(self.mesh_shape), MAX_DEVICES, f"mesh {_fmt_shape(self.mesh_shape)}", "devices")
 
     # -------------------------------------------------------------- evaluation
 
@@ -226,11 +231,15 @@ def derive_device(
     printed from the fastest mesh axis outwards: mesh 2x4 gives
     `(d0, d1) -> (d1 floordiv 8 + (d0 floordiv 8) * 4, d0 mod 8, d1 mod 8)`.
     """
-    mesh = (int(mesh_shape),) if isinstance(mesh_shape, (int, np.integer)) else tuple(int(s) for s in mesh_shape)
+    if isinstance(mesh_shape, (int, np.integer)) and not isinstance(mesh_shape, bool):
+        mesh = (int(mesh_shape),)
+    else:
+        mesh = as_ints(mesh_shape, "a mesh shape")
     if not mesh or any(s <= 0 for s in mesh):
         raise LayoutError(f"mesh shape {_fmt_shape(mesh) or '<empty>'} must have positive sizes")
     n = prod(mesh)
-    ids = tuple(range(n)) if chip_ids is None else tuple(int(c) for c in chip_ids)
+    check_count(n, MAX_DEVICES, f"mesh {_fmt_shape(mesh)}", "devices")
+    ids = tuple(range(n)) if chip_ids is None else as_ints(chip_ids, "chip_ids")
     if len(ids) != n:
         raise LayoutError(f"{len(ids)} chip ids given, but mesh shape {_fmt_shape(mesh)} needs {n}")
     if chip_grid is None:
@@ -245,9 +254,13 @@ def derive_device(
             chip_grid = grids.pop()
         else:
             chip_grid = DEFAULT_CHIP_GRID
-    gy, gx = (int(v) for v in chip_grid)
+    grid_ints = as_ints(chip_grid, "chip_grid")
+    if len(grid_ints) != 2:
+        raise LayoutError(f"chip_grid is (rows, cols) of one chip's cores; got {chip_grid!r}")
+    gy, gx = grid_ints
     if gy <= 0 or gx <= 0:
         raise LayoutError(f"chip grid {gy}x{gx} must have positive sizes")
+    check_count(n * gy * gx, MAX_CORES, f"mesh {_fmt_shape(mesh)} of {gy}x{gx}-core chips", "cores")
 
     rank = max(2, len(mesh))
     m = (1,) * (rank - len(mesh)) + mesh  # mesh padded to the grid's rank

@@ -30,6 +30,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from meshc.layout.errors import LayoutError
+from meshc.layout.limits import as_int, check_elements
 from meshc.layout.mesh import Mesh, ShardingSpec, chunk_bounds
 from meshc.layout.sharding_spec import format_spec, from_global, parse_spec, to_global
 
@@ -37,8 +38,11 @@ from meshc.layout.sharding_spec import format_spec, from_global, parse_spec, to_
 def as_mesh(mesh_shape: Mesh | Sequence[int] | int) -> Mesh:
     if isinstance(mesh_shape, Mesh):
         return mesh_shape
-    if isinstance(mesh_shape, int):
-        return Mesh((mesh_shape,))
+    if isinstance(mesh_shape, (int, np.integer)) and not isinstance(mesh_shape, bool):
+        return Mesh((int(mesh_shape),))
+    if isinstance(mesh_shape, (str, bytes)) or not hasattr(mesh_shape, "__iter__"):
+        raise LayoutError(f"a mesh shape is a device count or a sequence of axis sizes such as (2, 4); "
+                          f"got {mesh_shape!r}")
     return Mesh(tuple(mesh_shape))
 
 
@@ -57,7 +61,7 @@ def _axis_spec(who: str, mesh: Mesh, rank: int, per_axis: Sequence[int | None]) 
     dims: list[list[int]] = [[] for _ in range(rank)]
     for axis, d in enumerate(per_axis):
         if d is not None:
-            dims[_norm_dim(who, int(d), rank)].append(axis)
+            dims[_norm_dim(who, as_int(d, f"{who}: a tensor dim"), rank)].append(axis)
     return ShardingSpec(mesh, tuple(tuple(a) for a in dims))
 
 
@@ -260,6 +264,7 @@ def distribute(tensor: np.ndarray, mesh_shape, mapper, copy: bool = True) -> dic
     LayoutError names the dim and the torch.chunk sizes otherwise) unless it has `pad=True`.
     """
     tensor = np.asarray(tensor)
+    check_elements(tensor.shape, tensor.itemsize, f"the tensor {'x'.join(map(str, tensor.shape))}")
     mesh = as_mesh(mesh_shape)
     spec = spec_of(mapper, mesh, tensor.ndim)
     if isinstance(mapper, MeshMapper):
@@ -280,7 +285,13 @@ def distribute(tensor: np.ndarray, mesh_shape, mapper, copy: bool = True) -> dic
 def aggregate(shards: Mapping | Sequence, mesh_shape, composer, shape: Sequence[int] | None = None) -> np.ndarray:
     """Put the pieces back together as `composer` says; `shape` trims a padded result."""
     mesh = as_mesh(mesh_shape)
-    any_shard = next(iter(shards.values())) if isinstance(shards, Mapping) else next(iter(shards))
+    if isinstance(shards, (str, bytes)) or not isinstance(shards, (Mapping, Sequence)):
+        raise LayoutError(f"aggregate takes the shards as {{device coord: array}} or a list in device order; "
+                          f"got {type(shards).__name__}")
+    if len(shards) != mesh.size:
+        raise LayoutError(f"aggregate got {len(shards)} shards for mesh {mesh} of {mesh.size} devices; "
+                          "expected one shard a device")
+    any_shard = next(iter(shards.values())) if isinstance(shards, Mapping) else shards[0]
     spec = spec_of(composer, mesh, np.ndim(any_shard))
     out = to_global(shards, spec)
     if shape is not None:

@@ -30,6 +30,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from meshc.layout.errors import LayoutError, UnsupportedSharding
+from meshc.layout.limits import as_int, tensor_shape as tensor_shape_of
 from meshc.layout.mesh import Mesh, ShardingSpec
 from meshc.layout.mesh_mappers import MeshMapper, as_mesh, spec_of, uneven_error
 from meshc.layout.sharding_spec import format_spec
@@ -239,6 +240,14 @@ def _even_spec(tensor_shape, mesh: Mesh, mapper) -> ShardingSpec:
     return spec
 
 
+def _shape_and_datum(tensor_shape, datum_size) -> tuple[tuple[int, ...], int]:
+    shape = tensor_shape_of(tensor_shape, "tensor_shape", minimum=1)
+    datum_size = as_int(datum_size, "datum_size")
+    if datum_size < 1:
+        raise LayoutError(f"datum_size must be at least 1 byte, got {datum_size}")
+    return shape, datum_size
+
+
 def lower_mesh_mapper(tensor_shape: Sequence[int], mesh_shape, mapper, datum_size: int) -> ShardedBufferConfig:
     """The 2D ShardedBufferConfig that distributes as `mapper` does (TT-Mesh's faithful form).
 
@@ -246,10 +255,7 @@ def lower_mesh_mapper(tensor_shape: Sequence[int], mesh_shape, mapper, datum_siz
     dim sharded while a dim outside it stays > 1; a mesh with more than 2 axes), LayoutError when
     the pieces are not equal.
     """
-    shape = tuple(int(n) for n in tensor_shape)
-    datum_size = int(datum_size)
-    if datum_size < 1:
-        raise LayoutError(f"datum_size must be at least 1 byte, got {datum_size}")
+    shape, datum_size = _shape_and_datum(tensor_shape, datum_size)
     height, width = _flat2d(shape)
     user_mesh = as_mesh(mesh_shape)
     mesh, _ = _mesh_2d(user_mesh)
@@ -303,10 +309,7 @@ def lower_mesh_mapper_nd(tensor_shape: Sequence[int], mesh_shape, mapper, datum_
     A mapper with pad=True (or a spec) may split unevenly: shards are ceil(n / k) and the last
     ones are zero-padded, as `distribute` pads.
     """
-    shape = tuple(int(n) for n in tensor_shape)
-    datum_size = int(datum_size)
-    if datum_size < 1:
-        raise LayoutError(f"datum_size must be at least 1 byte, got {datum_size}")
+    shape, datum_size = _shape_and_datum(tensor_shape, datum_size)
     if not shape:
         raise LayoutError("a 0-d tensor has no buffer form; reshape it to (1,) first")
     mesh = as_mesh(mesh_shape)
