@@ -1,11 +1,11 @@
-# meshc: make demo | make test | make bench
+# meshc: make demo | make test | make bench | make fuzz
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 TSTAMP := $(VENV)/.installed-test
 
-.PHONY: demo test unit lit bench clean
+.PHONY: demo test unit lit fuzz fuzz-short bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -32,6 +32,15 @@ lit: $(TSTAMP)
 test: $(TSTAMP)
 	$(BIN)/python -m pytest -n auto test/unit
 	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/lit -s test/lit
+	$(MAKE) fuzz-short
+
+# a short fixed-seed fuzz run: fails on any internal error, hang, out of memory or unlocated error
+fuzz-short: $(TSTAMP)
+	$(BIN)/python -m fuzz --inputs 1000 --seed 7 --out fuzz-out/short --quiet
+
+# the long campaign (README, Robustness): 100,000 inputs, fixed seed, counts printed at the end
+fuzz: $(TSTAMP)
+	$(BIN)/python -m fuzz --inputs 100000 --seed 1 --out fuzz-out/long
 
 bench: $(STAMP)
 	$(BIN)/python bench/compile.py

@@ -19,12 +19,13 @@ MAX_CORES = 1 << 20
 """Cores in one core range set or one device's logical grid (a 64x64 mesh of 16x16-core chips)."""
 MAX_DEVICES = 1 << 12
 """Devices in one mesh (a 64x64 mesh)."""
-MAX_PAGES = 1 << 24
+MAX_PAGES = 1 << 22
 """Pages in one tensor's page table."""
-MAX_ELEMENTS = 1 << 28
+MAX_ELEMENTS = 1 << 27
 """Elements of one tensor that meshc materialises or maps element by element."""
-MAX_TENSOR_BYTES = 1 << 30
-"""Bytes of one tensor that meshc materialises (distribute, the simulator's inputs and results)."""
+MAX_TENSOR_BYTES = 1 << 29
+"""Bytes of one tensor that meshc materialises (distribute's shards together, the simulator's
+inputs and results)."""
 MAX_SHAPE_ELEMENTS = 1 << 48
 """Elements of a tensor meshc only reasons about (plans, buffer configs): byte counts stay exact."""
 

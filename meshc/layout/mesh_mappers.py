@@ -227,6 +227,14 @@ def spec_of(mapper, mesh: Mesh, rank: int) -> ShardingSpec:
     """The sharding spec of a mapper, composer, ShardingSpec or spec text, for a tensor of `rank`."""
     if isinstance(mapper, (MeshMapper, MeshComposer)):
         return mapper.spec(mesh, rank)
+    spec = _given_spec(mapper, mesh)
+    if spec.rank != rank:
+        raise LayoutError(f"spec {format_spec(spec)} has {spec.rank} dims, but the tensor has rank {rank}: "
+                          "give one entry a tensor dim")
+    return spec
+
+
+def _given_spec(mapper, mesh: Mesh) -> ShardingSpec:
     if isinstance(mapper, ShardingSpec):
         if mapper.mesh.shape != mesh.shape:
             raise LayoutError(f"spec {format_spec(mapper)} is for mesh {mapper.mesh}, not {mesh}")
@@ -267,6 +275,9 @@ def distribute(tensor: np.ndarray, mesh_shape, mapper, copy: bool = True) -> dic
     check_elements(tensor.shape, tensor.itemsize, f"the tensor {'x'.join(map(str, tensor.shape))}")
     mesh = as_mesh(mesh_shape)
     spec = spec_of(mapper, mesh, tensor.ndim)
+    shard = [-(-n // spec.num_pieces(d)) for d, n in enumerate(tensor.shape)]
+    check_elements([mesh.size] + shard, tensor.itemsize, f"distributing {'x'.join(map(str, tensor.shape))} "
+                                                         f"over mesh {mesh}")
     if isinstance(mapper, MeshMapper):
         pads = []
         for d, n in enumerate(tensor.shape):
