@@ -1,0 +1,3 @@
+module {
+  func.func private @decl(tensor<4xf32>) -> tensor<4xf32>
+}

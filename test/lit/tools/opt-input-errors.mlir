@@ -1,0 +1,69 @@
+// RUN: python -c "import sys; open(sys.argv[1], 'wb').write(b'module {\n  \xff\n}\n')" %t.latin.mlir
+// RUN: not meshc-opt %t.latin.mlir 2>&1 | filecheck %s --check-prefix=UTF8
+// RUN: not meshc-run %t.latin.mlir 2>&1 | filecheck %s --check-prefix=UTF8
+// RUN: python -c "import sys; open(sys.argv[1], 'w').write('module {\n}\n')" %t.ok.mlir
+// RUN: not meshc-opt %t.ok.mlir -o %t.nodir/sub/out.mlir 2>&1 | filecheck %s --check-prefix=OUT
+// RUN: not meshc-opt %s --split-input-file 2>&1 | filecheck %s
+
+// Input meshc-opt cannot take is a located error (exit 1), never an internal error:
+// bytes that are not UTF-8 are reported at their line and column.
+// UTF8: latin.mlir:2:3: error: the input is not valid UTF-8: byte 0xff (invalid start byte)
+// UTF8-NOT: internal error
+// An output file that cannot be written names the -o argument.
+// OUT: meshc-opt: error: cannot write '{{.*}}nodir/sub/out.mlir': No such file or directory
+// OUT-NOT: internal error
+
+// Swapped ops: an operand defined after its use is MLIR's dominance error, at the use.
+// CHECK: opt-input-errors.mlir:19:3: error: 'ttir.relu' op operand #0 does not dominate this use: it is defined by 'ttir.relu' at line 20, after this op
+func.func @swapped(%a: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  %1 = "ttir.relu"(%0) : (tensor<4x8xf32>) -> tensor<4x8xf32>
+  %0 = "ttir.relu"(%a) : (tensor<4x8xf32>) -> tensor<4x8xf32>
+  return %1 : tensor<4x8xf32>
+}
+
+// -----
+
+// Integer attribute values out of their type's range: at the value, not at 0:0.
+// CHECK: opt-input-errors.mlir:28:24: error: invalid attribute: Integer value 4294967296 is out of range for type ui32
+module attributes {a = 4294967296 : ui32} {
+}
+
+// -----
+
+// CHECK: opt-input-errors.mlir:34:24: error: invalid attribute: Integer value 2147483648 is out of range for type si32
+module attributes {b = 2147483648 : si32} {
+}
+
+// -----
+
+// Affine maps xDSL cannot hold: division by zero and semi-affine ceildiv, at the map.
+// CHECK: opt-input-errors.mlir:41:24: error: invalid attribute: division by zero
+module attributes {m = affine_map<(d0) -> (0 floordiv 0)>} {
+}
+
+// -----
+
+// CHECK: opt-input-errors.mlir:47:24: error: invalid attribute: Ceil division with non-constant (semi-affine) is not supported yet
+module attributes {m = affine_map<(d0, d1) -> (d0 ceildiv d1)>} {
+}
+
+// -----
+
+// Huge sizes are refused before anything is enumerated, naming the limit.
+// CHECK: opt-input-errors.mlir:54:32: error: invalid attribute '#tt.device': grid 99999999999x1 has 99999999999 cores, more than meshc handles (1048576, meshc.layout.limits.MAX_CORES)
+module attributes {tt.device = #tt.device<workerGrid = #tt.grid<99999999999x1, (d0, d1) -> (0, d0, d1)>, meshShape = 1, chipIds = [0]>} {
+}
+
+// -----
+
+// CHECK: opt-input-errors.mlir:60:24: error: invalid attribute '#ttnn.core_range': core range (0, 0)-(0, 9223372036854775807) has 9223372036854775808 cores, more than meshc handles
+module attributes {a = #ttnn.core_range<(0, 0), (0, 9223372036854775807)>} {
+}
+
+// -----
+
+// An affine constant beyond 64 bits.
+// CHECK: opt-input-errors.mlir:67:{{[0-9]+}}: error: {{.*}}constant 99999999999999999999 in affine map does not fit in 64 bits
+module attributes {tt.device = #tt.device<workerGrid = #tt.grid<8x8, (d0, d1) -> (99999999999999999999, d0, d1)>, meshShape = 1, chipIds = [0]>} {
+}
+// CHECK-NOT: internal error
