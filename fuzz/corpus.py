@@ -59,7 +59,7 @@ def _strip_run_lines(text: str) -> str:
 
 def corpus_files(root: Path = ROOT) -> list[Path]:
     files = sorted((root / "examples").glob("*.mlir")) + sorted((root / "test" / "lit").rglob("*.mlir"))
-    return [f for f in files if f.is_file()]
+    return [f for f in files if f.is_file() and "Output" not in f.parts]  # lit's Output/: test products
 
 
 def load_corpus(root: Path = ROOT) -> list[Seed]:

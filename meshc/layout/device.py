@@ -22,7 +22,7 @@ import numpy as np
 
 from meshc.layout.affine import AffineExpr, AffineMap, Const, Dim, as_map, grid_points
 from meshc.layout.errors import LayoutError
-from meshc.layout.limits import MAX_CORES, MAX_DEVICES, as_ints, check_count
+from meshc.layout.limits import MAX_CHIP_ID, MAX_CORES, MAX_DEVICES, as_ints, check_count
 from meshc.layout.system import SystemDesc
 
 DEFAULT_CHIP_GRID = (8, 8)
@@ -50,6 +50,9 @@ class Device:
         object.__setattr__(self, "mapping", as_map(self.mapping))
         object.__setattr__(self, "mesh_shape", tuple(int(s) for s in self.mesh_shape))
         object.__setattr__(self, "chip_ids", tuple(int(c) for c in self.chip_ids))
+        bad = [c for c in self.chip_ids if not 0 <= c < MAX_CHIP_ID]
+        if bad:
+            raise LayoutError(f"chip id {bad[0]} is out of range; chip ids lie in [0, {MAX_CHIP_ID})")
         if all(s > 0 for s in self.grid_shape):
             check_count(self.num_cores, MAX_CORES, f"grid {_fmt_shape(self.grid_shape)}", "cores")
         if all(s > 0 for s in self.mesh_shape):

@@ -19,6 +19,8 @@ MAX_CORES = 1 << 20
 """Cores in one core range set or one device's logical grid (a 64x64 mesh of 16x16-core chips)."""
 MAX_DEVICES = 1 << 12
 """Devices in one mesh (a 64x64 mesh)."""
+MAX_CHIP_ID = 1 << 31
+"""Chip ids lie in [0, MAX_CHIP_ID) (a 32-bit id, as in tt-mlir's chipIds)."""
 MAX_PAGES = 1 << 22
 """Pages in one tensor's page table."""
 MAX_ELEMENTS = 1 << 27
