@@ -48,21 +48,27 @@ def _args(argv):
     return p.parse_args(argv)
 
 
+API_BATCH = 200
+"""API cases are drawn by hypothesis in batches of this size (batch b from seed (seed, b)), so the
+first inputs run at once instead of after drawing them all."""
+
+
+def _api_stream(seed: int):
+    batch = 0
+    while True:
+        yield from draw_api_cases(API_BATCH, seed * 1_000_003 + batch)
+        batch += 1
+
+
 def _cases(n: int, seed: int, api_share: float):
     rng = random.Random(seed)
     mut = Mutator(load_corpus(), rng)
-    n_api = int(n * api_share)
-    api = iter(draw_api_cases(n_api, seed)) if n_api else iter(())
-    api_left = n_api
-    for i in range(n):
-        left = n - i
-        if api_left and rng.random() < api_left / left:
-            case = next(api, None)
-            api_left -= 1
-            if case is not None:
-                yield case
-                continue
-        yield mut.case()
+    api = _api_stream(seed)
+    for _ in range(n):
+        if rng.random() < api_share:
+            yield next(api)
+        else:
+            yield mut.case()
 
 
 def _save(out: str, n: int, case: Case, klass: str, message: str) -> str:
