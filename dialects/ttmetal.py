@@ -285,6 +285,9 @@ def block_shape(shape: tuple[int, ...], select: Sequence[str], grid: tuple[int, 
             out.append(n)
         else:
             k = grid[0] if sel == "y" else grid[1]
+            if k < 1:
+                raise VerifyException(f"the program's core grid {rules.fmt(grid)} has no cores to split the "
+                                      f"buffer {what} over for selector '{sel}'")
             if n % k:
                 raise VerifyException(f"buffer {what} ({n}) do not split into {k} blocks for selector '{sel}'")
             out.append(n // k)

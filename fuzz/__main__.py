@@ -38,7 +38,7 @@ def _args(argv):
     p.add_argument("--seed", type=int, default=1, help="seed of the campaign (default 1)")
     p.add_argument("--workers", type=int, default=os.cpu_count() or 2, help="forked workers (default: cores)")
     p.add_argument("--api-share", type=float, default=0.1, help="share of inputs that are API calls")
-    p.add_argument("--time-limit", type=float, default=10.0, help="seconds per input (default 10)")
+    p.add_argument("--time-limit", type=float, default=10.0, help="CPU seconds per input (default 10)")
     p.add_argument("--mem-limit", type=int, default=2048, help="MiB of address space per input (default 2048)")
     p.add_argument("--out", default="fuzz-out", help="where failures are saved (default fuzz-out)")
     p.add_argument("--keep", type=int, default=3, help="failures saved per signature (default 3)")

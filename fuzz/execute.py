@@ -2,9 +2,10 @@
 
 A tool case writes its files into the worker's scratch directory and calls the tool exactly as
 its console script does (`tool_main`), catching the `SystemExit`; an API case calls the
-meshc.layout function. The per-input time limit is an interval timer raising `Timeout` (a
-BaseException, so no `except Exception` in meshc swallows it); the memory limit is the
-worker's RLIMIT_AS, which turns a huge allocation into a MemoryError.
+meshc.layout function. The per-input time limit is in CPU seconds (an ITIMER_PROF timer, so a
+busy shared machine does not turn slow inputs into hangs) raising `Timeout` (a BaseException,
+so no `except Exception` in meshc swallows it); the memory limit is the worker's RLIMIT_AS,
+which turns a huge allocation into a MemoryError.
 """
 
 from __future__ import annotations
@@ -56,8 +57,8 @@ def _tool(kind: str):
 
 def run_case(case: Case, workdir: str, time_limit: float) -> tuple[str, str]:
     """(class, message) of one case."""
-    signal.signal(signal.SIGALRM, _on_alarm)
-    signal.setitimer(signal.ITIMER_REAL, time_limit)
+    signal.signal(signal.SIGPROF, _on_alarm)
+    signal.setitimer(signal.ITIMER_PROF, time_limit)
     try:
         if case.kind == "api":
             from fuzz.api import run_api_case
@@ -65,11 +66,11 @@ def run_case(case: Case, workdir: str, time_limit: float) -> tuple[str, str]:
             return run_api_case(case)
         return _run_tool(case, workdir)
     except Timeout:
-        return "hang", f"no result after {time_limit:g} s"
+        return "hang", f"no result after {time_limit:g} CPU seconds"
     except MemoryError as e:
         return "oom", f"MemoryError: {e}"
     finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.setitimer(signal.ITIMER_PROF, 0)
 
 
 def _run_tool(case: Case, workdir: str) -> tuple[str, str]:

@@ -65,7 +65,7 @@ class Mutator:
 
     def case(self) -> Case:
         r = self.rng
-        run = r.random() < 0.2 and self.runnable
+        run = r.random() < 0.15 and self.runnable
         seed = r.choice(self.runnable if run else self.seeds)
         data = seed.text.encode("utf-8")
         names = []

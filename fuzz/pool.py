@@ -23,8 +23,9 @@ from multiprocessing.connection import wait
 from fuzz.case import Case
 from fuzz.execute import run_case
 
-GRACE = 5.0
-"""Seconds the watchdog waits past the per-input time limit before it kills a worker."""
+WALL_FACTOR = 10.0
+"""The watchdog kills a worker silent for this many times the per-input CPU time limit in wall-clock
+seconds (plus a minute): on a loaded machine wall time runs far ahead of CPU time."""
 
 
 def _vm_size() -> int:
@@ -139,7 +140,7 @@ class Pool:
                         if klass in ("oom", "hang") or not s.proc.is_alive():
                             s.kill()
                             slots[i] = _Slot(self)
-                    elif now - s.started > self.time_limit + GRACE:
+                    elif now - s.started > self.time_limit * WALL_FACTOR + 60:
                         s.kill()
                         slots[i] = _Slot(self)
                         yield idx, case, "hang", f"killed after {now - s.started:.0f} s (did not answer the timer)"

@@ -31,7 +31,13 @@ COLLECTIVE_KINDS = tuple(COLLECTIVES)
 def spec_for(shard_dims: tuple[int, ...], rank: int, mesh_shape: tuple[int, ...]) -> ShardingSpec:
     """The ShardingSpec of a mesh_shard / distribute: per mesh axis, the tensor dim it splits."""
     dims: list[list[int]] = [[] for _ in range(rank)]
+    if len(shard_dims) > len(mesh_shape):
+        raise LayoutError(f"shard_dims {list(shard_dims)} has {len(shard_dims)} entries for a mesh of "
+                          f"{len(mesh_shape)} axes; expected one entry per mesh axis")
     for axis, d in enumerate(shard_dims):
+        if d >= rank:
+            raise LayoutError(f"shard_dims entry {d} (mesh axis {axis}) is not a dim of a rank-{rank} tensor; "
+                              f"expected -1 (replicate) or a dim below {rank}")
         if d >= 0:
             dims[d].append(axis)
     return ShardingSpec(Mesh(mesh_shape), tuple(tuple(x) for x in dims))
