@@ -66,7 +66,10 @@ class Mutator:
     def case(self) -> Case:
         r = self.rng
         run = r.random() < 0.15 and self.runnable
-        seed = r.choice(self.runnable if run else self.seeds)
+        pool = self.runnable if run else self.seeds
+        if r.random() < 0.8:  # mostly single chunks: a whole split file costs one run per chunk
+            pool = [s for s in pool if not s.split] or pool
+        seed = r.choice(pool)
         data = seed.text.encode("utf-8")
         names = []
         for _ in range(r.choice((1, 1, 1, 2, 2, 3))):
