@@ -133,11 +133,16 @@ def distribution_attrs(shape: tuple[int, ...], elem_type, mesh: tuple[int, ...],
     from meshc.dialects.element_types import data_type_name
 
     dims: list[list[int]] = [[] for _ in shape]
-    for axis, d in enumerate(shard_dims):
-        if d >= 0:
-            dims[d].append(axis)
-    m = Mesh(mesh)
-    spec = ShardingSpec(m, tuple(tuple(x) for x in dims))
+    try:
+        for axis, d in enumerate(shard_dims):
+            if d >= len(shape):
+                raise LayoutError(f"shard_dims entry {d} is not a dim of the rank-{len(shape)} tensor")
+            if d >= 0:
+                dims[d].append(axis)
+        m = Mesh(mesh)
+        spec = ShardingSpec(m, tuple(tuple(x) for x in dims))
+    except LayoutError as e:
+        raise LocatedError(f"cannot distribute over the module's mesh {'x'.join(map(str, mesh))}: {e}", op) from None
     dname = data_type_name(elem_type) or "f32"
     datum = get_dtype(dname).itemsize
     try:
