@@ -54,7 +54,7 @@ def is_located(line: str) -> bool:
 
 def classify_tool(code: int | None, out: str, err: str) -> str:
     """The class of a tool run from its exit code and its stdout / stderr text."""
-    if re.search(r"^\S*\w+Warning: ", err, re.M):
+    if re.search(r"\b\w+Warning: ", err):
         return "internal"
     if code == 0:
         return "ok"
