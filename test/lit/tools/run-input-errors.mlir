@@ -8,6 +8,7 @@
 // RUN: meshc-run %s --input x=%t.inf.npy 2>&1 | filecheck %s --check-prefix=INF
 // RUN: not meshc-run %S/Inputs/run-no-function.mlir 2>&1 | filecheck %s --check-prefix=NOFUNC
 // RUN: not meshc-run %S/Inputs/run-huge-tensors.mlir --split-input-file 2>&1 | filecheck %s --check-prefix=HUGE
+// RUN: meshc-run %S/Inputs/run-no-from-device.mlir --check 2>&1 | filecheck %s --check-prefix=NOFROM
 
 // Bad input to meshc-run is an error naming the argument or located in the file, exit 1.
 // EMPTY: meshc-run: error: cannot load input 'x' from '{{.*}}empty.npy': the file is empty
@@ -25,6 +26,8 @@
 // HUGE: run-huge-tensors.mlir:8:3: error: 'func.func' op input 'x' of type tensor<?x4xf32> has a dynamic or negative dimension; the simulator runs static shapes only
 // HUGE: run-huge-tensors.mlir:15:5: error: 'ttnn.repeat' op tensor<65536x65536xf32> does not fit its #ttnn.ttnn_layout
 // HUGE-NOT: internal error
+// A one-device program returning its result still on the device checks as equal to the golden run.
+// NOFROM: check: result0 matches the golden run (exact)
 module {
   func.func @main(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
     %d = "ttnn.get_device"() {mesh_shape = array<i64: 1, 1>} : () -> !ttnn.device
