@@ -17,6 +17,7 @@ import os
 import pickle
 import random
 import shutil
+import signal
 import sys
 import tempfile
 import time
@@ -107,32 +108,28 @@ def _campaign(args, scratch: str) -> int:
     pool = Pool(args.workers, args.time_limit, args.mem_limit, scratch)
     counts: Counter[str] = Counter()
     by_sig: dict[str, list] = {}
-    saved = 0
     t0 = last = time.monotonic()
     if os.path.isdir(args.out):
         shutil.rmtree(args.out)
-    for _, case, klass, message in pool.run(_cases(args.inputs, args.seed, args.api_share)):
-        counts[klass] += 1
-        if klass in FAILING or klass == "mismatch":
-            sig = signature(klass, message)
-            hits = by_sig.setdefault(sig, [])
-            if len(hits) < args.keep:
-                saved += 1
-                hits.append((case, klass, message, _save(args.out, saved, case, klass, message)))
-            else:
-                hits.append(None)
-        now = time.monotonic()
-        if not args.quiet and now - last > 30:
-            last = now
-            done = sum(counts.values())
-            print(f"[{now - t0:6.0f} s] {done} inputs, {done / (now - t0):.1f}/s: "
-                  + ", ".join(f"{k} {counts[k]}" for k in CLASSES if counts[k]), file=sys.stderr, flush=True)
+    stopped = False
+    signal.signal(signal.SIGTERM, signal.default_int_handler)  # `kill` stops it like Ctrl-C: counts printed
+    try:
+        for _, case, klass, message in pool.run(_cases(args.inputs, args.seed, args.api_share)):
+            _count(args, counts, by_sig, case, klass, message)
+            now = time.monotonic()
+            if not args.quiet and now - last > 30:
+                last = now
+                done = sum(counts.values())
+                print(f"[{now - t0:6.0f} s] {done} inputs, {done / (now - t0):.1f}/s: "
+                      + ", ".join(f"{k} {counts[k]}" for k in CLASSES if counts[k]), file=sys.stderr, flush=True)
+    except KeyboardInterrupt:
+        stopped = True
     elapsed = time.monotonic() - t0
-    if args.minimize and by_sig:
+    if args.minimize and by_sig and not stopped:
         _minimize_all(args, scratch, by_sig)
     total = sum(counts.values())
     print(f"fuzz: {total} inputs (seed {args.seed}, {args.workers} workers) in {elapsed:.0f} s "
-          f"({total / max(elapsed, 1e-9):.1f}/s)")
+          f"({total / max(elapsed, 1e-9):.1f}/s){' (stopped before the end)' if stopped else ''}")
     for k in CLASSES:
         print(f"  {k:10s} {counts[k]}")
     for sig, hits in sorted(by_sig.items(), key=lambda kv: -len(kv[1])):
@@ -141,7 +138,20 @@ def _campaign(args, scratch: str) -> int:
     bad = sum(counts[k] for k in FAILING)
     if bad:
         print(f"fuzz: FAILED: {bad} inputs in failing classes ({', '.join(FAILING)}); saved under {args.out}/")
-    return 1 if bad else 0
+    return 1 if bad or stopped else 0
+
+
+def _count(args, counts: Counter, by_sig: dict, case: Case, klass: str, message: str) -> None:
+    """Count one outcome; save a failure (at most --keep a signature)."""
+    counts[klass] += 1
+    if klass in FAILING or klass == "mismatch":
+        sig = signature(klass, message)
+        hits = by_sig.setdefault(sig, [])
+        if len(hits) < args.keep:
+            n = sum(len(h) for h in by_sig.values())
+            hits.append((case, klass, message, _save(args.out, n, case, klass, message)))
+        else:
+            hits.append(None)
 
 
 def _minimize_all(args, scratch: str, by_sig: dict) -> None:

@@ -2,9 +2,11 @@
 
 The parent imports meshc once (`execute.preload`), then forks the workers; each runs case
 after case in-process (no new interpreter per input) with RLIMIT_AS set to its size at start
-plus the memory limit, and an interval timer per input. The parent also keeps a watchdog: a
-worker silent past the time limit plus a grace period (a hang in C code that the timer cannot
-interrupt) is killed and its input counted as a hang. A worker that dies or hits a limit is
+plus the memory limit, and a CPU-time interval timer per input. The parent also keeps a
+watchdog on the worker's CPU time (from /proc): a worker that has used the time limit plus a
+grace period on one input without answering (a hang in C code the timer cannot interrupt) is
+killed and its input counted as a hang; so is one silent for half an hour of wall time. CPU
+time, not wall time, so a heavily shared machine does not turn slow inputs into hangs. A worker that dies or hits a limit is
 replaced, and every worker is replaced after `recycle` inputs so no state builds up.
 """
 
@@ -23,9 +25,21 @@ from multiprocessing.connection import wait
 from fuzz.case import Case
 from fuzz.execute import run_case
 
-WALL_FACTOR = 10.0
-"""The watchdog kills a worker silent for this many times the per-input CPU time limit in wall-clock
-seconds (plus a minute): on a loaded machine wall time runs far ahead of CPU time."""
+CPU_GRACE = 5.0
+"""CPU seconds past the per-input limit before the watchdog kills a worker."""
+WALL_CAP = 1800.0
+"""Wall-clock seconds after which a silent worker is killed whatever its CPU time."""
+_TICK = os.sysconf("SC_CLK_TCK")
+
+
+def _cpu_seconds(pid: int) -> float:
+    """User + system CPU seconds of a process, from /proc/PID/stat."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / _TICK
+    except (OSError, IndexError, ValueError):
+        return 0.0
 
 
 def _vm_size() -> int:
@@ -77,6 +91,7 @@ class _Slot:
         self.conn = parent
         self.job: tuple[int, Case] | None = None
         self.started = 0.0
+        self.cpu_at_start = 0.0
         self.done = 0
 
     def kill(self) -> None:
@@ -115,6 +130,7 @@ class Pool:
                             exhausted = True
                             break
                         s.job, s.started = nxt, time.monotonic()
+                        s.cpu_at_start = _cpu_seconds(s.proc.pid)
                         s.conn.send(nxt)
                 busy = [s for s in slots if s.job is not None]
                 if not busy:
@@ -140,10 +156,13 @@ class Pool:
                         if klass in ("oom", "hang") or not s.proc.is_alive():
                             s.kill()
                             slots[i] = _Slot(self)
-                    elif now - s.started > self.time_limit * WALL_FACTOR + 60:
-                        s.kill()
-                        slots[i] = _Slot(self)
-                        yield idx, case, "hang", f"killed after {now - s.started:.0f} s (did not answer the timer)"
+                    else:
+                        cpu = _cpu_seconds(s.proc.pid) - s.cpu_at_start
+                        if cpu > self.time_limit + CPU_GRACE or now - s.started > WALL_CAP:
+                            s.kill()
+                            slots[i] = _Slot(self)
+                            yield idx, case, "hang", (f"killed after {cpu:.0f} CPU seconds, {now - s.started:.0f} s "
+                                                      "of wall time (did not answer the timer)")
         finally:
             for s in slots:
                 try:
