@@ -86,9 +86,10 @@ def test_plan_reshard_negative_dimension():
     _raises(lambda: L.plan_reshard((-8, 8), "f32", "[S0, R] on 2x2", "[R, S1] on 2x2"), "-8")
 
 
-def test_plan_reshard_64x64_mesh_is_refused_at_once():
-    _raises(lambda: L.plan_reshard((64, 64), "f32", "[S0, S1] on 64x64", "[S1, S0] on 64x64"),
-            "4096 devices", "MAX_PLAN_DEVICES")
+def test_plan_reshard_mesh_beyond_the_device_limit_is_refused_at_once():
+    # 128x64 = 8192 devices, above MAX_DEVICES (a 64x64 mesh, which the planner handles)
+    _raises(lambda: L.plan_reshard((128, 64), "f32", "[S0, S1] on 128x64", "[S1, S0] on 128x64"),
+            "8192 devices", "MAX_DEVICES")
 
 
 def test_plan_reshard_mesh_given_as_a_count():
@@ -99,4 +100,4 @@ def test_limits_hold_the_benchmark_sizes():
     # the simulator benchmark moves a 256 MiB f32 tensor: the limits must let it through
     assert limits.MAX_TENSOR_BYTES >= 256 * 2**20
     assert limits.MAX_ELEMENTS >= 256 * 2**20 // 4
-    assert limits.MAX_PLAN_DEVICES >= 32 * 32  # the 32x32-mesh reshard target
+    assert limits.MAX_DEVICES >= 64 * 64  # the planner's 64x64-mesh scale
