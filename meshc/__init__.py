@@ -5,6 +5,7 @@ Python API (see DESIGN.md):
     meshc.compile(module_or_text, pipeline) -> ModuleOp
     meshc.run(module, inputs) -> RunResult
     meshc.from_jax(fn, *example_args, mesh=None) -> ModuleOp   (needs jax: pip install meshc[jax])
+    meshc.visualize_sharding(shape, spec, mesh) -> MeshView   which chip holds which block
     meshc.layout            the placement model
 """
 
@@ -43,3 +44,12 @@ def from_jax(fn, *example_args, mesh=None, system=None):
     from meshc.importers import from_jax as _from_jax
 
     return _from_jax(fn, *example_args, mesh=mesh, system=system)
+
+
+def visualize_sharding(shape, spec, mesh=None, **kwargs):
+    """Show which chip holds which block of a tensor placed by a sharding spec on a mesh:
+    `meshc.visualize_sharding((64, 64), "[S0, R]", (2, 4))` prints tables; `output="x.png"`
+    (or .svg) draws a picture. See meshc.viz.visualize_sharding."""
+    from meshc.viz import visualize_sharding as _visualize
+
+    return _visualize(shape, spec, mesh, **kwargs)

@@ -62,10 +62,35 @@ class RunResult:
     mode: str = "sim"
     mesh_shape: tuple[int, ...] = (1,)
     system: object = None
+    module: ModuleOp | None = None
+    """The module that ran (a ttir module's lowered form)."""
 
     @property
     def output_dict(self) -> dict[str, object]:
         return dict(zip(self.names, self.outputs))
+
+    def visualize_sharding(self, value: str | None = None, output: str | None = None, text: bool | None = None):
+        """Show where a value of the program that ran lives (`"%1"`, `"%x"`; default: the first
+        value with a placement): tables in the terminal, or a PNG / SVG picture with `output=`.
+        Returns the MeshView (or the one-chip Placement) drawn."""
+        from meshc.viz import show
+        from meshc.viz.values import describe_value
+
+        if self.module is None:
+            raise RunError("this RunResult keeps no module to look the value up in")
+        view = describe_value(self.module, value)
+        if isinstance(view, tuple):
+            _, placement, label = view
+            if text or (text is None and output is None):
+                from meshc.viz.chip_text import render_chip_text
+
+                render_chip_text(placement, label)
+            if output:
+                from meshc.viz.chip_picture import render_chip_png
+
+                render_chip_png(placement, label, output)
+            return placement
+        return show(view, output, text if text is not None else output is None)
 
 
 def dialect_of(module: ModuleOp) -> str:
@@ -301,5 +326,5 @@ def run(module: ModuleOp, inputs=None, entry: str | None = None, seed: int | Non
         host_values.append(v)
     result = RunResult(inputs=ins, traffic=machine.traffic, memory=machine.memory_use(),
                        peak_l1_core=machine.peak_l1_core, time_estimate=machine.time_estimate,
-                       ops=machine.ops, mode="sim", mesh_shape=mesh, system=sysdesc)
+                       ops=machine.ops, mode="sim", mesh_shape=mesh, system=sysdesc, module=module)
     return _finish(result, f, host_values)

@@ -1,11 +1,16 @@
-"""meshc-viz: draw where the pages of a tensor live (seed 002's Figures 1-4, for any layout).
+"""meshc-viz: draw where a tensor lives, across the mesh and inside a chip (PNG, SVG or tables).
 
-The tensor comes from an .mlir file (the first tensor type carrying a `#ttnn.ttnn_layout`, or
-the value named by `--value`) or from flags (`--shape 64x64 --dtype bf16 --tile 32x32
---buffer l1 --layout block_sharded --grid 2x2 --shard 64x64`). The picture has two panels:
-the tensor as a grid of pages coloured by owner, and the owners (the core grid, or the DRAM
-banks) with the pages each holds, slot by slot. `--text` prints the same as tables instead.
-All placement facts come from `meshc.layout.placement.place`.
+The tensor comes from an .mlir file (ttir, ttnn or ttmetal; the value `--value` names as
+meshc-opt prints it, `%x` or `%1`, by default the first one with a placement) or from flags:
+`--shape 64x64 --spec "[S0, S1]" --mesh 2x4` for a tensor over a mesh, and `--dtype --tile
+--buffer --layout --grid --shard --orientation` for the layout of a tensor (or of every chip's
+block) on a chip's cores and DRAM banks.
+
+A tensor over a mesh draws as a mesh view (meshc.viz.mesh_picture / mesh_text): the tensor block
+by block, the chips holding each block, replicas, and, when the chip-level layout is known, one
+chip's cores or banks. A tensor on one chip draws as the chip view of the TT-Metal "Tensor and
+Memory Layouts" report's figures (meshc.viz.chip_picture / chip_text). `-o` writes a PNG or an
+SVG (by extension); `--text` prints tables. All placement facts come from meshc.layout.
 
 Errors (bad flags, bad input files, layouts that do not fit) print one line (or a located
 diagnostic for a file) and exit 1.
@@ -14,14 +19,17 @@ diagnostic for a file) and exit 1.
 from __future__ import annotations
 
 import argparse
-import math
 import re
 import sys
 
-import numpy as np
+from rich.console import Console
 
 from meshc.layout.errors import LayoutError
 from meshc.tools.common import tool_main
+from meshc.viz.chip_picture import render_chip_png
+from meshc.viz.chip_text import render_chip_text
+from meshc.viz.mesh_picture import render_mesh_png
+from meshc.viz.mesh_text import render_mesh_text
 
 
 class _Usage(Exception):
@@ -34,17 +42,23 @@ class _ArgParser(argparse.ArgumentParser):
 
 
 def _arg_parser() -> argparse.ArgumentParser:
-    p = _ArgParser(prog="meshc-viz", description="Draw where the pages of a tensor live (PNG or a terminal table).")
-    p.add_argument("input_file", nargs="?", help=".mlir file with a tensor carrying a #ttnn.ttnn_layout")
-    p.add_argument("-o", "--output", help="write the picture here (PNG)")
-    p.add_argument("--text", action="store_true", help="print tables in the terminal instead of drawing")
-    p.add_argument("--value", help="the SSA value whose tensor to draw, e.g. %%arg0 (default: the first)")
+    p = _ArgParser(prog="meshc-viz", description="Draw where a tensor lives: which chip holds which block, "
+                                                 "which core or bank which page (PNG, SVG or tables).")
+    p.add_argument("input_file", nargs="?", help="a ttir, ttnn or ttmetal .mlir file")
+    p.add_argument("-o", "--output", help="write the picture here (.png or .svg)")
+    p.add_argument("--text", action="store_true", help="print tables in the terminal")
+    p.add_argument("--value", help="the value to draw as meshc-opt prints it, e.g. %%x or %%1 "
+                                   "(default: the first with a placement)")
     g = p.add_argument_group("describe a tensor directly (instead of FILE)")
     g.add_argument("--shape", help="tensor shape, e.g. 64x64 or 2x3x64x128")
+    g.add_argument("--spec", help="sharding spec over a mesh, e.g. '[S0, R]' or '[S01, R]'")
+    g.add_argument("--mesh", help="device mesh shape for --spec, e.g. 2x4, 8x4 or 2x2x2")
+    g.add_argument("--system", help="system whose chips the mesh runs on (n150, n300, t3k, galaxy; "
+                                    "default: the smallest that holds it)")
     g.add_argument("--dtype", default="bf16", help="data type (default bf16)")
     g.add_argument("--tile", default="32x32", help="tile shape, or 'row_major' (default 32x32)")
     g.add_argument("--buffer", default=None, help="l1 or dram (default: dram when interleaved, else l1)")
-    g.add_argument("--layout", default="interleaved",
+    g.add_argument("--layout", default=None,
                    help="interleaved | height_sharded | width_sharded | block_sharded | nd_sharded")
     g.add_argument("--grid", help="cores: RxC (a grid from core (0, 0)) or ranges 'y0,x0-y1,x1;...'")
     g.add_argument("--shard", help="shard shape in elements, e.g. 64x64 (ND: one extent per dim)")
@@ -80,6 +94,7 @@ def _grid(text: str):
 
 
 def _placement_from_flags(a):
+    """The one-chip Placement the flags describe, and its label."""
     from meshc.layout.memory_config import MemoryConfig
     from meshc.layout.placement import place
 
@@ -93,203 +108,38 @@ def _placement_from_flags(a):
     return p, f"tensor<{a.shape}x{a.dtype}>"
 
 
-def _placement_from_file(a):
-    from xdsl.dialects.builtin import TensorType
-
-    from meshc.dialects.ttnn import TTNNLayoutAttr
+def _view_from_file(a):
+    """A MeshView, or ("chip", Placement, label), of the value --value names (default: the first
+    one with a placement)."""
     from meshc.driver import make_context, parse_source, verify_or_raise
+    from meshc.viz.values import describe_value
 
     with open(a.input_file) as f:
         text = f.read()
     module = parse_source(make_context(), text, a.input_file)
     verify_or_raise(module, a.input_file)
-    want = a.value.lstrip("%") if a.value else None
-    seen: list[str] = []
-    for op in module.walk():
-        values = [arg for r in op.regions for b in r.blocks for arg in b.args] + list(op.results)
-        for v in values:
-            t = v.type
-            if not (isinstance(t, TensorType) and isinstance(t.encoding, TTNNLayoutAttr)):
-                continue
-            name = v.name_hint or "?"
-            seen.append("%" + name)
-            if want is None or name == want:
-                enc: TTNNLayoutAttr = t.encoding
-                if enc.memory_config.is_host:
-                    raise LayoutError(f"%{name} is in system_memory (on the host): it has no device placement to draw")
-                return enc.place(tuple(t.get_shape()), arch=a.arch), f"%{name}: tensor<{'x'.join(map(str, t.get_shape()))}x{t.element_type}>"
-    if want is not None:
-        raise LayoutError(f"no value %{want} with a #ttnn.ttnn_layout tensor type in {a.input_file}; "
-                          f"found {', '.join(seen) if seen else 'none'}")
-    raise LayoutError(f"no tensor with a #ttnn.ttnn_layout encoding in {a.input_file}")
+    return describe_value(module, a.value, arch=a.arch)
 
 
-# ----------------------------------------------------------------------------- shared views
+def _view_from_flags(a):
+    """A MeshView (with --spec and --mesh) or ("chip", Placement, label) from the flags."""
+    from meshc.layout.system import system as named_system
+    from meshc.viz.model import mesh_view
 
-def _owner_name(o) -> str:
-    return f"core ({o[0]}, {o[1]})" if isinstance(o, tuple) else f"bank {o}"
-
-
-def _describe(p) -> str:
-    cfg = p.config
-    tile = f"tile {p.layout.tile[0]}x{p.layout.tile[1]}" if p.layout.tile else "row-major"
-    s = f"{cfg.buffer} {cfg.layout}, {tile}, {p.dtype.name}"
-    if cfg.is_sharded:
-        s += f", {cfg.orientation}"
-    return s
-
-
-def _slots(p) -> np.ndarray:
-    """(owners, slots): page id in every slot of every owner, -1 where empty."""
-    return p.slot_table()
-
-
-# ----------------------------------------------------------------------------- text
-
-def render_text(p, label: str, tensor_only: bool = False) -> None:
-    from rich.console import Console
-    from rich.table import Table
-
-    con = Console(width=120, highlight=False)
-    rows, cols = p.layout.page_grid
-    ph, pw = p.layout.page_shape
-    con.print(f"{label}: {_describe(p)}")
-    con.print(f"{p.num_pages} pages of {ph}x{pw} elements, {p.page_bytes} B each "
-              f"({p.aligned_page_bytes} B aligned); page grid {rows}x{cols}")
-    if rows * cols <= 1024 and not tensor_only:
-        t = Table(title="owner of each page (row-major page grid)", show_header=True)
-        t.add_column("page row")
-        for c in range(cols):
-            t.add_column(f"c{c}")
-        names = ["(%d,%d)" % o if isinstance(o, tuple) else f"b{o}" for o in p.owners]
-        grid = p.page_owner.reshape(rows, cols)
-        for r in range(rows):
-            t.add_row(str(r), *[names[int(k)] for k in grid[r]])
-        con.print(t)
-    if tensor_only:
-        return
-    t = Table(title="pages each owner holds, slot by slot")
-    t.add_column("owner")
-    t.add_column("pages")
-    t.add_column("bytes")
-    table = _slots(p)
-    for k, o in enumerate(p.owners):
-        n = int(p.owner_slots[k])
-        if n == 0:
-            continue
-        ids = table[k, :n]
-        shown = ", ".join("-" if q < 0 else str(int(q)) for q in ids[:32]) + (" ..." if n > 32 else "")
-        t.add_row(_owner_name(o), shown, str(n * p.aligned_page_bytes))
-    con.print(t)
-
-
-# ----------------------------------------------------------------------------- picture
-
-def _colours(n: int):
-    from matplotlib import colormaps
-
-    cmap = colormaps["tab20"] if n > 10 else colormaps["tab10"]
-    return [cmap(i % cmap.N) for i in range(max(n, 1))]
-
-
-def render_png(p, label: str, out: str, tensor_only: bool = False, title: str | None = None) -> None:
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-    from matplotlib.patches import Rectangle
-
-    colours = _colours(len(p.owners))
-    rows, cols = p.layout.page_grid
-    ph, pw = p.layout.page_shape
-    hp, wp = p.layout.padded_shape
-    npanels = 1 if tensor_only else 2
-    fig, axes = plt.subplots(1, npanels, figsize=(6 * npanels, 6), squeeze=False)
-    ax = axes[0][0]
-    # the tensor: pages coloured by owner (one colour each when only the pages are drawn)
-    img = np.array(colours)[p.page_owner.reshape(rows, cols)] if not tensor_only else None
-    if tensor_only:
-        pal = _colours(min(p.num_pages, 20))
-        img = np.array(pal)[np.arange(p.num_pages).reshape(rows, cols) % len(pal)]
-    ax.imshow(img, extent=(0, wp, hp, 0), interpolation="nearest", aspect="auto")
-    if rows * cols <= 4096:
-        for r in range(rows + 1):
-            ax.axhline(r * ph, color="white", lw=0.6)
-        for c in range(cols + 1):
-            ax.axvline(c * pw, color="white", lw=0.6)
-    if rows * cols <= 256:
-        fs = max(4, min(12, 360 / rows, 240 / cols))
-        for q in range(rows * cols):
-            r, c = divmod(q, cols)
-            ax.text((c + 0.5) * pw, (r + 0.5) * ph, f"P{q}", ha="center", va="center", fontsize=fs)
-    # the real (unpadded) extent of each 2D slice
-    outer, h, w = p.layout.outer, p.layout.height, p.layout.width
-    if outer <= 64:
-        for o in range(outer):
-            ax.add_patch(Rectangle((0, o * p.layout.slice_height), w, h, fill=False, ec="black", lw=1.5))
-    ax.set_xlim(0, wp)
-    ax.set_ylim(hp, 0)
-    ax.set_xlabel("column (elements)")
-    ax.set_ylabel("row (elements, outer dims folded in)")
-    ax.set_title(f"{label}\n{p.num_pages} pages of {ph}x{pw}", fontsize=9)
-    if not tensor_only:
-        _draw_owners(axes[0][1], p, colours)
-    if title is None and tensor_only:
-        title = (f"tiled layout: a page is a {ph}x{pw} tile" if p.layout.tile
-                 else f"row-major layout: a page is a row ({pw} elements)")
-    fig.suptitle(title or _describe(p), fontsize=11)
-    fig.tight_layout()
-    fig.savefig(out, dpi=110)
-    plt.close(fig)
-
-
-def _draw_owners(ax, p, colours) -> None:
-    from matplotlib.patches import Rectangle
-
-    table = _slots(p)
-    if isinstance(p.owners[0], tuple):
-        cores = p.owners
-        y0, x0 = min(c[0] for c in cores), min(c[1] for c in cores)
-        y1, x1 = max(c[0] for c in cores), max(c[1] for c in cores)
-        if p.config.layout == "interleaved":
-            y0, x0, (y1, x1) = 0, 0, (p.arch.grid[0] - 1, p.arch.grid[1] - 1)
-        cells = {o: (o[0] - y0, o[1] - x0) for o in cores}
-        grid_r, grid_c = y1 - y0 + 1, x1 - x0 + 1
-        what = f"cores (y {y0}-{y1}, x {x0}-{x1})"
-    else:
-        cells = {o: (0, i) for i, o in enumerate(p.owners)}
-        grid_r, grid_c = 1, len(p.owners)
-        what = "DRAM banks"
-    max_slots = max(int(p.owner_slots.max(initial=1)), 1)
-    if cells and isinstance(p.owners[0], int):
-        sub_c, sub_r = 1, max_slots  # banks: pages stacked in a column, like the seed's Figure 3
-    else:
-        sub_c = math.ceil(math.sqrt(max_slots))
-        sub_r = math.ceil(max_slots / sub_c)
-    label = sum(int(n) for n in p.owner_slots) <= 512
-    for k, o in enumerate(p.owners):
-        r, c = cells[o]
-        ax.add_patch(Rectangle((c, r), 1, 1, fill=False, ec="black", lw=1.2))
-        n = int(p.owner_slots[k])
-        for s in range(n):
-            sr, sc = divmod(s, sub_c)
-            x = c + 0.08 + sc * 0.84 / sub_c
-            y = r + 0.08 + sr * 0.84 / sub_r
-            q = int(table[k, s])
-            ax.add_patch(Rectangle((x, y), 0.84 / sub_c, 0.84 / sub_r, ec="white", lw=0.5,
-                                   fc=colours[k] if q >= 0 else (0.92, 0.92, 0.92)))
-            if label and q >= 0:
-                fs = max(4, min(10, 60 / max(sub_c, sub_r, grid_c, grid_r)))
-                ax.text(x + 0.42 / sub_c, y + 0.42 / sub_r, f"P{q}", ha="center", va="center", fontsize=fs)
-        if grid_r * grid_c <= 64:
-            name = _owner_name(o) if grid_c <= 4 else (f"({o[0]},{o[1]})" if isinstance(o, tuple) else f"b{o}")
-            ax.text(c + 0.5, r + 0.04, name, ha="center", va="center", fontsize=min(7, 48 / grid_c))
-    ax.set_xlim(-0.05, grid_c + 0.05)
-    ax.set_ylim(grid_r + 0.05, -0.05)
-    ax.set_aspect("equal")
-    ax.set_xticks([])
-    ax.set_yticks([])
-    ax.set_title(f"{what}: the pages each holds, slot by slot", fontsize=9)
+    if not a.spec:
+        if a.mesh:
+            raise _Usage("--mesh needs --spec, e.g. --spec '[S0, R]' --mesh 2x4")
+        p, label = _placement_from_flags(a)
+        return ("chip", p, label)
+    shape = _dims(a.shape, "--shape")
+    mesh = _dims(a.mesh, "--mesh") if a.mesh else None
+    sysdesc = named_system(a.system) if a.system else None
+    view = mesh_view(shape, a.spec, mesh, system=sysdesc, label=f"tensor<{a.shape}x{a.dtype}>", dtype=a.dtype)
+    if a.layout_given:  # the memory layout of every chip's block
+        block = next(b for b in view.blocks if not b.is_empty)
+        a.shape = "x".join(map(str, block.shape))
+        view.local, _ = _placement_from_flags(a)
+    return view
 
 
 # ----------------------------------------------------------------------------- main
@@ -299,17 +149,28 @@ def run(argv: list[str] | None = None) -> int:
 
     try:
         a = _arg_parser().parse_args(argv)
+        a.layout_given = any(x is not None for x in (a.layout, a.grid, a.shard, a.buffer))
+        a.layout = a.layout or "interleaved"
         if a.input_file and a.shape:
             raise _Usage("give either an input file or --shape, not both")
         if not a.input_file and not a.shape:
             raise _Usage("give an input .mlir file or describe a tensor with --shape")
         if not a.text and not a.output:
-            raise _Usage("give -o OUT.png for a picture, or --text for tables")
-        p, label = _placement_from_file(a) if a.input_file else _placement_from_flags(a)
-        if a.text:
-            render_text(p, label, a.tensor_only)
-        if a.output:
-            render_png(p, label, a.output, a.tensor_only, a.title)
+            raise _Usage("give -o OUT.png (or .svg) for a picture, or --text for tables")
+        if a.output and not a.output.lower().endswith((".png", ".svg")):
+            raise _Usage(f"-o '{a.output}': the picture is written as PNG or SVG, name it .png or .svg")
+        view = _view_from_file(a) if a.input_file else _view_from_flags(a)
+        if isinstance(view, tuple):
+            _, p, label = view
+            if a.text:
+                render_chip_text(p, label, a.tensor_only)
+            if a.output:
+                render_chip_png(p, label, a.output, a.tensor_only, a.title)
+        else:
+            if a.text:
+                render_mesh_text(view, Console(width=160, highlight=False))
+            if a.output:
+                render_mesh_png(view, a.output, a.title)
         return 0
     except _Usage as e:
         print(f"meshc-viz: error: {e}", file=sys.stderr)
