@@ -41,4 +41,4 @@ def test_meshc_viz_bad_flags_exit_1(capsys):
     with pytest.raises(SystemExit) as e:
         viz_main(["--shape", "64x64"])
     assert e.value.code == 1
-    assert capsys.readouterr().err == "meshc-viz: error: give -o OUT.png for a picture, or --text for tables\n"
+    assert capsys.readouterr().err == "meshc-viz: error: give -o OUT.png (or .svg) for a picture, or --text for tables\n"
