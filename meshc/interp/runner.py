@@ -69,6 +69,25 @@ class RunResult:
     def output_dict(self) -> dict[str, object]:
         return dict(zip(self.names, self.outputs))
 
+    def summary(self) -> str:
+        """A few lines: outputs, traffic totals, peak memory, time estimate."""
+        from meshc.interp.result_export import summary
+
+        return summary(self)
+
+    def to_json(self, path: str | None = None) -> str:
+        """The run's report (traffic per link / NOC / bank / host, memory, the time model, every
+        op) as JSON text; also written to `path` when given."""
+        import json
+
+        from meshc.interp.result_export import report
+
+        text = json.dumps(report(self), indent=1)
+        if path is not None:
+            with open(path, "w", encoding="utf-8") as f:
+                f.write(text + "\n")
+        return text
+
     def visualize_sharding(self, value: str | None = None, output: str | None = None, text: bool | None = None):
         """Show where a value of the program that ran lives (`"%1"`, `"%x"`; default: the first
         value with a placement): tables in the terminal, or a PNG / SVG picture with `output=`.
@@ -185,14 +204,35 @@ def _prepare_inputs(f: func.FuncOp, inputs, seed: int | None) -> dict[str, np.nd
             raise RunError(f"input '{name}' has shape {'x'.join(map(str, x.shape)) or 'scalar'}, but "
                            f"@{f.sym_name.data} takes {a.type}")
         want = get_dtype(dtype).host_dtype
-        if x.dtype != want:
-            if x.dtype.kind != want.kind and not (x.dtype.kind in "fiu" and want.kind in "fiu"):
-                raise RunError(f"input '{name}' holds {x.dtype} values, but @{f.sym_name.data} takes {a.type}")
-            x = x.astype(want)
+        if x.dtype != want and not _converts_exactly(x.dtype, dtype, want):
+            raise RunError(f"input '{name}' holds {x.dtype} values, but @{f.sym_name.data} takes {a.type} "
+                           f"({want} on the host): convert it first (meshc does not round or narrow "
+                           f"inputs silently)", f)
+        x = x.astype(want, copy=False)
         from meshc.sim.encoding import quantize
 
-        out[name] = quantize(x, dtype)  # a bf16 (or block float) input holds values of its type
+        held = quantize(x, dtype)  # the values a device tensor of the argument's type holds
+        # bf16 has a host type (ml_dtypes.bfloat16) to round to; block floats, which no library
+        # packs, are rounded here as the device rounds them
+        if dtype == "bf16" and not np.array_equal(held, x, equal_nan=True):
+            raise RunError(f"input '{name}' has values a {dtype} tensor cannot hold exactly (@{f.sym_name.data} "
+                           f"takes {a.type}): round them to {dtype} first (for bf16: "
+                           f"x.astype(ml_dtypes.bfloat16)); meshc does not round inputs silently", f)
+        out[name] = held
     return out
+
+
+def _converts_exactly(have: np.dtype, dtype_name: str, want: np.dtype) -> bool:
+    """Whether an input array of numpy type `have` converts to the program's type without a
+    change of type class or loss: a numpy type that widens safely (int16 -> int32, f16 -> f32),
+    or ml_dtypes.bfloat16 for a float argument (bf16 and block floats are held as f32 on the
+    host). f64 -> f32 or int64 -> int32 are refused; so are f32 values a bf16 argument cannot
+    hold (checked on the values by prepare_inputs)."""
+    import ml_dtypes
+
+    if have == np.dtype(ml_dtypes.bfloat16):
+        return np.dtype(want).kind == "f" and np.dtype(want).itemsize >= 4
+    return np.can_cast(have, want, casting="safe")
 
 
 def _unwrap(e: BaseException):
@@ -236,15 +276,18 @@ def _finish(result: RunResult, f, values) -> RunResult:
     return result
 
 
-def run_golden(module: ModuleOp, inputs=None, entry: str | None = None, seed: int | None = None) -> RunResult:
-    """The numpy reference run (meshc/interp/ttir.py) of a ttir or ttnn module."""
+def run_golden(module: ModuleOp, inputs=None, entry: str | None = None, seed: int | None = None,
+               progress=None) -> RunResult:
+    """The numpy reference run (meshc/interp/ttir.py) of a ttir or ttnn module; `progress` is an
+    interpreter listener told of every op."""
     from meshc.interp.ttir import golden_functions, spmd_functions
 
     f = find_entry(module, entry)
     mesh = module_mesh_shape(module)
     ins = prepare_inputs(f, inputs, seed)
     golden = golden_functions(mesh)
-    values = _interpret(module, f, [golden, spmd_functions(mesh, golden)], list(ins.values()))
+    values = _interpret(module, f, [golden, spmd_functions(mesh, golden)], list(ins.values()),
+                        [progress] if progress is not None else ())
     return _finish(RunResult(inputs=ins, mode="golden", mesh_shape=mesh), f, values)
 
 
@@ -268,20 +311,23 @@ def lower(module: ModuleOp, pipeline: str | None = None, target: str = "ttnn") -
 
 def run(module: ModuleOp, inputs=None, entry: str | None = None, seed: int | None = None,
         mode: str = "sim", pipeline: str | None = None, system=None, progress=None,
-        target: str = "ttnn") -> RunResult:
+        target: str = "ttnn", source_device=None) -> RunResult:
     """Run `module` on the simulator: ttnn or ttmetal as it is, ttir lowered first (to `target`,
     with `pipeline` or the default ttir-to-<target>-pipeline for its mesh); mode="golden" runs
-    it on numpy. Lowering errors raise meshc.diagnostics.DiagnosticError, bad input RunError."""
+    it on numpy. Lowering errors raise meshc.diagnostics.DiagnosticError, bad input RunError.
+    `progress` is an interpreter listener; `source_device` the device of the program before it
+    was lowered (default: the module's own)."""
     if isinstance(module, str):
         import meshc
 
         module = meshc.parse(module)
     if mode == "golden":
-        return run_golden(module, inputs, entry, seed)
+        return run_golden(module, inputs, entry, seed, progress)
     d = dialect_of(module)
     from meshc.interp.common import module_device
 
-    source_device = module_device(module)
+    # the device of the program as written (a caller that lowered it already passes it)
+    source_device = source_device if source_device is not None else module_device(module)
     if d == "ttir":
         module = lower(module, pipeline, target)
         d = dialect_of(module)

@@ -1,8 +1,11 @@
-"""Save a sharded tensor as one .npy per device plus a JSON manifest; merge it back on the CPU.
+"""Save a sharded tensor as one .npy per device plus a JSON manifest, or as one safetensors
+file with the manifest in its metadata; merge it back on the CPU.
 
-The item seed 003 leaves open ("sharding info saving and offline tensor merge"). A checkpoint
-directory holds `manifest.json` and `device_<id>.npy` for every device of the mesh (device ids
-row-major). The manifest records the format, the spec text (`format_spec`, mesh included), the
+The item ColossalAI's DTensor doc leaves open ("sharding info saving and offline tensor
+merge"). A checkpoint directory holds either `manifest.json` and `device_<id>.npy` for every
+device of the mesh (device ids row-major), or (`fmt="safetensors"`) `shards.safetensors`, whose
+tensors are named `device_<id>` and whose metadata key `manifest` holds the same manifest as
+JSON text. The manifest records the format, the spec text (`format_spec`, mesh included), the
 mesh shape and axis names, the global shape, the dtype, and per device its id, coordinate, file
 and the [start, stop) bounds it holds. `merge_sharded` re-derives the bounds from the spec and
 checks every fact of the manifest against the files before gathering with `to_global`; a
@@ -24,6 +27,7 @@ from meshc.layout.sharding_spec import format_spec, global_shape_of, parse_spec,
 
 FORMAT = "meshc-sharded-tensor/1"
 MANIFEST = "manifest.json"
+SAFETENSORS = "shards.safetensors"
 
 
 class CheckpointError(LayoutError):
@@ -35,12 +39,15 @@ def _file(device: int) -> str:
 
 
 def save_sharded(directory: str | os.PathLike, shards: Mapping | Sequence, spec: ShardingSpec | str,
-                 mesh=None, shape: Sequence[int] | None = None) -> Path:
-    """Write {device coord: piece} (or a list in device order) under `directory`; returns the manifest path.
+                 mesh=None, shape: Sequence[int] | None = None, fmt: str = "npy") -> Path:
+    """Write {device coord: piece} (or a list in device order) under `directory`; returns the path
+    of the manifest (`fmt="npy"`) or of the safetensors file holding it (`fmt="safetensors"`).
 
     `shape` is the global shape (default: what the pieces add up to); every piece must have the
     shape the spec gives its device.
     """
+    if fmt not in ("npy", "safetensors"):
+        raise CheckpointError(f"unknown checkpoint format '{fmt}'; expected npy or safetensors")
     if not isinstance(spec, ShardingSpec):
         spec = parse_spec(spec, mesh)
     mesh = spec.mesh
@@ -74,11 +81,21 @@ def save_sharded(directory: str | os.PathLike, shards: Mapping | Sequence, spec:
         raise CheckpointError(f"shards for devices {extra} that mesh {mesh} does not have")
     out = Path(directory)
     out.mkdir(parents=True, exist_ok=True)
-    for e in entries:
-        np.save(out / e["file"], shards[tuple(e["coord"])], allow_pickle=False)
     manifest = {"format": FORMAT, "spec": format_spec(spec), "mesh_shape": list(mesh.shape),
                 "mesh_axis_names": list(mesh.names), "global_shape": list(shape), "dtype": dtype.str,
                 "devices": entries}
+    if fmt == "safetensors":
+        from safetensors.numpy import save_file
+
+        for e in entries:
+            e["file"] = SAFETENSORS
+            e["tensor"] = f"device_{e['device']}"
+        tensors = {e["tensor"]: np.ascontiguousarray(shards[tuple(e["coord"])]) for e in entries}
+        path = out / SAFETENSORS
+        save_file(tensors, str(path), metadata={"manifest": json.dumps(manifest)})
+        return path
+    for e in entries:
+        np.save(out / e["file"], shards[tuple(e["coord"])], allow_pickle=False)
     path = out / MANIFEST
     path.write_text(json.dumps(manifest, indent=1) + "\n")
     return path
@@ -92,14 +109,35 @@ def _field(manifest: dict, key: str, kind, where: Path):
     return manifest[key]
 
 
+def _read_safetensors(path: Path) -> tuple[str, object]:
+    """(manifest JSON text, the open file) of a safetensors checkpoint."""
+    from safetensors import safe_open
+
+    try:
+        f = safe_open(str(path), framework="np")
+    except Exception as e:  # safetensors raises its own error types for a damaged file
+        raise CheckpointError(f"{path}: not a readable safetensors file ({e})") from None
+    text = (f.metadata() or {}).get("manifest")
+    if text is None:
+        raise CheckpointError(f"{path}: its metadata has no 'manifest'; not a meshc sharded-tensor checkpoint")
+    return text, f
+
+
 def merge_sharded(directory: str | os.PathLike) -> np.ndarray:
-    """Read a checkpoint written by `save_sharded` and return the global tensor, checking everything."""
+    """Read a checkpoint written by `save_sharded` (either format) and return the global tensor,
+    checking everything."""
     root = Path(directory)
     path = root / MANIFEST
-    if not path.is_file():
-        raise CheckpointError(f"{root}: no {MANIFEST}; not a sharded-tensor checkpoint")
+    st_file = None
+    if path.is_file():
+        text = path.read_text()
+    elif (root / SAFETENSORS).is_file():
+        path = root / SAFETENSORS
+        text, st_file = _read_safetensors(path)
+    else:
+        raise CheckpointError(f"{root}: no {MANIFEST} and no {SAFETENSORS}; not a sharded-tensor checkpoint")
     try:
-        manifest = json.loads(path.read_text())
+        manifest = json.loads(text)
     except json.JSONDecodeError as e:
         raise CheckpointError(f"{path}: not valid JSON ({e.msg} at line {e.lineno})") from None
     if not isinstance(manifest, dict) or manifest.get("format") != FORMAT:
@@ -132,7 +170,7 @@ def merge_sharded(directory: str | os.PathLike) -> np.ndarray:
     if missing:
         raise CheckpointError(f"{path}: no shard for devices {missing} of mesh {mesh}")
     listed = {e["file"] for e in entries}
-    stray = sorted(p.name for p in root.glob("device_*.npy") if p.name not in listed)
+    stray = [] if st_file is not None else sorted(p.name for p in root.glob("device_*.npy") if p.name not in listed)
     if stray:
         raise CheckpointError(f"{root}: shard files {stray} are not in the manifest")
     shards = {}
@@ -142,12 +180,18 @@ def merge_sharded(directory: str | os.PathLike) -> np.ndarray:
             raise CheckpointError(f"{path}: device {coord} is listed with bounds {e['bounds']}, the spec "
                                   f"{manifest['spec']} gives it {[list(b) for b in bounds]}")
         fname = root / e["file"]
-        if not fname.is_file():
-            raise CheckpointError(f"{fname}: missing shard of device {coord}")
-        try:
-            piece = np.load(fname, mmap_mode="r", allow_pickle=False)
-        except (ValueError, OSError) as err:
-            raise CheckpointError(f"{fname}: not a readable .npy file ({err})") from None
+        if st_file is not None:
+            name = e.get("tensor")
+            if name not in set(st_file.keys()):
+                raise CheckpointError(f"{fname}: no tensor {name!r} for device {coord}")
+            piece = st_file.get_tensor(name)
+        else:
+            if not fname.is_file():
+                raise CheckpointError(f"{fname}: missing shard of device {coord}")
+            try:
+                piece = np.load(fname, mmap_mode="r", allow_pickle=False)
+            except (ValueError, OSError) as err:
+                raise CheckpointError(f"{fname}: not a readable .npy file ({err})") from None
         want = tuple(b - a for a, b in bounds)
         if piece.shape != want:
             raise CheckpointError(f"{fname}: shard of device {coord} has shape {piece.shape}, expected {want}")

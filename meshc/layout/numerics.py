@@ -8,7 +8,8 @@ Both work on a batch: `values` of shape (..., n) encode to (..., nbytes(n)) and 
 whole tensor's pages are encoded in one call. Little-endian throughout.
 
 * f32, f16, u32, u16, u8, si32: the IEEE / two's-complement bytes (f16 rounds to nearest even).
-* bf16: the upper 16 bits of the f32, rounded to nearest even; NaN stays a (quiet) NaN.
+* bf16: ml_dtypes.bfloat16, the upper 16 bits of the f32 rounded to nearest even (NaN stays a
+  quiet NaN). The block floats below are meshc's own packing: no library has them.
 * bfp_bf8 / bfp_bf4 (block floats): values go in blocks of 16 (a row of a 16x16 face when the
   values are in tile storage order). A block stores one shared 8-bit exponent E = the largest
   f32 exponent field in the block, and per element a sign bit and an m-bit magnitude M
@@ -22,6 +23,7 @@ whole tensor's pages are encoded in one call. Little-endian throughout.
 
 from __future__ import annotations
 
+import ml_dtypes
 import numpy as np
 
 from meshc.layout.dtypes import BLOCK, DataType, get_dtype
@@ -66,21 +68,10 @@ def _to_host(values, d: DataType) -> np.ndarray:
 
 
 def _bf16_bits(x: np.ndarray) -> np.ndarray:
-    """Upper halves of f32 values, rounded to nearest even (NaN kept quiet)."""
-    u = np.ascontiguousarray(x, dtype=np.float32).view(np.uint32)
-    r = u >> np.uint32(16)
-    r &= np.uint32(1)
-    r += np.uint32(0x7FFF)
-    r += u  # wraps only for NaN bit patterns, fixed below
-    r >>= np.uint32(16)
-    out = r.astype(np.uint16)
-    nan = np.isnan(x)
-    if nan.any():
-        out[nan] = ((u[nan] >> np.uint32(16)) | np.uint32(0x0040)).astype(np.uint16)
-    return out
+    """bf16 bit patterns of f32 values, by ml_dtypes (round to nearest even; NaN stays a quiet NaN)."""
+    with np.errstate(invalid="ignore"):
+        return np.ascontiguousarray(x, dtype=np.float32).astype(ml_dtypes.bfloat16).view(np.uint16)
 
-
-# ----------------------------------------------------------------------------- block floats
 
 def _bfp_encode(x: np.ndarray, d: DataType) -> np.ndarray:
     m = _MAG_BITS[d.name]
@@ -154,8 +145,7 @@ def decode(data: np.ndarray, dtype: "str | DataType", count: int, copy: bool = T
     if d.is_block_float:
         return _bfp_decode(b, d, count)
     if d.name == "bf16":
-        bits = b.view("<u2").astype(np.uint32) << np.uint32(16)
-        return bits.view(np.float32)
+        return b.view("<u2").astype(np.uint16).view(ml_dtypes.bfloat16).astype(np.float32)
     store = np.dtype(np.float16 if d.name == "f16" else d.host).newbyteorder("<")
     out = b.view(store)
     return out.astype(np.float16 if d.name == "f16" else d.host_dtype, copy=copy)

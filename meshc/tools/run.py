@@ -1,6 +1,7 @@
 """meshc-run: run a ttir or ttnn module on the simulated machine, check it, report its traffic.
 
-    meshc-run FILE [--entry NAME] [--input NAME=FILE.npy ...] [--seed N] [--check] [--report]
+    meshc-run FILE [--entry NAME] [--input NAME=FILE.npy | NAME=FILE.npz | FILE.npz ...] [--seed N]
+                   [--check] [--report] [--report-json FILE] [--trace FILE] [--progress]
                    [--full] [--save-outputs DIR] [--golden FILE] [--pipeline SPEC] [--system NAME]
 
 - ttir FILE: lowered with `ttir-to-ttnn-pipeline` for the module's mesh (`--target ttmetal`:
@@ -9,8 +10,13 @@
 - ttnn or ttmetal FILE: run on the simulator; `--check` compares with the golden run of `--golden FILE`
   (the ttir program it was lowered from) when given, else with the numpy reference
   interpretation of the ttnn program (meshc/interp/ttir.py reads ttnn ops too).
-Inputs not given with `--input` are seeded random (`--seed`, default 0). Tolerances:
-meshc/interp/check.py and docs/simulator.md. Bad input is a located error, exit 1.
+Inputs not given with `--input` are seeded random (`--seed`, default 0); an input whose numpy
+type is not the argument's (f64 for an f32 argument, f32 values a bf16 one cannot hold) is
+refused with the argument's location, never rounded silently. Tolerances: meshc/interp/check.py
+and docs/simulator.md. `--report-json FILE` writes the traffic, memory, time model and every op
+as JSON (RunResult.to_json); `--trace FILE` writes the simulated timeline as a Chrome / Perfetto
+trace (one process a chip, one for the ethernet links); progress with an ETA goes to stderr
+when it is a terminal, or with `--progress`. Bad input is a located error, exit 1.
 """
 
 from __future__ import annotations
@@ -30,11 +36,16 @@ def _arg_parser() -> argparse.ArgumentParser:
     p.add_argument("input_file", help="the .mlir module to run")
     p.add_argument("--entry", help="function to run (default: @main, else the first public function)")
     p.add_argument("--input", action="append", default=[], metavar="NAME=FILE.npy",
-                   help="an input from a .npy file (NAME: the argument's name, e.g. arg0); repeatable")
+                   help="an input from a .npy file (NAME: the argument's name, e.g. arg0), NAME=FILE.npz "
+                        "(the array NAME in it, or its only array), or FILE.npz (every array by name); repeatable")
     p.add_argument("--seed", type=int, default=0, help="seed of the random inputs not given (default 0)")
     p.add_argument("--check", action="store_true", help="compare every output with the golden numpy run")
     p.add_argument("--golden", metavar="FILE", help="the pre-lowering (ttir) program to check against")
     p.add_argument("--report", action="store_true", help="print the traffic, memory and time tables")
+    p.add_argument("--report-json", metavar="FILE", help="write the traffic, memory, time model and every op as JSON")
+    p.add_argument("--trace", metavar="FILE", help="write the simulated timeline as a Chrome / Perfetto trace (JSON)")
+    p.add_argument("--progress", action="store_true",
+                   help="report progress and ETA on stderr even when it is not a terminal")
     p.add_argument("--full", action="store_true", help="print outputs in full")
     p.add_argument("--save-outputs", metavar="DIR", help="save every output as DIR/<name>.npy")
     p.add_argument("--pipeline", help="pass pipeline lowering a ttir FILE (default: ttir-to-ttnn-pipeline "
@@ -76,12 +87,33 @@ def _parse(name: str, text: str | None = None):
     return module, SourceFile(name, text)
 
 
+def _load_npz(path: str, name: str | None) -> dict[str, np.ndarray]:
+    try:
+        with np.load(path, allow_pickle=False) as z:
+            arrays = {k: z[k] for k in z.files}
+    except (OSError, ValueError) as e:
+        raise _Fail(f"meshc-run: error: cannot load inputs from '{path}': {e}") from None
+    if name is None:
+        return arrays
+    if name in arrays:
+        return {name: arrays[name]}
+    if len(arrays) == 1:
+        return {name: next(iter(arrays.values()))}
+    raise _Fail(f"meshc-run: error: '{path}' has no array '{name}' (it holds {', '.join(arrays) or 'none'})")
+
+
 def _load_inputs(specs: list[str]) -> dict[str, np.ndarray]:
     out = {}
     for s in specs:
         if "=" not in s:
-            raise _Fail(f"meshc-run: error: --input '{s}' must be NAME=FILE.npy")
+            if s.endswith(".npz"):
+                out.update(_load_npz(s, None))
+                continue
+            raise _Fail(f"meshc-run: error: --input '{s}' must be NAME=FILE.npy, NAME=FILE.npz or FILE.npz")
         name, path = s.split("=", 1)
+        if path.endswith(".npz"):
+            out.update(_load_npz(path, name))
+            continue
         try:
             out[name] = np.load(path, allow_pickle=False)
         except EOFError:
@@ -104,23 +136,6 @@ def _run_error(e, source: SourceFile, where) -> _Fail:
     return _Fail(Diagnostic(d.file, d.line, d.col, msg).format(source))
 
 
-class _Progress:
-    """A rich progress bar over the ops of the run (only on a terminal)."""
-
-    def __init__(self, total: int):
-        from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
-
-        self.progress = Progress(TextColumn("simulating"), BarColumn(), TextColumn("{task.completed}/{task.total} ops"),
-                                 TextColumn("{task.description}"), TimeElapsedColumn(), transient=True)
-        self.task = self.progress.add_task("", total=total)
-
-    def will_interpret_op(self, op, args) -> None:
-        self.progress.update(self.task, description=op.name)
-
-    def did_interpret_op(self, op, results) -> None:
-        self.progress.advance(self.task)
-
-
 def _summary(name: str, v, full: bool) -> str:
     if isinstance(v, list):
         return "\n".join(_summary(f"{name}@device{d}", x, full) for d, x in enumerate(v))
@@ -135,6 +150,22 @@ def _summary(name: str, v, full: bool) -> str:
     first = ", ".join(f"{x:.6g}" if v.dtype.kind == "f" else str(x) for x in flat[:6])
     stats = f"min {flat.min():.6g} max {flat.max():.6g} mean {flat.astype(np.float64).mean():.6g}"
     return f"{head}  {stats}  [{first}{', ...' if flat.size > 6 else ''}]"
+
+
+def _write_files(args, result) -> None:
+    """--report-json and --trace."""
+    import json
+
+    from meshc.interp.result_export import chrome_trace
+
+    try:
+        if args.report_json:
+            result.to_json(args.report_json)
+        if args.trace:
+            with open(args.trace, "w", encoding="utf-8") as f:
+                json.dump(chrome_trace(result), f)
+    except OSError as e:
+        raise _Fail(f"meshc-run: error: cannot write '{e.filename}': {e.strerror}") from None
 
 
 def run(argv: list[str] | None = None) -> int:
@@ -174,24 +205,27 @@ def _run_one(args, text: str, golden_text: str | None, inputs: dict) -> int:
     from rich.console import Console
 
     from meshc.interp.check import compare, program_computes
-    from meshc.interp.common import element_dtype_name, find_entry
-    from meshc.interp.runner import RunError, run as sim_run, run_golden
+    from meshc.interp.common import element_dtype_name, find_entry, module_device
+    from meshc.interp.runner import RunError, dialect_of, lower, run as sim_run, run_golden
+    from meshc.tools.run_progress import RunProgress
     from meshc.layout.errors import LayoutError
 
     module, source = _parse(args.input_file, text)
+    source_module = module
     try:
         f = find_entry(module, args.entry)
     except LayoutError as e:
         raise _run_error(e, source, module) from None
-    nops = sum(1 for _ in f.walk()) - 1
-    progress = _Progress(nops) if sys.stderr.isatty() and nops > 50 else None
+    progress = RunProgress.for_stderr(args.progress)
     kw = dict(entry=args.entry, seed=args.seed, system=args.system, pipeline=args.pipeline, target=args.target)
     try:
-        if progress:
-            with progress.progress:
-                result = sim_run(module, inputs, progress=progress, **kw)
-        else:
-            result = sim_run(module, inputs, **kw)
+        if dialect_of(module) == "ttir":  # lower first, as run() would, to report the phase
+            with progress.phase("lowering", None):
+                module = lower(module, args.pipeline, args.target)
+        f = find_entry(module, args.entry)
+        body = f.body.blocks.first
+        with progress.phase("simulating", len(body.ops), block=body):
+            result = sim_run(module, inputs, progress=progress, source_device=module_device(source_module), **kw)
     except DiagnosticError as e:  # lowering a ttir module failed
         raise _Fail("\n".join(d.format(source) for d in e.diagnostics)) from None
     except (RunError, LayoutError) as e:
@@ -208,23 +242,31 @@ def _run_one(args, text: str, golden_text: str | None, inputs: dict) -> int:
         from meshc.tools.report import print_report
 
         print_report(result, Console(width=140))
+    _write_files(args, result)
 
     code = 0
     if args.check:
         if golden_text is not None:
             gmod, gsource = _parse(args.golden, golden_text)
-        else:
-            gmod, gsource = module, source
+        else:  # the program as written (a ttir FILE before lowering)
+            gmod, gsource = source_module, source
         try:
-            golden = run_golden(gmod, list(result.inputs.values()), entry=args.entry)
+            gf = find_entry(gmod, args.entry)
+            gbody = gf.body.blocks.first
+            with progress.phase("golden", len(gbody.ops), block=gbody):
+                golden = run_golden(gmod, list(result.inputs.values()), entry=args.entry, progress=progress)
         except (RunError, LayoutError) as e:
             raise _run_error(e, gsource, gmod) from None
         exact = not program_computes(gmod)
         if len(golden.outputs) != len(result.outputs):
             raise _Fail(f"meshc-run: error: the golden program returns {len(golden.outputs)} outputs, "
                         f"the simulated one {len(result.outputs)}")
-        for name, got, want, dt in zip(result.names, result.outputs, golden.outputs, out_types):
-            bad = compare(name, got, want, dt, exact)
+        checks = []
+        with progress.phase("check", len(result.outputs), unit="outputs"):
+            for name, got, want, dt in zip(result.names, result.outputs, golden.outputs, out_types):
+                checks.append((name, dt, compare(name, got, want, dt, exact)))
+                progress.advance(1, name)
+        for name, dt, bad in checks:
             if bad:
                 print(f"check: MISMATCH at {bad}", file=sys.stderr)
                 code = 1

@@ -113,3 +113,33 @@ def test_save_checks_shapes(tmp_path):
     spec = parse_spec("[S0, R]", (2, 1))
     with pytest.raises(CheckpointError, match="gives it"):
         save_sharded(tmp_path, {(0, 0): np.zeros((2, 2)), (1, 0): np.zeros((2, 2))}, spec, shape=(5, 2))
+
+
+def test_safetensors_round_trip_keeps_the_manifest_in_metadata(tmp_path):
+    import json
+
+    from safetensors import safe_open
+
+    from meshc.layout.checkpoint import save_sharded as save, merge_sharded as merge
+    from meshc.layout.sharding_spec import from_global
+
+    x = np.arange(8 * 12, dtype=np.float32).reshape(8, 12)
+    path = save(tmp_path, from_global(x, "[S0, S1]", (2, 3)), "[S0, S1]", (2, 3), fmt="safetensors")
+    assert path.name == "shards.safetensors" and not (tmp_path / "manifest.json").exists()
+    with safe_open(str(path), framework="np") as f:
+        manifest = json.loads(f.metadata()["manifest"])
+        assert sorted(f.keys()) == [f"device_{i}" for i in range(6)]
+        # device 4 = mesh (1, 1): rows 4:8 (second of 2), cols 4:8 (second of 3 pieces of 4)
+        assert (f.get_tensor("device_4") == x[4:8, 4:8]).all()
+    assert manifest["spec"] == "[S0, S1] on 2x3" and manifest["devices"][4]["bounds"] == [[4, 8], [4, 8]]
+    assert (merge(tmp_path) == x).all()
+
+
+def test_safetensors_without_manifest_is_refused(tmp_path):
+    from safetensors.numpy import save_file
+
+    from meshc.layout.checkpoint import CheckpointError, merge_sharded as merge
+
+    save_file({"device_0": np.zeros(2, np.float32)}, str(tmp_path / "shards.safetensors"))
+    with pytest.raises(CheckpointError, match="its metadata has no 'manifest'"):
+        merge(tmp_path)

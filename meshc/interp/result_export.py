@@ -1,0 +1,148 @@
+"""A run's figures outside the terminal tables: a one-screen summary, a JSON report and a
+Chrome / Perfetto trace of the simulated timeline.
+
+* `summary(result)`: outputs, traffic totals, peak memory and the time estimate, as text;
+* `report(result)`: the same and more as plain data (`RunResult.to_json()`, `meshc-run
+  --report-json`): traffic per link, NOC, DRAM bank and host link, memory per chip, the time
+  model with its bandwidths, and every op with its own traffic, start and duration;
+* `chrome_trace(result)`: the JSON trace event format (chrome://tracing, ui.perfetto.dev) of the
+  time model of meshc/sim/traffic.py: ops run one after the other, each as long as its busiest
+  resource; inside an op every chip's NOC, DRAM and host link and every ethernet link direction
+  is busy for its bytes over its bandwidth. One process a chip (threads NOC, DRAM, host), one
+  for the ethernet links (a thread per link direction), one for the program's ops.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import numpy as np
+
+from meshc.sim.traffic import DRAM_BYTES_PER_S, ETH_BYTES_PER_S, HOST_BYTES_PER_S, NOC_BYTES_PER_S
+
+
+def _output_info(name: str, v) -> dict:
+    if isinstance(v, list):
+        return {"name": name, "per_device": [_output_info(f"{name}@device{d}", x) for d, x in enumerate(v)]}
+    a = np.asarray(v)
+    return {"name": name, "shape": list(a.shape), "dtype": str(a.dtype)}
+
+
+def _totals(t) -> dict:
+    return {
+        "ethernet_bytes": t.link_bytes,
+        "delivered_bytes": t.delivered_bytes,
+        "noc_bytes": t.noc_bytes,
+        "dram_read_bytes": int(sum(t.dram_read.values())),
+        "dram_write_bytes": int(sum(t.dram_write.values())),
+        "host_to_device_bytes": int(sum(t.host_to_device.values())),
+        "device_to_host_bytes": int(sum(t.device_to_host.values())),
+    }
+
+
+def _starts(result) -> list[float]:
+    out, now = [], 0.0
+    for o in result.ops:
+        out.append(now)
+        now += o.seconds
+    return out
+
+
+def report(result) -> dict:
+    """Everything the run counted, as JSON-ready data (see the module docstring)."""
+    t = result.traffic
+    starts = _starts(result)
+    ops = []
+    for i, (o, s) in enumerate(zip(result.ops, starts)):
+        ops.append({"index": i, "name": o.name, "start_s": s, "seconds": o.seconds,
+                    "totals": _totals(o.traffic), "traffic": o.traffic.as_dict()})
+    system = result.system
+    return {
+        "mode": result.mode,
+        "mesh_shape": list(result.mesh_shape),
+        "chips": None if system is None else system.num_chips,
+        "outputs": [_output_info(n, v) for n, v in zip(result.names, result.outputs)],
+        "traffic": {"totals": _totals(t), **t.as_dict()},
+        "memory": {"peak_l1_core_bytes": int(result.peak_l1_core),
+                   "per_chip": {str(c): {k: int(v) for k, v in m.items()} for c, m in sorted(result.memory.items())}},
+        "time_model": {
+            "seconds": result.time_estimate,
+            "rule": "each op takes as long as its busiest resource; ops run one after the other; "
+                    "compute is not modelled",
+            "bytes_per_second": {"ethernet_link_direction": ETH_BYTES_PER_S, "dram_chip": DRAM_BYTES_PER_S,
+                                 "noc_chip": NOC_BYTES_PER_S, "host_link": HOST_BYTES_PER_S},
+        },
+        "ops": ops,
+    }
+
+
+def summary(result) -> str:
+    """A few lines: outputs, traffic totals, peak memory, time estimate."""
+    tot = _totals(result.traffic)
+    outs = ", ".join(
+        f"{o['name']} {'x'.join(map(str, o['shape'])) or 'scalar'} {o['dtype']}" if "shape" in o
+        else f"{o['name']} (on {len(o['per_device'])} devices)"
+        for o in (_output_info(n, v) for n, v in zip(result.names, result.outputs)))
+    mesh = "x".join(map(str, result.mesh_shape))
+    lines = [
+        f"{result.mode} run on a {mesh} mesh: {len(result.ops)} ops, outputs: {outs or 'none'}",
+        f"ethernet {tot['ethernet_bytes']:,} B (delivered {tot['delivered_bytes']:,} B), NOC {tot['noc_bytes']:,} B, "
+        f"DRAM {tot['dram_read_bytes']:,} B read / {tot['dram_write_bytes']:,} B written, "
+        f"host {tot['host_to_device_bytes']:,} B in / {tot['device_to_host_bytes']:,} B out",
+        f"peak L1 a core: {int(result.peak_l1_core):,} B; time estimate: {result.time_estimate * 1e6:.3f} us "
+        "(busiest resource per op, compute not modelled)",
+    ]
+    return "\n".join(lines)
+
+
+def _resource_times(traffic) -> tuple[dict, dict]:
+    """({chip: {"NOC"|"DRAM"|"host": seconds}}, {(a, b): seconds}) of one op's traffic."""
+    chips: dict = {}
+    for c, v in traffic.noc.items():
+        chips.setdefault(c, Counter())["NOC"] += v / NOC_BYTES_PER_S
+    for (c, _bank), v in list(traffic.dram_read.items()) + list(traffic.dram_write.items()):
+        chips.setdefault(c, Counter())["DRAM"] += v / DRAM_BYTES_PER_S
+    for c, v in list(traffic.host_to_device.items()) + list(traffic.device_to_host.items()):
+        chips.setdefault(c, Counter())["host"] += v / HOST_BYTES_PER_S
+    links = {k: v / ETH_BYTES_PER_S for k, v in traffic.link.items()}
+    return chips, links
+
+
+LINKS_PID = 10_000
+PROGRAM_PID = 10_001
+_THREADS = {"NOC": 1, "DRAM": 2, "host": 3}
+
+
+def chrome_trace(result) -> dict:
+    """The simulated timeline in the Chrome trace event format (times in microseconds)."""
+    events: list[dict] = []
+    seen_chips: set = set()
+    link_tid: dict = {}
+    us = 1e6
+    for i, (o, start) in enumerate(zip(result.ops, _starts(result))):
+        events.append({"name": o.name, "cat": "op", "ph": "X", "pid": PROGRAM_PID, "tid": 0,
+                       "ts": start * us, "dur": o.seconds * us, "args": {"index": i, **_totals(o.traffic)}})
+        chips, links = _resource_times(o.traffic)
+        for c, busy in sorted(chips.items()):
+            seen_chips.add(c)
+            for what, sec in busy.items():
+                events.append({"name": o.name, "cat": what, "ph": "X", "pid": int(c), "tid": _THREADS[what],
+                               "ts": start * us, "dur": sec * us, "args": {"op": i}})
+        for (a, b), sec in sorted(links.items()):
+            tid = link_tid.setdefault((a, b), len(link_tid) + 1)
+            events.append({"name": o.name, "cat": "ethernet", "ph": "X", "pid": LINKS_PID, "tid": tid,
+                           "ts": start * us, "dur": sec * us,
+                           "args": {"op": i, "bytes": int(o.traffic.link[(a, b)])}})
+    meta = [{"name": "process_name", "ph": "M", "pid": PROGRAM_PID, "args": {"name": "program (ops)"}},
+            {"name": "thread_name", "ph": "M", "pid": PROGRAM_PID, "tid": 0, "args": {"name": "ops"}},
+            {"name": "process_name", "ph": "M", "pid": LINKS_PID, "args": {"name": "ethernet links"}}]
+    for c in sorted(seen_chips):
+        meta.append({"name": "process_name", "ph": "M", "pid": int(c), "args": {"name": f"chip {c}"}})
+        for what, tid in _THREADS.items():
+            meta.append({"name": "thread_name", "ph": "M", "pid": int(c), "tid": tid, "args": {"name": what}})
+    for (a, b), tid in link_tid.items():
+        meta.append({"name": "thread_name", "ph": "M", "pid": LINKS_PID, "tid": tid,
+                     "args": {"name": f"chip {a} -> chip {b}"}})
+    return {"traceEvents": meta + events, "displayTimeUnit": "ns",
+            "otherData": {"source": "meshc-run time model (meshc/sim/traffic.py)",
+                          "total_us": result.time_estimate * us}}
