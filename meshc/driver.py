@@ -29,13 +29,29 @@ from meshc.diagnostics import (
     stamp_location,
     verify_located,
 )
+from meshc.dialects.ttmlir_spelling import attribute_synonym, normalize_module
+
+
+class MeshcContext(Context):
+    """xDSL's context, reading tt-mlir's attribute and type names (`#ttcore.X`, `#tt.shard_type`)
+    as meshc's (meshc/dialects/ttmlir_spelling.py); a name meshc knows costs nothing more."""
+
+    def get_optional_attr(self, name: str):
+        if name not in self._loaded_attrs:
+            name = attribute_synonym(name) or name
+        return super().get_optional_attr(name)
+
+    def get_optional_type(self, name: str):
+        if name not in self._loaded_types:
+            name = attribute_synonym(name) or name
+        return super().get_optional_type(name)
 
 
 def make_context(allow_unregistered: bool = False) -> Context:
     """A context with builtin, func, arith, tensor and all of meshc's dialects."""
     from meshc.dialects import get_all_dialects
 
-    ctx = Context(allow_unregistered=allow_unregistered)
+    ctx = MeshcContext(allow_unregistered=allow_unregistered)
     for name, factory in get_all_dialects().items():
         ctx.register_dialect(name, factory)
     return ctx
@@ -69,6 +85,7 @@ def parse_source(ctx: Context, text: str, name: str = "<input>") -> ModuleOp:
         raise DiagnosticError([Diagnostic(name, 0, 0, str(e).split("\n")[0])]) from None
     if not isinstance(module.location, FileLineColLoc):  # the implicit module: point at the file's start
         stamp_location(module, name, 1, 1)
+    normalize_module(module)  # tt-mlir's spelling (properties, destination operands) as meshc's
     return module
 
 

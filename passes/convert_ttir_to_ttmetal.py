@@ -250,7 +250,7 @@ class _FuncLowering:
         ttir = self.ttir
         name = o.name
         if isinstance(o, ttir.MeshShardOp):
-            dims = list(ttir.rules.ints_of(o.shard_dims))
+            dims = o.mesh_shard_dims(len(self.mesh))
             if o.is_full_to_shard:
                 buf = self.create_buffer(o.result.type, o, o)
                 self.write(o.input, buf, dims, o, o)

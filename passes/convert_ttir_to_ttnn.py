@@ -240,9 +240,9 @@ class ConvertTTIRToTTNNPass(ModulePass):
                 if isinstance(o, ttir.MeshShardOp):
                     full = o.input if o.is_full_to_shard else o.result
                     ft = full.type
-                    attrs = distribution_attrs(tuple(ft.get_shape()), ft.element_type, mesh,
-                                               list(ttir.rules.ints_of(o.shard_dims)), o)
-                    attrs["shard_dims"] = o.shard_dims
+                    dims = o.mesh_shard_dims(len(mesh))
+                    attrs = distribution_attrs(tuple(ft.get_shape()), ft.element_type, mesh, dims, o)
+                    attrs["shard_dims"] = DenseArrayBase.from_list(i64, dims)
                     if o.is_full_to_shard:
                         rt = convert_type(o.result.type, o)
                         mc = memcfg_attr(rt)

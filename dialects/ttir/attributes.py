@@ -54,4 +54,4 @@ class ReduceTypeAttr(WordEnumAttr):
     """The reduction a collective applies across devices."""
 
     name = "ttir.reduce_type"
-    words = ("sum", "mean", "max", "min")
+    words = ("sum", "mean", "max", "min", "std", "var")

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from xdsl.dialects.builtin import AnyTensorTypeConstr, DenseArrayBase, DenseIntOrFPElementsAttr, IntegerAttr
 from xdsl.irdl import attr_def, irdl_op_definition, operand_def, result_def
+from xdsl.utils.exceptions import VerifyException
 
 from meshc.dialects import shape_rules as rules
 from meshc.dialects.ttir.attributes import ReduceTypeAttr, ShardDirectionAttr, ShardTypeAttr
@@ -46,6 +47,13 @@ class MeshShardOp(TTIROpBase):
     @property
     def is_replicate(self) -> bool:
         return self.shard_type.data == "replicate"
+
+    def mesh_shard_dims(self, mesh_rank: int) -> list[int]:
+        """`shard_dims` with one entry per mesh axis: a replicate mesh_shard may write a single -1
+        for the whole mesh, as tt-mlir does (`shard_dims = array<i64: -1>`)."""
+        if self.is_replicate:
+            return [-1] * mesh_rank
+        return list(rules.ints_of(self.shard_dims))
 
     def spec_dims(self) -> tuple[tuple[int, ...], ...]:
         """Per tensor dim, the mesh axes splitting it (major first): a ShardingSpec's `dims`."""
@@ -90,6 +98,18 @@ class AllGatherOp(AllGatherBase):
     name = "ttir.all_gather"
 
 
+COLLECTIVE_REDUCTIONS = ("sum", "max", "min")
+"""The reductions a collective applies across devices: tt-mlir refuses the others (mean, std, var)
+on all_reduce and reduce_scatter, and so does meshc."""
+
+
+def check_collective_reduction(op: CollectiveBase, kind: str) -> None:
+    rt = op.attributes["reduce_type"]
+    if rt.data not in COLLECTIVE_REDUCTIONS:  # type: ignore[attr-defined]
+        raise VerifyException(f"reduce_type {rt.data} is not a reduction {kind} applies across devices "  # type: ignore
+                              f"(expected {', '.join(COLLECTIVE_REDUCTIONS[:-1])} or {COLLECTIVE_REDUCTIONS[-1]})")
+
+
 class ReduceScatterBase(CollectiveBase):
     """Reduce across cluster_axis, each device keeping its piece of `scatter_dim`."""
 
@@ -99,6 +119,10 @@ class ReduceScatterBase(CollectiveBase):
     def expected_shape(self, shape: tuple[int, ...], n: int) -> tuple[int, ...]:
         d = rules.normalize_dim(int_value(self.scatter_dim), len(shape), "scatter_dim")
         return shape[:d] + (rules.divide(shape[d], n, f"scatter_dim {d}"),) + shape[d + 1 :]
+
+    def verify_(self) -> None:
+        check_collective_reduction(self, "reduce_scatter")
+        super().verify_()
 
 
 @irdl_op_definition
@@ -110,6 +134,10 @@ class AllReduceBase(CollectiveBase):
     """Reduce across cluster_axis; every device gets the whole reduced tensor."""
 
     reduce_type = attr_def(ReduceTypeAttr)
+
+    def verify_(self) -> None:
+        check_collective_reduction(self, "all_reduce")
+        super().verify_()
 
 
 @irdl_op_definition

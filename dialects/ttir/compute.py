@@ -23,6 +23,7 @@ from xdsl.irdl import (
     traits_def,
     var_operand_def,
 )
+from xdsl.parser import Parser
 from xdsl.traits import NoMemoryEffect
 from xdsl.utils.exceptions import VerifyException
 
@@ -306,6 +307,15 @@ class EmptyOp(TTIROpBase):
     name = "ttir.empty"
     result = result_def(AnyTensorTypeConstr)
     traits = traits_def(NoMemoryEffect())
+
+    @classmethod
+    def parse(cls, parser: Parser) -> "EmptyOp":
+        """tt-mlir's `ttir.empty() : tensor<...>` (meshc prints the generic form)."""
+        parser.parse_punctuation("(")
+        parser.parse_punctuation(")")
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        return cls.create(result_types=[parser.parse_type()], attributes=attrs)
 
 
 class ConstantBase(TTIROpBase):

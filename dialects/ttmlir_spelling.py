@@ -1,0 +1,78 @@
+"""tt-mlir's current spelling of the IR meshc reads, taken as meshc's own where it means the same.
+
+tt-mlir moved its shared attributes from `tt.` to `ttcore.`, writes op attributes as properties
+(`<{cluster_axis = 1 : ui32}>`) and gives many ops a destination operand made by `ttir.empty`
+(destination-passing style). meshc reads all of these:
+
+* attribute and type names: `#ttcore.X` / `!ttcore.X` are `#tt.X` / `!tt.X`, and the enums
+  `#ttcore.shard_type`, `#ttcore.shard_direction`, `#ttcore.reduce_type` (and their older `#tt.`
+  spelling) are meshc's `#ttir.` ones (`attribute_synonym`, used by the driver's context when a
+  name is not one of meshc's);
+* module attribute keys `ttcore.device`, `ttcore.system_desc`, ... are `tt.device`, ...;
+* the properties of a meshc op, whose definition declares attributes only, are its attributes;
+* a trailing operand made by `ttir.empty` / `tensor.empty`, of the result's type, on a ttir or ttnn
+  op that takes one operand fewer, is the destination: it is dropped, and an empty left unused is
+  erased (`normalize_module`, run by the driver after parsing, before verifying).
+
+The printed form stays meshc's (`#ttir.shard_type<devices>`, attributes in the dictionary, no
+destination operands).
+"""
+
+from __future__ import annotations
+
+from xdsl.ir import Operation
+from xdsl.irdl import IRDLOperation, OptOperandDef, VarOperandDef
+
+_ENUMS = ("shard_type", "shard_direction", "reduce_type")
+ENUM_SYNONYMS = {f"{d}.{n}": f"ttir.{n}" for d in ("tt", "ttcore") for n in _ENUMS}
+"""tt-mlir's names of the enum attributes meshc keeps in ttir."""
+
+_DESTINATION_MAKERS = ("ttir.empty", "tensor.empty")
+_NORMALIZED_DIALECTS = ("ttir", "ttnn")
+
+
+def attribute_synonym(name: str) -> str | None:
+    """meshc's name for a tt-mlir attribute or type name, or None when it has none."""
+    hit = ENUM_SYNONYMS.get(name)
+    if hit is not None:
+        return hit
+    if name.startswith("ttcore."):
+        return "tt." + name[7:]
+    return None
+
+
+def _properties_to_attributes(op: IRDLOperation) -> None:
+    declared = type(op).get_irdl_definition().properties
+    for key in [k for k in op.properties if k not in declared]:
+        op.attributes[key] = op.properties.pop(key)
+
+
+def _drop_destination(op: IRDLOperation, empties: list[Operation]) -> None:
+    if len(op.results) != 1 or not op.operands:
+        return
+    defs = type(op).get_irdl_definition().operands
+    if any(isinstance(d, (VarOperandDef, OptOperandDef)) for _, d in defs) or len(op.operands) != len(defs) + 1:
+        return
+    dest = op.operands[-1]
+    owner = dest.owner
+    if isinstance(owner, Operation) and owner.name in _DESTINATION_MAKERS and dest.type == op.results[0].type:
+        op.operands = op.operands[:-1]
+        empties.append(owner)
+
+
+def normalize_module(module: Operation) -> None:
+    """Rewrite tt-mlir's spelling into meshc's in place (see the module docstring)."""
+    for key in [k for k in module.attributes if k.startswith("ttcore.")]:
+        module.attributes["tt." + key[7:]] = module.attributes.pop(key)
+    empties: list[Operation] = []
+    for op in module.walk():
+        if not isinstance(op, IRDLOperation) or op.name.split(".", 1)[0] not in _NORMALIZED_DIALECTS:
+            continue
+        if op.properties:
+            _properties_to_attributes(op)
+        if len(op.operands) > 1:
+            _drop_destination(op, empties)
+    for empty in empties:
+        if empty.parent is not None and not empty.results[0].uses:
+            empty.detach()
+            empty.erase()
