@@ -8,7 +8,7 @@ the same run and on the same file:
   meshc:    meshc-opt FILE -p 'ttir-to-ttnn-pipeline{system=t3k mesh-shape=2,4}'
 
 Each is run `--repeat` times (best time kept). Prints both times and the ratio; the target
-is a ratio of at most 1.5 (DESIGN.md, Performance). Usage: python bench/compile.py [--ops N]
+is a ratio of at most 1.5 (docs/design.md, Performance). Usage: python bench/compile.py [--ops N]
 """
 
 from __future__ import annotations

@@ -41,9 +41,9 @@ def spec(mesh, *dims):
 
 
 CASES = [
-    ("seed 004: [E, B/DP, C, M/TP] -> [E/EP, B, C, M]", (8, 2, 64, 1024), "bf16",
+    ("the MoE resharding notes: [E, B/DP, C, M/TP] -> [E/EP, B, C, M]", (8, 2, 64, 1024), "bf16",
      spec(ATT, [], [0], [], [2]), spec(EP, [0], [], [], [])),
-    ("seed 004 way back: [E/EP, ...] -> [E, B/DP, C, M/TP]", (8, 2, 64, 1024), "bf16",
+    ("the MoE resharding notes way back: [E/EP, ...] -> [E, B/DP, C, M/TP]", (8, 2, 64, 1024), "bf16",
      spec(EP, [0], [], [], []), spec(ATT, [], [0], [], [2])),
     ("[S0, R] -> [R, S0] on 2x2", (1024, 1024), "f32", spec(M22, [0], []), spec(M22, [], [0])),
     ("[S01, R] -> [S10, R] on 2x2", (1024, 1024), "f32", spec(M22, [0, 1], []), spec(M22, [1, 0], [])),

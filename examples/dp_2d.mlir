@@ -1,4 +1,4 @@
-// Seed 001 "Data Parallel Over 2d": 2 chips side by side as one 8x16 grid (meshShape 1x2);
+// tt-mlir's Device spec "Data Parallel Over 2d": 2 chips side by side as one 8x16 grid (meshShape 1x2);
 // a 256x1024 activation split by columns, multiplied by a replicated 1024-wide scale, gathered.
 module attributes {tt.device = #tt.device<workerGrid = #tt.grid<8x16, (d0, d1) -> ((d0 floordiv 8) * 2 + d1 floordiv 8, d0, d1 mod 8)>, meshShape = 1x2, chipIds = [0, 1]>} {
   func.func @main(%x: tensor<256x1024xf32>, %s: tensor<1x512xf32>) -> tensor<256x1024xf32> {

@@ -1,4 +1,4 @@
-// Seed 004 end to end: attention on the mesh [DP=2, CP=2, TP=2] (batch over DP, sequence over
+// The MoE resharding notes end to end: attention on the mesh [DP=2, CP=2, TP=2] (batch over DP, sequence over
 // CP, model dim over TP), then a mixture-of-experts layer whose 8 experts live one a device on
 // the view [EP=8] of the same 8 chips:
 //   attention (TP projections with all_reduce, K/V gathered over CP, residual)

@@ -1,4 +1,4 @@
-// Seed 001 "Pipeline Parallel": two non-overlapping virtual devices over an 8-chip system,
+// tt-mlir's Device spec "Pipeline Parallel": two non-overlapping virtual devices over an 8-chip system,
 // one module (stage) each: chips 0-3 as a 2x8x16 grid (meshShape 2x1x2) and chips 4-7 as a
 // 16x16 grid (meshShape 2x2). Stage 0 produces the activation stage 1 consumes.
 module attributes {tt.device = #tt.device<workerGrid = #tt.grid<2x8x16, (d0, d1, d2) -> (d0 * 2 + (d1 floordiv 8) * 2 + d2 floordiv 8, d1, d2 mod 8)>, meshShape = 2x1x2, chipIds = [0, 1, 2, 3]>} {

@@ -1,4 +1,4 @@
-// Seed 001 "Reinterpreted Grids (Extra)": the staircase device grid. TTMetal realises it; TTNN
+// tt-mlir's Device spec "Reinterpreted Grids (Extra)": the staircase device grid. TTMetal realises it; TTNN
 // cannot (it opens chips with their own row-major core grid), so convert-ttir-to-ttnn
 // reports a located error naming the map.
 module attributes {tt.device = #tt.device<workerGrid = #tt.grid<8x8, (d0, d1) -> (0, d0, (d0 + d1) mod 8)>, meshShape = 1, chipIds = [0]>} {

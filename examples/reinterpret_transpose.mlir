@@ -1,4 +1,4 @@
-// Seed 001 "Reinterpreted Grids (Transpose)": a = exp(a); aT = transpose(a); relu(aT) on one
+// tt-mlir's Device spec "Reinterpreted Grids (Transpose)": a = exp(a); aT = transpose(a); relu(aT) on one
 // chip. ttir-reinterpret-grid places aT on the grid reinterpreted as transposed, so every
 // core transposes its own block and relu runs where the data already is: no bytes move.
 module attributes {tt.device = #tt.device<workerGrid = #tt.grid<8x8, (d0, d1) -> (0, d0, d1)>, meshShape = 1, chipIds = [0]>} {

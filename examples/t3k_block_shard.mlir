@@ -1,4 +1,4 @@
-// Seed 000 Example 3: ShardTensor2dMesh(dims=[2, 3]): row-major block sharding on a T3K (2x4 mesh).
+// The TT-Mesh sharding spec Example 3: ShardTensor2dMesh(dims=[2, 3]): row-major block sharding on a T3K (2x4 mesh).
 module attributes {tt.device = #tt.device<workerGrid = #tt.grid<16x32, (d0, d1) -> (d1 floordiv 8 + (d0 floordiv 8) * 4, d0 mod 8, d1 mod 8)>, meshShape = 2x4, chipIds = [0, 1, 2, 3, 4, 5, 6, 7]>} {
   func.func @main(%x: tensor<1x1x128x256xf32>) -> tensor<1x1x128x256xf32> {
     %0 = "ttir.mesh_shard"(%x) {shard_type = #ttir.shard_type<devices>, shard_direction = #ttir.shard_direction<full_to_shard>, shard_shape = array<i64: 1, 1, 2, 4>, shard_dims = array<i64: 2, 3>} : (tensor<1x1x128x256xf32>) -> tensor<1x1x64x64xf32>

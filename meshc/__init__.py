@@ -1,6 +1,6 @@
 """meshc: place tensors across a mesh of Tenstorrent-style chips, lower them, and simulate them.
 
-Python API (see DESIGN.md):
+Python API (see docs/design.md):
     meshc.parse(text) -> ModuleOp
     meshc.compile(module_or_text, pipeline) -> ModuleOp
     meshc.run(module, inputs) -> RunResult

@@ -1,4 +1,4 @@
-"""`ttir-reinterpret-grid`: the seed's transpose trick, a transpose with no data movement.
+"""`ttir-reinterpret-grid`: tt-mlir's Device spec's transpose trick, a transpose with no data movement.
 
 A 2-d `ttir.transpose` whose operand is block-sharded on a core grid R x C (placed as the
 identity, logical core (i, j) on physical core (i, j)) gets a result on the grid C x R
@@ -6,7 +6,7 @@ identity, logical core (i, j) on physical core (i, j)) gets a result on the grid
 says the result's logical core (i, j) is physical core (j, i). Result block (i, j) is the
 transpose of operand block (j, i), which already sits on physical core (j, i): every core
 transposes its own data, nothing crosses cores. Elementwise ops that consume only
-reinterpreted tensors with the same grid run on the reinterpreted grid too (the seed's
+reinterpreted tensors with the same grid run on the reinterpreted grid too (tt-mlir's Device spec's
 `relu(aT)`), so they move nothing either. Run after `ttir-layout`.
 """
 

@@ -57,7 +57,7 @@ class _DistributionBase(ttir.TTIROpBase):
 
     `shard_dims` (per mesh axis, the tensor dim it splits or -1) is the placement; `mapper` is
     the TTNN mesh mapper that expresses it and `config` the TT-Mesh ShardedBufferConfig it
-    lowers to, in the `form` "2d" (faithful to the seed's 2D sharding infra) or "nd".
+    lowers to, in the `form` "2d" (faithful to the TT-Mesh sharding spec's 2D infra) or "nd".
     """
 
     input = operand_def(AnyTensorTypeConstr)

@@ -3,7 +3,7 @@
 A `Device` is a logical grid shape, an affine map from a logical core to (chip index, y, x),
 the mesh shape that virtualizes the chips, and the chip ids the chip index refers to (ids of
 chips in the `SystemDesc`). `locate` evaluates the map for many cores at once and returns
-(chip id, y, x); `inverse` goes back; `verify` checks what makes a device legal (the seed's
+(chip id, y, x); `inverse` goes back; `verify` checks what makes a device legal (tt-mlir's Device spec's
 "Concerns"): chip count equals the mesh volume, ids unique (and in the system), the map has
 three results, and it is injective and lands inside each chip's physical grid.
 

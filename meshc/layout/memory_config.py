@@ -1,4 +1,4 @@
-"""Memory configs: which memory a tensor lives in and how its pages spread (seed 002, section 4).
+"""Memory configs: which memory a tensor lives in and how its pages spread (TT-Metal's Tensor and Memory Layouts report, section 4).
 
 `MemoryConfig(buffer, layout, grid, shard_shape, orientation)`:
 

@@ -1,8 +1,8 @@
 """Mixture-of-experts reference semantics: routing, dispatch with capacity, combine (docs/moe.md).
 
-Shapes follow seed 004: tokens `[B, S, M]` (batch, sequence, model dim), router logits
+Shapes follow the MoE resharding notes: tokens `[B, S, M]` (batch, sequence, model dim), router logits
 `[B, S, E]`, and the dispatched tensor `[E, G, C, M]` where G is the number of DP shards of the
-batch (seed 004 writes it `[E, B/DP, C, M/TP]`; there B = DP) and C the capacity: the slots an
+batch (the MoE resharding notes writes it `[E, B/DP, C, M/TP]`; there B = DP) and C the capacity: the slots an
 expert has for the tokens of one DP shard.
 
 The rule (what `moe_dispatch` does):
@@ -17,7 +17,7 @@ The rule (what `moe_dispatch` does):
   router weights; a dropped choice adds zero.
 
 All of it is vectorized numpy (one-hot cumulative counts for the slots, fancy indexing for the
-moves); nothing loops over tokens. `seed_dispatch_table` and `placement_tree` draw the seed's
+moves); nothing loops over tokens. `seed_dispatch_table` and `placement_tree` draw the MoE resharding notes'
 table and device tree from a dispatch, for the docs and the golden test.
 """
 
@@ -158,12 +158,12 @@ def moe_reference(x: np.ndarray, router: np.ndarray, expert_w: np.ndarray, k: in
     return moe_combine(out, experts, weights, d.slot, dp)
 
 
-# ---- the seed's pictures ------------------------------------------------------------------------
+# ---- the MoE resharding notes' pictures ------------------------------------------------------------------------
 
 
 def seed_dispatch_table(d: MoeDispatch, names: np.ndarray, pieces: int, row_label: str = "B/DP",
                         col_label: str = "E") -> list[str]:
-    """The seed's markdown table: a row per DP shard, a column per expert, a cell naming the token
+    """The MoE resharding notes' markdown table: a row per DP shard, a column per expert, a cell naming the token
     in slot 0.. (`a'0\\|a'1`: token a' in `pieces` model-dim pieces), `—` for an empty slot."""
     e, g, c, _ = d.dispatched.shape
     head = "| | " + " | ".join(f"{col_label}{i}" for i in range(e)) + " |"
@@ -188,7 +188,7 @@ def holders(spec: ShardingSpec, shape: tuple[int, ...], index: tuple[int, ...]) 
 
 def placement_tree(spec: ShardingSpec, shape: tuple[int, ...], levels: list[tuple[int, str]],
                    leaf: "callable") -> list[str]:
-    """The seed's device tree: one level per (tensor dim, label); a leaf line names its content
+    """The MoE resharding notes' device tree: one level per (tensor dim, label); a leaf line names its content
     (`leaf(index) -> str`, the full index with 0 for dims not drawn) and the devices holding it."""
     lines: list[str] = []
     labels = {}
@@ -222,7 +222,7 @@ def placement_tree(spec: ShardingSpec, shape: tuple[int, ...], levels: list[tupl
 
 
 def seed_walkthrough() -> str:
-    """Seed 004's example, recomputed: routing, drops, the dispatch table, both device trees and
+    """The MoE resharding notes' example, recomputed: routing, drops, the dispatch table, both device trees and
     the bytes of the reshard to [EP=8]. `python -m meshc.layout.moe` prints it (docs/moe.md)."""
     from meshc.layout.mesh import Mesh
     from meshc.layout.reshard import plan_reshard

@@ -1,4 +1,4 @@
-"""Single-chip placement: where every page and every element of a tensor lives (seed 002).
+"""Single-chip placement: where every page and every element of a tensor lives (TT-Metal's Tensor and Memory Layouts report).
 
 `place(shape, dtype, memory_config, tile, arch)` computes the page table of a tensor once:
 for every page (numbered row-major over the page grid) its owner and its byte offset there.

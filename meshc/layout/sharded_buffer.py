@@ -1,6 +1,6 @@
 """TT-Mesh's ShardedBufferConfig: lowering mesh mappers to it, and executing it (host <-> mesh).
 
-The 2D form (seed 000) sees a tensor flattened to a 2D buffer: x = the innermost dim, y = the
+The 2D form (the TT-Mesh sharding spec) sees a tensor flattened to a 2D buffer: x = the innermost dim, y = the
 product of all outer dims (b * z * y for a 4D tensor). `shard_shape` (x, y) cuts that buffer
 into a grid of shards, read in row-major order; a 0 means "the shard spans the whole buffer
 along that axis and is replicated along the other mesh axis". Placement on a (rows, cols) mesh:
@@ -13,7 +13,7 @@ along that axis and is replicated along the other mesh axis". Placement on a (ro
 
 Because the flattening merges every outer dim into y, the 2D form can only shard an outer dim
 whose outer neighbours are all 1 (or split into single indices): `lower_mesh_mapper` raises
-UnsupportedSharding otherwise, as the seed asks. The ND form (`NDShardedBufferConfig`,
+UnsupportedSharding otherwise, as the TT-Mesh sharding spec asks. The ND form (`NDShardedBufferConfig`,
 `lower_mesh_mapper_nd`) keeps every dim, with a shard shape and a list of mesh axes per dim, and
 expresses every mapper without a transpose (and padded uneven splits). A 2D config is an ND config
 over the 2-d tensor (y, x) (`ShardedBufferConfig.to_nd`).

@@ -3,10 +3,10 @@
 `parse_spec(text, mesh=None) -> ShardingSpec` reads the grammar in `sharding_spec.lark`;
 `format_spec(spec) -> str` prints it back (parse_spec(format_spec(s)) == s). Two forms:
 
-* index form (seed 003, Alpa): one entry per tensor dim, `R` (replicated), `S<axes>` with mesh
+* index form (ColossalAI's DTensor doc, Alpa): one entry per tensor dim, `R` (replicated), `S<axes>` with mesh
   axis digits major first (`S0`, `S01`, `S10`), or `S(<axes>)` naming the axes (`S(DP,TP)`,
   `S(0,1)`). The mesh comes from the `mesh=` argument or a trailing `on 2x2` / `on [DP=2, TP=2]`.
-* named form (seed 004): one entry per tensor dim, `NAME[=size]` followed by `/AXIS[=size]` for
+* named form (the MoE resharding notes): one entry per tensor dim, `NAME[=size]` followed by `/AXIS[=size]` for
   each mesh axis sharding it, major first: `B=2/DP=2`, `T=8/DP=2/TP=4` (T split over DP, then
   each piece over TP), `E=8` or `E` (replicated). A spec is in the named form as soon as one
   entry has a `=` or a `/` or is a bare name other than R, S and S<digits> (`[E, C]`). Without `mesh=` or `on [...]` the mesh is made of the axes in the

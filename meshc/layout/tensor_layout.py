@@ -1,4 +1,4 @@
-"""Tensor layouts: how the elements of a tensor become pages (seed 002, section 3).
+"""Tensor layouts: how the elements of a tensor become pages (TT-Metal's Tensor and Memory Layouts report, section 3).
 
 A tensor folds into 2D: its outer dims multiply into the height, its last dim is the width.
 

@@ -17,7 +17,7 @@ from meshc.layout.affine import (
     parse_map,
 )
 
-# Every map written in seed 001 (Device) and DESIGN.md, exactly as written there.
+# Every map written in tt-mlir's Device spec and docs/design.md, exactly as written there.
 SEED_MAPS = [
     "(d0, d1) -> (0, d0, d1)",
     "(d0, d1, d2) -> (d0, d1, d2)",
@@ -96,7 +96,7 @@ def test_grid_points_are_row_major():
 
 
 def test_maps_compared_by_evaluation():
-    # the seed's and DESIGN.md's spellings of the 1x2 mesh map agree on the 8x16 grid ...
+    # tt-mlir's Device spec's and docs/design.md's spellings of the 1x2 mesh map agree on the 8x16 grid ...
     assert maps_equal_on_grid("(d0, d1) -> ((d0 floordiv 8) * 2 + d1 floordiv 8, d0, d1 mod 8)",
                               "(d0, d1) -> (d1 floordiv 8, d0, d1 mod 8)", (8, 16))
     # ... but not on a taller grid, where d0 floordiv 8 is no longer 0

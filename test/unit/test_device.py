@@ -1,4 +1,4 @@
-"""Devices: derivation from mesh shapes (DESIGN.md, seed 001), locate / inverse, verification."""
+"""Devices: derivation from mesh shapes (docs/design.md, tt-mlir's Device spec), locate / inverse, verification."""
 
 import numpy as np
 import pytest
@@ -11,7 +11,7 @@ from meshc.layout.affine import grid_points, maps_equal_on_grid
 from meshc.layout.device import Device
 from meshc.layout.errors import LayoutError
 
-# mesh shape -> (grid, map) as DESIGN.md lists them, text for text
+# mesh shape -> (grid, map) as docs/design.md lists them, text for text
 DESIGN_DEVICES = {
     (2, 1, 1): ((2, 8, 8), "(d0, d1, d2) -> (d0, d1, d2)"),
     (1, 2): ((8, 16), "(d0, d1) -> (d1 floordiv 8, d0, d1 mod 8)"),
@@ -28,7 +28,7 @@ def test_derived_devices_match_design(mesh):
     assert dev.chip_ids == tuple(range(int(np.prod(mesh))))
 
 
-# mesh shape, chip ids -> grid and map of seed 001 (compared by evaluating every grid point)
+# mesh shape, chip ids -> grid and map of tt-mlir's Device spec (compared by evaluating every grid point)
 SEED_DEVICES = [
     (1, None, (8, 8), "(d0, d1) -> (0, d0, d1)"),
     ((2, 1, 1), None, (2, 8, 8), "(d0, d1, d2) -> (d0, d1, d2)"),

@@ -123,13 +123,13 @@ def test_parity_heads_with_batch_is_a_limitation():
 
 
 def test_parity_expert_parallel_weights():
-    w = rand(8, 32, 64)  # [experts, K, N], one expert a device (seed 004's EP=8)
+    w = rand(8, 32, 64)  # [experts, K, N], one expert a device (the MoE resharding notes' EP=8)
     cfg = check_faithful(w, (1, 8), ShardTensorToMesh(0), dict(zip(np.ndindex(1, 8), np.split(w, 8))))
     assert cfg.shard_shape == (64, 32)
 
 
 def test_parity_expert_parallel_dispatch_on_attention_mesh_is_a_limitation():
-    # seed 004's dispatched tokens [E=8, B/DP, C=1, M/TP] live on the 3-axis mesh [DP, CP, TP]
+    # the MoE resharding notes' dispatched tokens [E=8, B/DP, C=1, M/TP] live on the 3-axis mesh [DP, CP, TP]
     mesh = (2, 2, 2)
     spec = parse_spec("[E, B/DP, C=1, M/TP] on [DP=2, CP=2, TP=2]")
     t = rand(8, 2, 1, 4)

@@ -1,8 +1,8 @@
-"""Seed 000's test plan: a sweep of random valid mapper configs and an adversarial set of invalid ones.
+"""The TT-Mesh sharding spec's test plan: a sweep of random valid mapper configs and an adversarial set of invalid ones.
 
 Sweep: for every config the pieces from `distribute` must equal pieces cut here independently,
 the TTNN way (np.split along the mapper's dims, row chunks then column chunks); `write_sharded`
-with the lowered config (the faithful 2D one when the seed's rule allows it, and always the ND
+with the lowered config (the faithful 2D one when the TT-Mesh sharding spec's rule allows it, and always the ND
 one) must give every device exactly its piece flattened to 2D; reading back must give the tensor.
 Adversarial: invalid configs raise UnsupportedSharding or a LayoutError (a ValueError) with a
 message, never anything else; whatever the 2D form refuses, the ND form does.
@@ -54,7 +54,7 @@ def expected_pieces(t, mesh, mapper):
 
 
 def seed_rule_supports(shape, mesh, mapper):
-    """The seed's rule, stated independently: the 2D buffer (x, b*z*y) can shard an outer dim only
+    """The TT-Mesh sharding spec's rule, stated independently: the 2D buffer (x, b*z*y) can shard an outer dim only
     when every dim outside it is 1 on each device (1, or split into single indices)."""
     if len(mesh) > 2:
         return False
@@ -151,11 +151,11 @@ def test_sweep(chunk):
 def adversarial_case(rng):
     """One invalid config and the exception type it must raise."""
     kind = rng.integers(6)
-    if kind == 0:  # the seed's ND case: y sharded with b or z > 1 (4D tensor)
+    if kind == 0:  # the TT-Mesh sharding spec's ND case: y sharded with b or z > 1 (4D tensor)
         b, z = (int(rng.integers(2, 4)), 1) if rng.random() < 0.5 else (1, int(rng.integers(2, 4)))
         mapper = ShardTensor2dMesh((2, None)) if rng.random() < 0.5 else ShardTensor2dMesh((None, 2))
         return (b, z, 8 * int(rng.integers(1, 3)), 8), (2, 4), mapper, UnsupportedSharding
-    if kind == 1:  # the seed's ND case: z sharded with b > 1
+    if kind == 1:  # the TT-Mesh sharding spec's ND case: z sharded with b > 1
         b = int(rng.integers(2, 5))
         mapper = [ShardTensor2dMesh((1, None)), ShardTensor2dMesh((None, 1)), ShardTensorToMesh(1)][rng.integers(3)]
         return (b, 8, 4, 4), (2, 4), mapper, UnsupportedSharding

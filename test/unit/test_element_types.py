@@ -1,6 +1,6 @@
 """meshc.dialects.element_types: the one table from MLIR element types to meshc data type names.
 
-Expected names are the device types DESIGN.md lists (f32, f16, bf16, u32, u16, u8, si32), written
+Expected names are the device types docs/design.md lists (f32, f16, bf16, u32, u16, u8, si32), written
 out here by hand; a type the device does not hold gives None, or a LayoutError naming the types
 of its kind that the device holds.
 """

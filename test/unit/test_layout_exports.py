@@ -1,4 +1,4 @@
-"""The public names of meshc.layout resolve to what DESIGN.md says they are."""
+"""The public names of meshc.layout resolve to what docs/design.md says they are."""
 
 import importlib
 

@@ -21,7 +21,7 @@ def ops_named(module, name):
 @pytest.mark.parametrize(
     "example, shard, global_shape, orientation, size",
     [
-        # seed 000, field by field: (x, y) shard and global shapes, orientation, bytes (f32)
+        # the TT-Mesh sharding spec, field by field: (x, y) shard and global shapes, orientation, bytes (f32)
         ("t3k_height_shard", (0, 96), (32, 4 * 3 * 32), "row_major", 4 * 3 * 32 * 32 * 4),
         ("t3k_width_shard", (128, 0), (256, 32 * 3 * 128), "col_major", 32 * 3 * 128 * 256 * 4),
         ("t3k_block_shard", (64, 64), (256, 128), "row_major", 128 * 256 * 4),

@@ -149,7 +149,7 @@ def test_distribute_returns_copies_by_default():
 
 
 def test_spec_text_with_its_own_named_mesh():
-    # seed 004's dispatch layout names its mesh; the caller gives the same shape unnamed
+    # the MoE resharding notes' dispatch layout names its mesh; the caller gives the same shape unnamed
     t = np.arange(8 * 2 * 1 * 4).reshape(8, 2, 1, 4)
     shards = distribute(t, (2, 2, 2), "[E, B/DP, C=1, M/TP] on [DP=2, CP=2, TP=2]")
     assert np.array_equal(shards[(1, 0, 1)], t[:, 1:2, :, 2:4])

@@ -9,7 +9,7 @@ from meshc.layout.metal_layout import MetalLayout, Tile, collapsed_shape, linear
 
 
 def test_design_example_2x3x64x128_on_2x4():
-    # DESIGN.md: default collapse folds all but the last dim: strides 3*64 = 192 and 64
+    # docs/design.md: default collapse folds all but the last dim: strides 3*64 = 192 and 64
     lay = build_metal_layout((2, 3, 64, 128), (2, 4))
     assert str(lay.linear) == "(d0, d1, d2, d3) -> (d0 * 192 + d1 * 64 + d2, d3)"
     # LINEAR(1, 2, 63, 127) + 1 = (192 + 128 + 63 + 1, 128) = (384, 128); / (2, 4) = (192, 32)
@@ -21,7 +21,7 @@ def test_design_example_2x3x64x128_on_2x4():
 
 
 def test_seed_data_parallel_over_batch():
-    # seed 001: tensor<16x3x64x128xf32> on <2x2x4>, LINEAR (d0, d1 * 64 + d2, d3), memref 8x3x1 tiles
+    # tt-mlir's Device spec: tensor<16x3x64x128xf32> on <2x2x4>, LINEAR (d0, d1 * 64 + d2, d3), memref 8x3x1 tiles
     lay = build_metal_layout((16, 3, 64, 128), (2, 2, 4), [(1, 3)], dtype="bfp_bf8", tile=(32, 32))
     assert str(lay.linear) == "(d0, d1, d2, d3) -> (d0, d1 * 64 + d2, d3)"
     # collapsed (16, 192, 128) / (2, 2, 4) = (8, 96, 32) elements = (8, 3, 1) in 32x32 tiles
@@ -84,7 +84,7 @@ def test_verify_against_shard_too_small():
 
 
 def test_seed_example_with_a_rank_2_linear_on_a_rank_3_grid_is_rejected():
-    # seed 001's "over 2d and batch" tensor writes (d0, d1) -> (d0, d1) for a 3-d tensor and grid
+    # tt-mlir's Device spec's "over 2d and batch" tensor writes (d0, d1) -> (d0, d1) for a 3-d tensor and grid
     with pytest.raises(LayoutError, match=r"has 2 results, but the grid <2x4x16> has rank 3"):
         MetalLayout("(d0, d1) -> (d0, d1)", "undef", (2, 4, 16), (32, 2, 2), Tile((32, 32), "bfp_bf8"), "l1")
 

@@ -1,4 +1,4 @@
-"""MoE reference semantics against seed 004's walk-through (its tables are copied here as golden text)."""
+"""MoE reference semantics against the MoE resharding notes' walk-through (its tables are copied here as golden text)."""
 
 import numpy as np
 import pytest
@@ -12,7 +12,7 @@ from meshc.layout.reshard import execute_plan, plan_reshard
 ATT = Mesh((2, 2, 2), ("DP", "CP", "TP"))
 EP = Mesh((8,), ("EP",))
 NAMES = np.array([["a", "b"], ["A", "B"]])  # batch row, sequence position
-# the seed's routing table: token -> (expert 1, expert 2)
+# the MoE resharding notes' routing table: token -> (expert 1, expert 2)
 ROUTE = np.array([[[0, 1], [0, 2]], [[2, 3], [4, 5]]])
 
 SEED_TABLE = """\
@@ -49,7 +49,7 @@ SEED_TREE_EP = """\
 
 
 def seed_logits():
-    """Logits whose top-2 is the seed's routing: 3 for the first choice, 2 for the second, 0 elsewhere."""
+    """Logits whose top-2 is the MoE resharding notes' routing: 3 for the first choice, 2 for the second, 0 elsewhere."""
     logits = np.zeros((2, 2, 8))
     b, s = np.meshgrid(range(2), range(2), indexing="ij")
     logits[b, s, ROUTE[..., 0]] = 3.0

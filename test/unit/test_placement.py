@@ -1,6 +1,6 @@
-"""The single-chip placement model against seed 002's figures and hand-derived layouts.
+"""The single-chip placement model against the Tensor and Memory Layouts report's figures and hand-derived layouts.
 
-Every expected number here is derived by hand in the test (from the seed's text or the rules
+Every expected number here is derived by hand in the test (from the Tensor and Memory Layouts report's text or the rules
 written in docs/placement.md), never read back from the code.
 """
 
@@ -50,7 +50,7 @@ def test_figure4_block_sharded_16_pages_on_2x2_cores():
     assert p.num_pages == 16
     assert p.pages_by_owner() == {
         (0, 0): [0, 1, 4, 5],
-        (0, 1): [2, 3, 6, 7],  # the seed's text says 7, 8: a typo
+        (0, 1): [2, 3, 6, 7],  # the Tensor and Memory Layouts report's text says 7, 8: a typo
         (1, 0): [8, 9, 12, 13],
         (1, 1): [10, 11, 14, 15],
     }

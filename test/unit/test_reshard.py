@@ -1,4 +1,4 @@
-"""Reshard planner: the seed's cases and the bench's cases, with bounds derived by hand."""
+"""Reshard planner: the MoE resharding notes' cases and the bench's cases, with bounds derived by hand."""
 
 import numpy as np
 import pytest
@@ -41,7 +41,7 @@ CASES = [
     ("RS01_to_S0S1", (4, 4), spec(M22, [], [0, 1]), spec(M22, [0], [1]), 12 * 4),
     # [S0, S1] -> [R, R]: every device lacks 3 of the 4 quarters (4 elements each)
     ("S0S1_to_RR", (4, 4), spec(M22, [0], [1]), spec(M22, [], []), 4 * 12 * 4),
-    # seed 004: [E=8, B/DP, C=1, M/TP] (replicated over CP) -> [E/EP, B, C, M] over 8 devices:
+    # the MoE resharding notes: [E=8, B/DP, C=1, M/TP] (replicated over CP) -> [E/EP, B, C, M] over 8 devices:
     # device e needs expert e's 2x1x2 = 4 elements, holds 1 (its dp row, its tp half)
     ("seed_moe", (8, 2, 1, 2), spec(ATT, [], [0], [], [2]), spec(EP, [0], [], [], []), 8 * 3 * 4),
     # and back: device (dp, cp, tp) needs 8 experts x 1 element, holds its own expert's one
@@ -130,7 +130,7 @@ def test_errors_name_the_problem():
 
 
 def test_spec_strings_are_accepted():
-    # the seed's transition written in the named form; bound as in CASES["seed_moe"]
+    # the MoE resharding notes' transition written in the named form; bound as in CASES["seed_moe"]
     plan = check_moves((8, 2, 1, 2), spec(ATT, [], [0], [], [2]), spec(EP, [0], [], [], []))
     text = plan_reshard((8, 2, 1, 2), "f32", "[E=8, B=2/DP=2, C=1, M=2/TP=2] on [DP=2, CP=2, TP=2]",
                         "[E=8/EP=8, B=2, C=1, M=2]")

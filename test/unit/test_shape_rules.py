@@ -54,7 +54,7 @@ def test_dim_out_of_range_names_dim_and_rank():
 
 
 def test_mesh_shard_pieces_on_t3k():
-    # seed 000 example 3: dims [2, 3] over the 2x4 mesh: y in 2 pieces, x in 4 -> 64x64 a device
+    # the TT-Mesh sharding spec example 3: dims [2, 3] over the 2x4 mesh: y in 2 pieces, x in 4 -> 64x64 a device
     pieces = r.check_mesh_shard((1, 1, 128, 256), False, (1, 1, 2, 4), (2, 3), (2, 4))
     assert r.local_shape((1, 1, 128, 256), pieces) == (1, 1, 64, 64)
     # both mesh axes on one dim: 2 * 4 = 8 pieces

@@ -1,4 +1,4 @@
-"""ShardedBufferConfig: seed 000's three T3K examples field by field, placement by orientation,
+"""ShardedBufferConfig: the TT-Mesh sharding spec's three T3K examples field by field, placement by orientation,
 whole-dim shards versus replication, the ND form, and write/read on device buffers."""
 
 import numpy as np
@@ -23,7 +23,7 @@ T3K = (2, 4)
 DATUM = 2  # bf16
 
 
-def test_seed000_example1_height_sharding_across_columns():
+def test_ttmesh_example1_height_sharding_across_columns():
     cfg = lower_mesh_mapper((4, 3, 32, 32), T3K, ShardTensor2dMesh(dims=(None, 0)), DATUM)
     assert cfg.global_buffer_size == 4 * 3 * 32 * 32 * DATUM
     assert cfg.shard_shape == (0, 96)
@@ -31,7 +31,7 @@ def test_seed000_example1_height_sharding_across_columns():
     assert cfg.mesh_shard_orientation == "row_major"
 
 
-def test_seed000_example2_width_sharding_across_rows():
+def test_ttmesh_example2_width_sharding_across_rows():
     cfg = lower_mesh_mapper((32, 3, 128, 256), T3K, ShardTensor2dMesh(dims=(3, None)), DATUM)
     assert cfg.global_buffer_size == 32 * 3 * 128 * 256 * DATUM
     assert cfg.shard_shape == (128, 0)
@@ -39,7 +39,7 @@ def test_seed000_example2_width_sharding_across_rows():
     assert cfg.mesh_shard_orientation == "col_major"
 
 
-def test_seed000_example3_block_sharding():
+def test_ttmesh_example3_block_sharding():
     cfg = lower_mesh_mapper((1, 1, 128, 256), T3K, ShardTensor2dMesh(dims=(2, 3)), DATUM)
     assert cfg.global_buffer_size == 1 * 1 * 128 * 256 * DATUM
     assert cfg.shard_shape == (64, 64)
@@ -47,7 +47,7 @@ def test_seed000_example3_block_sharding():
     assert cfg.mesh_shard_orientation == "row_major"
 
 
-def test_seed000_example1_devices_get_the_seed_shapes():
+def test_ttmesh_example1_devices_get_the_seed_shapes():
     t = np.arange(4 * 3 * 32 * 32, dtype=np.int32).reshape(4, 3, 32, 32)
     cfg = lower_mesh_mapper(t.shape, T3K, ShardTensor2dMesh(dims=(None, 0)), 4)
     bufs = write_sharded(t, cfg, T3K)
@@ -56,7 +56,7 @@ def test_seed000_example1_devices_get_the_seed_shapes():
             assert np.array_equal(bufs[(r, c)], t[c].reshape(96, 32))
 
 
-def test_seed000_example2_devices_get_the_seed_shapes():
+def test_ttmesh_example2_devices_get_the_seed_shapes():
     t = np.arange(2 * 3 * 4 * 256, dtype=np.int32).reshape(2, 3, 4, 256)  # b, y made small; same rule
     cfg = lower_mesh_mapper(t.shape, T3K, ShardTensor2dMesh(dims=(3, None)), 4)
     assert cfg.shard_shape == (128, 0) and cfg.mesh_shard_orientation == "col_major"
@@ -66,7 +66,7 @@ def test_seed000_example2_devices_get_the_seed_shapes():
             assert np.array_equal(bufs[(r, c)], t[..., 128 * r:128 * (r + 1)].reshape(24, 128))
 
 
-def test_seed000_example3_devices_get_blocks():
+def test_ttmesh_example3_devices_get_blocks():
     t = np.arange(128 * 256, dtype=np.int32).reshape(1, 1, 128, 256)
     cfg = lower_mesh_mapper(t.shape, T3K, ShardTensor2dMesh(dims=(2, 3)), 4)
     bufs = write_sharded(t, cfg, T3K)

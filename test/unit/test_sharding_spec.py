@@ -1,5 +1,5 @@
 """Sharding-spec text: the index and named forms, partial sums, round trips, located errors,
-and from_global / to_global, including seed 003's 4x4 matrix on a 2x2 mesh."""
+and from_global / to_global, including ColossalAI's DTensor doc's 4x4 matrix on a 2x2 mesh."""
 
 import numpy as np
 import pytest
@@ -8,11 +8,11 @@ from hypothesis import strategies as st
 
 from meshc.layout import LayoutError, Mesh, ShardingSpec, format_spec, from_global, parse_spec, to_global
 
-# Seed 003's matrix A, exactly as drawn (its second row really is 4, 5, 6, 7).
+# ColossalAI's DTensor doc's matrix A, exactly as drawn (its second row really is 4, 5, 6, 7).
 A = np.array([[1, 2, 3, 4], [4, 5, 6, 7], [8, 9, 10, 11], [12, 13, 14, 15]])
 
 
-def test_seed003_s0_r_blocks():
+def test_dtensor_s0_r_blocks():
     shards = from_global(A, parse_spec("[S0, R]", (2, 2)))
     top = [[1, 2, 3, 4], [4, 5, 6, 7]]
     bottom = [[8, 9, 10, 11], [12, 13, 14, 15]]
@@ -20,7 +20,7 @@ def test_seed003_s0_r_blocks():
     assert shards[(1, 0)].tolist() == bottom and shards[(1, 1)].tolist() == bottom
 
 
-def test_seed003_s01_r_blocks():
+def test_dtensor_s01_r_blocks():
     shards = from_global(A, parse_spec("[S01, R]", (2, 2)))
     assert shards[(0, 0)].tolist() == [[1, 2, 3, 4]]
     assert shards[(0, 1)].tolist() == [[4, 5, 6, 7]]
@@ -29,7 +29,7 @@ def test_seed003_s01_r_blocks():
 
 
 @pytest.mark.parametrize("text", ["[S0, R]", "[S01, R]"])
-def test_seed003_to_global(text):
+def test_dtensor_to_global(text):
     spec = parse_spec(text, (2, 2))
     assert np.array_equal(to_global(from_global(A, spec), spec), A)
 
@@ -48,20 +48,20 @@ def test_index_forms():
     assert parse_spec("[S0, R] on 2x4") == ShardingSpec(Mesh((2, 4)), ((0,), ()))
 
 
-def test_named_form_seed004():
+def test_named_form_moe_notes():
     spec = parse_spec("[B=2/DP=2, S=2/CP=2, M=2/TP=2]")
     assert spec.mesh == Mesh((2, 2, 2), ("DP", "CP", "TP"))
     assert spec.dims == ((0,), (1,), (2,))
     assert spec.dim_names == ("B", "S", "M") and spec.dim_sizes == (2, 2, 2)
-    # the dispatch spec of seed 004 against the attention mesh: E and C replicated
+    # the dispatch spec of the MoE resharding notes against the attention mesh: E and C replicated
     mesh = Mesh((2, 2, 2), ("DP", "CP", "TP"))
     d = parse_spec("[E=8, B=2/DP, C=1, M/TP]", mesh)
     assert d.dims == ((), (0,), (), (2,)) and d.replicated_axes() == (1,)
     assert d.dim_sizes == (8, 2, 1, None)
 
 
-def test_named_form_seed004_blocks():
-    # seed 004's tree: batch element b, sequence half s, model half m sits on device (b, s, m)
+def test_named_form_moe_notes_blocks():
+    # the MoE resharding notes' tree: batch element b, sequence half s, model half m sits on device (b, s, m)
     tokens = np.arange(8).reshape(2, 2, 2)
     shards = from_global(tokens, parse_spec("[B=2/DP=2, S=2/CP=2, M=2/TP=2]"))
     for (dp, cp, tp), piece in shards.items():

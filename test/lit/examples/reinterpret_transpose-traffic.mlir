@@ -3,7 +3,7 @@
 // RUN: meshc-opt %examples/reinterpret_transpose.mlir -p 'ttir-to-ttmetal-pipeline{reinterpret-grid=false}' -o %t.off.mlir
 // RUN: meshc-run %t.off.mlir --report | filecheck %s --check-prefix=OFF
 
-// The seed's claim, measured by the simulator. The 256x512 f32 tensor (524,288 bytes) is in
+// tt-mlir's Device spec's claim, measured by the simulator. The 256x512 f32 tensor (524,288 bytes) is in
 // 64 equal blocks on the 8x8 grid. Program 1 is exp, 2 the transpose, 3 relu.
 // With ttir-reinterpret-grid each core transposes the block it holds: 0 bytes cross cores,
 // and relu runs where its operand is: 0 bytes.

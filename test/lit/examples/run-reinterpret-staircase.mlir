@@ -3,7 +3,7 @@
 
 // examples/reinterpret_staircase.mlir keeps its own device grid, which TTMetal realises (the simulator runs its
 // programs and checks them against the numpy golden run of the ttir program) and TTNN cannot
-// (the seed's "Concerns"): lowering it to ttnn is a located error at the module.
+// (tt-mlir's Device spec's "Concerns"): lowering it to ttnn is a located error at the module.
 // CHECK: result0:
 // CHECK: check: result0 matches the golden run
 // TTNN: reinterpret_staircase.mlir:{{[0-9]+}}:1: error: 'builtin.module' op TTNN cannot realise the device grid

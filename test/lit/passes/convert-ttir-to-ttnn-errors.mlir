@@ -1,6 +1,6 @@
 // RUN: meshc-opt %s --split-input-file --verify-diagnostics -p 'convert-ttir-to-ttnn'
 
-// The seed's "Concerns": a staircase grid is a legal #tt.device that TTNN cannot open.
+// tt-mlir's Device spec's "Concerns": a staircase grid is a legal #tt.device that TTNN cannot open.
 // expected-error @+1 {{TTNN cannot realise the device grid 8x8 with map (d0, d1) -> (0, d0, (d0 + d1) mod 8): TTNN opens a mesh of chips side by side with the map (d0, d1) -> (0, d0, d1) for mesh 1; lower this device with convert-ttir-to-ttmetal instead}}
 module attributes {tt.device = #tt.device<workerGrid = #tt.grid<8x8, (d0, d1) -> (0, d0, (d0 + d1) mod 8)>, meshShape = 1, chipIds = [0]>} {
   func.func @f(%a: tensor<64x64xf32>) -> tensor<64x64xf32> {
@@ -10,7 +10,7 @@ module attributes {tt.device = #tt.device<workerGrid = #tt.grid<8x8, (d0, d1) ->
 }
 
 // -----
-// A transposed device grid (the seed's reinterpretation at device level) is not TTNN's either.
+// A transposed device grid (tt-mlir's Device spec's reinterpretation at device level) is not TTNN's either.
 // expected-error @+1 {{TTNN cannot realise the device grid 8x8 with map (d0, d1) -> (0, d1, d0)}}
 module attributes {tt.device = #tt.device<workerGrid = #tt.grid<8x8, (d0, d1) -> (0, d1, d0)>, meshShape = 1, chipIds = [0]>} {
   func.func @f(%a: tensor<64x64xf32>) -> tensor<64x64xf32> {

@@ -1,6 +1,6 @@
 // RUN: meshc-opt %s --split-input-file -p 'ttir-layout,ttir-reinterpret-grid,convert-ttir-to-ttnn' | filecheck %s
 
-// Seed 000 Example 1 on a T3K: ShardTensor2dMesh(dims=[None, 0]) of a [4, 3, 32, 32] f32 tensor.
+// The TT-Mesh sharding spec Example 1 on a T3K: ShardTensor2dMesh(dims=[None, 0]) of a [4, 3, 32, 32] f32 tensor.
 // Golden (seed): shard_shape (x = 0, y = 96), global_buffer_shape (32, 4 * 3 * 32), ROW_MAJOR,
 // global_buffer_size 4 * 3 * 32 * 32 * 4 bytes = 49152.
 // CHECK: #sharded_buffer_config = #ttnn.sharded_buffer_config<global_buffer_size = 49152, shard_shape = [0, 96], global_buffer_shape = [32, 384], orientation = row_major>
@@ -18,7 +18,7 @@ module attributes {tt.device = #tt.device<workerGrid = #tt.grid<16x32, (d0, d1) 
 }
 
 // -----
-// The seed's unsupported case (y-dim sharded with z > 1) takes the ND form.
+// The TT-Mesh sharding spec's unsupported case (y-dim sharded with z > 1) takes the ND form.
 // CHECK: #ttnn.sharded_buffer_config<nd, global_buffer_size = 8192, global_shape = [1, 2, 32, 32], shard_shape = [1, 2, 16, 32], mesh_shape = [2, 1], dim_axes = [[], [], [0], []]>
 // CHECK: "ttnn.distribute_tensor"{{.*}}form = "nd"
 module attributes {tt.device = #tt.device<workerGrid = #tt.grid<16x8, (d0, d1) -> (d0 floordiv 8, d0 mod 8, d1)>, meshShape = 2x1, chipIds = [0, 1]>} {

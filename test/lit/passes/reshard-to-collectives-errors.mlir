@@ -25,7 +25,7 @@ module attributes {tt.device = #tt.device<workerGrid = #tt.grid<16x16, (d0, d1) 
 
 // -----
 
-// Seed 004's transition: uniform collectives forward bytes through devices that do not keep
+// The MoE resharding notes' transition: uniform collectives forward bytes through devices that do not keep
 // them (twice the lower bound); with point-to-point moves switched off, max-ratio = 1.5 refuses that.
 module attributes {tt.device = #tt.device<workerGrid = #tt.grid<2x16x16, (d0, d1, d2) -> (d0 * 4 + (d1 floordiv 8) * 2 + d2 floordiv 8, d1 mod 8, d2 mod 8)>, meshShape = 2x2x2, chipIds = [0, 1, 2, 3, 4, 5, 6, 7]>} {
   func.func @to_ep(%x: tensor<8x1x4x8xf32>) -> tensor<1x2x4x16xf32> {

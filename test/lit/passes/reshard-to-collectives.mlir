@@ -53,7 +53,7 @@ module attributes {tt.device = #tt.device<workerGrid = #tt.grid<16x16, (d0, d1) 
 
 // -----
 
-// Seed 004: the dispatched tokens [E, B/DP, C, M/TP] on the attention mesh go to [EP=8], a view
+// The MoE resharding notes: the dispatched tokens [E, B/DP, C, M/TP] on the attention mesh go to [EP=8], a view
 // of the same 8 devices (EP = DP, CP, TP in row-major order). No walk of uniform collectives
 // meets the bound (the cheapest delivers 2x), so the pass emits the plan's point-to-point moves;
 // device e needs expert e's [1, 2, 4, 16] and holds the [1, 1, 4, 8] of its own DP row and TP

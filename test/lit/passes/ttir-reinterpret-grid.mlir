@@ -1,6 +1,6 @@
 // RUN: meshc-opt %s --split-input-file -p 'ttir-layout,ttir-reinterpret-grid' | filecheck %s
 
-// The seed's exp -> transpose -> relu on one chip. exp's 256x512 result is 8x16 tiles on an
+// tt-mlir's Device spec's exp -> transpose -> relu on one chip. exp's 256x512 result is 8x16 tiles on an
 // 8x8 grid (1x2 tiles a core); the transpose's 512x256 result takes the grid reinterpreted as
 // transposed: logical core (i, j) is physical core (j, i), which already holds block (j, i) of
 // the operand, 2x1 tiles. relu reads only the reinterpreted tensor, so it runs there too.

@@ -2,7 +2,7 @@
 // RUN: meshc-opt %examples/dp_2d.mlir -p ttir-to-ttmetal-pipeline -o %t.metal.mlir
 // RUN: meshc-run %t.metal.mlir --golden %examples/dp_2d.mlir --check | filecheck %s --check-prefix=DP
 
-// ttmetal programs on the simulator. The seed's transpose trick, byte for byte: 256x512 f32 is
+// ttmetal programs on the simulator. tt-mlir's Device spec's transpose trick, byte for byte: 256x512 f32 is
 // 524,288 B. The host writes it to DRAM (524,288 B over the NOC), the exp program reads it from
 // the DRAM banks into the cores (524,288 B), then the transpose and the relu programs run on the
 // reinterpreted (transposed) grid, where every core already holds its block: 0 B cross the NOC.

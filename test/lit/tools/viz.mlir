@@ -6,7 +6,7 @@
 // RUN: meshc-viz --shape 256x64 --layout height_sharded --grid "0,0-0,1;3,4-3,5" --shard 64x64 --orientation col_major --text | filecheck %s --check-prefix=CRS
 
 // meshc-viz draws the first tensor with a #ttnn.ttnn_layout, or the one --value names.
-// Seed 002, Figure 4: 16 pages block-sharded as 2x2-page shards over a 2x2 core grid.
+// TT-Metal's Tensor and Memory Layouts report, Figure 4: 16 pages block-sharded as 2x2-page shards over a 2x2 core grid.
 
 // CHECK: %arg0: tensor<128x128xbf16>: l1 block_sharded, tile 32x32, bf16, row_major
 // CHECK: 16 pages of 32x32 elements, 2048 B each (2048 B aligned); page grid 4x4
@@ -23,13 +23,13 @@
 
 // PNG: 211 P N G
 
-// Seed 002, Figure 3: four pages interleaved over three banks.
+// TT-Metal's Tensor and Memory Layouts report, Figure 3: four pages interleaved over three banks.
 // FIG3: 4 pages of 32x32 elements
 // FIG3: │ bank 0 │ 0, 3  │ 4096  │
 // FIG3: │ bank 1 │ 1     │ 2048  │
 // FIG3: │ bank 2 │ 2     │ 2048  │
 
-// Seed 002, Figure 1: a row-major 64x64 tensor is 64 pages, a row each.
+// TT-Metal's Tensor and Memory Layouts report, Figure 1: a row-major 64x64 tensor is 64 pages, a row each.
 // FIG1: 64 pages of 1x64 elements, 128 B each
 
 // A core range set of two rectangles, col-major: cores (0,0), (0,1), then (3,4), (3,5).

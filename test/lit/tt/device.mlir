@@ -2,7 +2,7 @@
 // RUN: meshc-opt %s --print-op-generic | meshc-opt | filecheck %s
 // RUN: meshc-opt %s --no-aliases | filecheck %s --check-prefix=INLINE
 
-// Every #tt.device of seed 001 (Device), written as the seed writes it, prints back as the
+// Every #tt.device of tt-mlir's Device spec (Device), written as tt-mlir's Device spec writes it, prints back as the
 // seed's text (on one line, once, as an alias) and survives the generic form.
 
 // Single chip, and step 1 of the transpose example (the same attribute: one alias).

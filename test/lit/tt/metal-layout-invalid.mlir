@@ -4,7 +4,7 @@
 // Each verifier message of #tt.metal_layout: on its own (at the attribute) and against its
 // tensor (at the op that uses the tensor).
 
-// Seed 001's "over 2d and batch" tensor exactly as the seed writes it: LINEAR has two
+// tt-mlir's Device spec's "over 2d and batch" tensor exactly as tt-mlir's Device spec writes it: LINEAR has two
 // results, but the grid has rank 3.
 // expected-error @+1 {{the LINEAR map (d0, d1) -> (d0, d1) has 2 results, but the grid <2x4x16> has rank 3}}
 func.func @seed_over_2d_and_batch(%arg0: tensor<64x256x1024xf32, #tt.metal_layout<(d0, d1) -> (d0, d1), undef, <2x4x16>, memref<32x2x2x!tt.tile<32 x 32, bfp_bf8>, #tt.memory_space<l1>>>>) {

@@ -2,14 +2,14 @@
 // RUN: meshc-opt %s | meshc-opt | filecheck %s
 // RUN: meshc-opt %s --print-op-generic | meshc-opt | filecheck %s
 
-// #tt.sharding in the index form (seed 003) and the named form (seed 004) prints as it parses
+// #tt.sharding in the index form (ColossalAI's DTensor doc) and the named form (the MoE resharding notes) prints as it parses
 // and survives a round trip, as a tensor encoding and as an attribute.
 
-// Seed 003: A as [S0, R] and [S01, R] on a 2x2 mesh.
-// CHECK-LABEL: func.func @seed003
+// ColossalAI's DTensor doc: A as [S0, R] and [S01, R] on a 2x2 mesh.
+// CHECK-LABEL: func.func @dtensor
 // CHECK-SAME: tensor<4x4xi32, #tt.sharding<[S0, R], mesh = 2x2>>
 // CHECK-SAME: tensor<4x4xi32, #tt.sharding<[S01, R], mesh = 2x2>>
-func.func @seed003(%a: tensor<4x4xi32, #tt.sharding<[S0, R], mesh = 2x2>>,
+func.func @dtensor(%a: tensor<4x4xi32, #tt.sharding<[S0, R], mesh = 2x2>>,
                    %b: tensor<4x4xi32, #tt.sharding<[S01, R], mesh = 2x2>>) {
   func.return
 }
@@ -27,14 +27,14 @@ func.func @index_forms() attributes {a = #tt.sharding<[R, S1] on 2x4>, b = #tt.s
   func.return
 }
 
-// Seed 004: the attention inputs on [DP=2, CP=2, TP=2]; the mesh follows from the axes.
-// CHECK-LABEL: func.func @seed004
+// The MoE resharding notes: the attention inputs on [DP=2, CP=2, TP=2]; the mesh follows from the axes.
+// CHECK-LABEL: func.func @moe_notes
 // CHECK-SAME: tensor<2x2x2xbf16, #tt.sharding<[B=2/DP=2, S=2/CP=2, M=2/TP=2]>>
-func.func @seed004(%x: tensor<2x2x2xbf16, #tt.sharding<[B=2/DP=2, S=2/CP=2, M=2/TP=2]>>) {
+func.func @moe_notes(%x: tensor<2x2x2xbf16, #tt.sharding<[B=2/DP=2, S=2/CP=2, M=2/TP=2]>>) {
   func.return
 }
 
-// The dispatch layout of seed 004: E and C replicated, CP named only in the mesh.
+// The dispatch layout of the MoE resharding notes: E and C replicated, CP named only in the mesh.
 // CHECK-LABEL: func.func @dispatch
 // CHECK-SAME: tensor<8x2x1x2xbf16, #tt.sharding<[E, B/DP=2, C=1, M/TP=2], mesh = [DP=2, CP=2, TP=2]>>
 func.func @dispatch(%x: tensor<8x2x1x2xbf16, #tt.sharding<[E, B/DP, C=1, M/TP], mesh = [DP=2, CP=2, TP=2]>>) {

@@ -1,7 +1,7 @@
 // RUN: meshc-opt %s | filecheck %s
 // RUN: meshc-opt %s --print-op-generic | meshc-opt | filecheck %s
 
-// !tt.tile<HxW, DTYPE>: the canonical form is `32x32`; the seed's `32 x 32` is accepted.
+// !tt.tile<HxW, DTYPE>: the canonical form is `32x32`; tt-mlir's Device spec's `32 x 32` is accepted.
 // Every supported tile shape and data type prints back as written.
 
 // CHECK: a = !tt.tile<32x32, bf16>

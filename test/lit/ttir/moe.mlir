@@ -1,7 +1,7 @@
 // RUN: meshc-opt %s | filecheck %s
 // RUN: meshc-opt %s --print-op-generic | meshc-opt | filecheck %s
 
-// The MoE steps on one DP shard of seed 004: 2 tokens of M = 2, 8 experts, top-2, capacity 1.
+// The MoE steps on one DP shard of the MoE resharding notes: 2 tokens of M = 2, 8 experts, top-2, capacity 1.
 // CHECK-LABEL: func.func @moe
 func.func @moe(%x: tensor<1x2x2xf32>, %router: tensor<2x8xf32>, %w: tensor<8x1x1x2xf32>) -> tensor<1x2x2xf32> {
   %logits = "ttir.matmul"(%x, %router) : (tensor<1x2x2xf32>, tensor<2x8xf32>) -> tensor<1x2x8xf32>

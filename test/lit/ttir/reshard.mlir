@@ -2,7 +2,7 @@
 // RUN: meshc-opt %s --print-op-generic | meshc-opt | filecheck %s
 
 // ttir.reshard between the attention mesh [DP=2, CP=2, TP=2] and the expert view [EP=8] of the
-// same 8 devices (seed 004), index-form specs on the module's mesh, and ttir.all_slice.
+// same 8 devices (the MoE resharding notes), index-form specs on the module's mesh, and ttir.all_slice.
 module attributes {tt.device = #tt.device<workerGrid = #tt.grid<2x16x16, (d0, d1, d2) -> (d0 * 4 + (d1 floordiv 8) * 2 + d2 floordiv 8, d1 mod 8, d2 mod 8)>, meshShape = 2x2x2, chipIds = [0, 1, 2, 3, 4, 5, 6, 7]>} {
   // CHECK-LABEL: func.func @moe_mesh
   func.func @moe_mesh(%x: tensor<8x1x1x1xf32>) -> tensor<8x1x1x1xf32> {

@@ -9,7 +9,7 @@
 // CHECK-DAG: #ttnn_layout{{[0-9]*}} = #ttnn.ttnn_layout<tile<16x32>, bfp_bf8, #ttnn.memory_config<#ttnn.buffer_type<l1>, <height_sharded>, #ttnn.shard_spec<#ttnn.core_range_set<[#ttnn.core_range<(0, 0), (0, 1)>, #ttnn.core_range<(3, 4), (3, 5)>]>, <32x64>, <col_major>>>>
 // CHECK-DAG: #ttnn_layout{{[0-9]*}} = #ttnn.ttnn_layout<tile<32x32>, bf16, #ttnn.memory_config<#ttnn.buffer_type<l1>, <nd_sharded>, #ttnn.shard_spec<#ttnn.core_range_set<[#ttnn.core_range<(0, 0), (0, 2)>]>, <1x64x32>, <row_major>>>>
 
-// Figure 4 of seed 002: 128x128 in 32x32 tiles, 2x2-page shards on a 2x2 core grid.
+// Figure 4 of TT-Metal's Tensor and Memory Layouts report: 128x128 in 32x32 tiles, 2x2-page shards on a 2x2 core grid.
 func.func @block(%arg0: tensor<128x128xbf16, #ttnn.ttnn_layout<tile<32x32>, bf16, #ttnn.memory_config<#ttnn.buffer_type<l1>, <block_sharded>, #ttnn.shard_spec<#ttnn.core_range_set<[#ttnn.core_range<(0, 0), (1, 1)>]>, <64x64>, <row_major>>>>>) {
   func.return
 }

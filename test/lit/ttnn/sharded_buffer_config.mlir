@@ -2,15 +2,15 @@
 // RUN: meshc-opt %s | meshc-opt --no-aliases | filecheck %s
 // RUN: meshc-opt %s --print-op-generic | meshc-opt --no-aliases | filecheck %s
 
-// #ttnn.sharded_buffer_config: TT-Mesh's 2D config (fields as in seed 000, shapes as (x, y))
+// #ttnn.sharded_buffer_config: TT-Mesh's 2D config (fields as in the TT-Mesh sharding spec, shapes as (x, y))
 // and the ND form print as they parse and survive a round trip.
 
-// Seed 000's three T3K (2x4) examples, bf16 (datum size 2).
-// CHECK-LABEL: func.func @seed000
+// The TT-Mesh sharding spec's three T3K (2x4) examples, bf16 (datum size 2).
+// CHECK-LABEL: func.func @ttmesh
 // CHECK-SAME: ex1 = #ttnn.sharded_buffer_config<global_buffer_size = 24576, shard_shape = [0, 96], global_buffer_shape = [32, 384], orientation = row_major>
 // CHECK-SAME: ex2 = #ttnn.sharded_buffer_config<global_buffer_size = 6291456, shard_shape = [128, 0], global_buffer_shape = [256, 12288], orientation = col_major>
 // CHECK-SAME: ex3 = #ttnn.sharded_buffer_config<global_buffer_size = 65536, shard_shape = [64, 64], global_buffer_shape = [256, 128], orientation = row_major>
-func.func @seed000() attributes {
+func.func @ttmesh() attributes {
     ex1 = #ttnn.sharded_buffer_config<global_buffer_size = 24576, shard_shape = [0, 96], global_buffer_shape = [32, 384], orientation = row_major>,
     ex2 = #ttnn.sharded_buffer_config<global_buffer_size = 6291456, shard_shape = [128, 0], global_buffer_shape = [256, 12288], orientation = col_major>,
     ex3 = #ttnn.sharded_buffer_config<global_buffer_size = 65536, shard_shape = [64, 64], global_buffer_shape = [256, 128], orientation = row_major>} {
