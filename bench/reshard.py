@@ -23,6 +23,7 @@ import statistics
 import sys
 import time
 
+import ml_dtypes
 import numpy as np
 
 from meshc.layout.mesh import Mesh, ShardingSpec
@@ -101,6 +102,8 @@ def simulate(shape, dtype, src: ShardingSpec, tgt: ShardingSpec):
     first, mine = n_ops(rep, a), n_ops(a, b)
     module = meshc.compile(_program(shape, el, mesh, [rep, a, b, rep]), pipeline)
     x = np.random.default_rng(0).normal(size=shape).astype(np.float32)
+    if el == "bf16":  # a bf16 input must hold bf16 values: round it as the host would (ml_dtypes)
+        x = x.astype(ml_dtypes.bfloat16)
     res = run(module, {"x": x})
     ops = res.ops[1 + first:1 + first + mine]
     delivered = sum(o.traffic.delivered_bytes for o in ops)
