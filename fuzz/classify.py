@@ -59,7 +59,7 @@ def classify_tool(code: int | None, out: str, err: str) -> str:
     if code == 0:
         return "ok"
     if code == 1:
-        if "check: MISMATCH" in err:
+        if re.search(r"^check: MISMATCH", err, re.M) and code == 1 and "error:" not in err:
             return "mismatch"
         heads = error_lines(err)
         if not heads or not all(is_located(h) for h in heads):
