@@ -143,7 +143,10 @@ class LocatingParser(Parser):
 
     def parse_operation(self) -> Operation:
         start = self._current_token.span.start
-        op = super().parse_operation()
+        try:
+            op = super().parse_operation()
+        except VerifyException as e:  # an op's assembly format checking its types while parsing
+            self.raise_error(_first_line(str(e)), start, max(self.pos, start + 1))
         if not isinstance(op.location, FileLineColLoc):
             line, col = self._line_col(start)
             stamp_location(op, self.lexer.input.name, line, col)

@@ -67,3 +67,12 @@ module attributes {a = #ttnn.core_range<(0, 0), (0, 9223372036854775807)>} {
 module attributes {tt.device = #tt.device<workerGrid = #tt.grid<8x8, (d0, d1) -> (99999999999999999999, d0, d1)>, meshShape = 1, chipIds = [0]>} {
 }
 // CHECK-NOT: internal error
+
+// -----
+
+// An op whose assembly format refuses a type while parsing: at the op, not at 0:0.
+// CHECK: opt-input-errors.mlir:76:3: error: Expected attribute #builtin.signedness<signless> but got #builtin.signedness<signed>
+func.func @signed_constant() {
+  %0 = arith.constant 1 : si32
+  func.return
+}
