@@ -1,101 +1,161 @@
-"""Simulator throughput: distribute and gather a 256 MiB f32 tensor over an 8x4 galaxy mesh.
+"""Simulator speed: host transfers against numpy memcpy, building big machines, abstract runs.
 
-The tensor (8192 x 8192 f32) is sharded over the 8x4 chip mesh (rows over mesh axis 0, columns
-over axis 1: 1024 x 2048 a chip) and block-sharded over each chip's 8x8 worker cores (128 x 256
-a core, in L1). In the same run, numpy copies the same bytes twice (`np.copyto` of the whole
-tensor, twice: the baseline). Printed: the throughput ratio simulator / numpy (target >= 0.5)
-and the peak traced memory of the run (tracemalloc, everything numpy allocates, target <= 3x
-the tensor). Each phase is repeated (`--repeat`, best kept). The source tensor is dropped once
-it is on the devices; the gathered copy is then checked against a regenerated source, chunk by
-chunk.
+Measured in one run, each figure the median of interleaved pairs (with min and max):
 
-    python bench/sim.py [--mib 256] [--repeat 3]
+1. distribute + gather of a 256 MiB f32 tensor (8192 x 8192) over an 8x4 galaxy mesh, through
+   the ShardedBufferConfig of ShardTensor2dMesh(dims=(0, 1)) (1024 x 2048 a chip), block-sharded
+   over each chip's 8x8 worker cores in L1 (128 x 256 a core), against numpy copying the same
+   bytes twice into a preallocated array (`np.copyto`, twice). Target ratio >= 0.7. The peak
+   memory (tracemalloc) of one round in which the host drops the source once it is on the
+   devices, then gathers it: target <= 2x the tensor (the simulated memory holds it once).
+2. the same for a 1 MiB tensor (512 x 512; 8 x 16 a core): target ratio >= 0.3.
+3. building a Machine for a 64x64 chip mesh (4096 chips): target <= 1 s.
+4. an abstract (shape-only) run of a tensor-parallel matmul + all_gather program on a 32x32
+   mesh (a galaxy of galaxies, 1024 chips): its time, lowering excluded.
+
+    python bench/sim.py [--pairs 7]
 """
 
 from __future__ import annotations
 
 import argparse
+import statistics
 import time
 import tracemalloc
 
 import numpy as np
 
-from meshc.interp.ttir import split_to_devices, spec_for
 from meshc.layout.memory_config import MemoryConfig
+from meshc.layout.mesh_mappers import ShardTensor2dMesh
+from meshc.layout.sharded_buffer import lower_mesh_mapper
+from meshc.layout.system import mesh_system
 from meshc.sim.machine import Machine
 
+MESH = (8, 4)
 
-def make_source(rows: int, cols: int, start_row: int = 0, stop_row: int | None = None) -> np.ndarray:
-    """Rows [start_row, stop_row) of the source: element i holds the bits of i (finite floats)."""
-    stop_row = rows if stop_row is None else stop_row
-    return np.arange(start_row * cols, stop_row * cols, dtype=np.uint32).view(np.float32).reshape(-1, cols)
+
+def stats(xs: list[float]) -> str:
+    return f"{statistics.median(xs):.2f} (min {min(xs):.2f}, max {max(xs):.2f})"
+
+
+def make_source(rows: int, cols: int) -> np.ndarray:
+    """Element i holds the bits of i (finite floats), so a misplaced element is caught."""
+    return np.arange(rows * cols, dtype=np.uint32).view(np.float32).reshape(rows, cols)
+
+
+def transfer_setup(rows: int, cols: int):
+    machine = Machine("galaxy", MESH)
+    local = (rows // MESH[0], cols // MESH[1])
+    buf = machine.allocate(local, "f32", MemoryConfig("l1", "block_sharded", (8, 8)), name="bench")
+    config = lower_mesh_mapper((rows, cols), MESH, ShardTensor2dMesh((0, 1)), 4)
+    return machine, buf, config, local
+
+
+def transfer_pairs(rows: int, cols: int, pairs: int, inner: int) -> list[float]:
+    """Ratios numpy time / simulator time, pairs interleaved (order alternating)."""
+    machine, buf, config, _ = transfer_setup(rows, cols)
+    src = make_source(rows, cols)
+    out = np.empty_like(src)
+
+    def base():
+        for _ in range(inner):
+            np.copyto(out, src)
+            np.copyto(out, src)
+
+    def sim():
+        for _ in range(inner):
+            machine.write_host(buf, src, config)
+            machine.read_host(buf, config, src.shape, out=out)
+
+    sim()
+    if not np.array_equal(out.view(np.uint32), src.view(np.uint32)):
+        raise SystemExit("bench/sim.py: the gathered tensor differs from the source")
+    ratios = []
+    for i in range(pairs):
+        times = {}
+        for name, fn in ((("base", base), ("sim", sim)) if i % 2 == 0 else (("sim", sim), ("base", base))):
+            t0 = time.perf_counter()
+            fn()
+            times[name] = time.perf_counter() - t0
+        ratios.append(times["base"] / times["sim"])
+    return ratios
+
+
+def transfer_memory(rows: int, cols: int) -> float:
+    """Peak traced memory / tensor bytes of one round: source -> devices, drop source, gather."""
+    tracemalloc.start()
+    machine, buf, config, _ = transfer_setup(rows, cols)
+    src = make_source(rows, cols)
+    machine.write_host(buf, src, config)
+    del src
+    out = machine.read_host(buf, config, (rows, cols))
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    step = max(rows // 16, 1)
+    for r in range(0, rows, step):
+        want = np.arange(r * cols, min(r + step, rows) * cols, dtype=np.uint32)
+        if not np.array_equal(out[r:r + step].view(np.uint32).reshape(-1), want):
+            raise SystemExit(f"bench/sim.py: the gathered tensor differs from the source in rows {r}..{r + step}")
+    return peak / (rows * cols * 4)
+
+
+def machine_build(pairs: int) -> list[float]:
+    system = mesh_system((64, 64))
+    times = []
+    for _ in range(pairs):
+        t0 = time.perf_counter()
+        Machine(system, (64, 64))
+        times.append(time.perf_counter() - t0)
+    return times
+
+
+PROGRAM = """
+module {
+  func.func @main(%x: tensor<32768x8192xbf16>, %w: tensor<8192x8192xbf16>) -> tensor<32768x8192xbf16> {
+    %0 = "ttir.mesh_shard"(%x) {shard_type = #ttir.shard_type<devices>, shard_direction = #ttir.shard_direction<full_to_shard>, shard_shape = array<i64: 32, 1>, shard_dims = array<i64: 0, -1>} : (tensor<32768x8192xbf16>) -> tensor<1024x8192xbf16>
+    %1 = "ttir.mesh_shard"(%w) {shard_type = #ttir.shard_type<devices>, shard_direction = #ttir.shard_direction<full_to_shard>, shard_shape = array<i64: 1, 32>, shard_dims = array<i64: -1, 1>} : (tensor<8192x8192xbf16>) -> tensor<8192x256xbf16>
+    %2 = "ttir.matmul"(%0, %1) : (tensor<1024x8192xbf16>, tensor<8192x256xbf16>) -> tensor<1024x256xbf16>
+    %3 = "ttir.all_gather"(%2) {all_gather_dim = 1 : si32, cluster_axis = 1 : ui32} : (tensor<1024x256xbf16>) -> tensor<1024x8192xbf16>
+    %4 = "ttir.mesh_shard"(%3) {shard_type = #ttir.shard_type<devices>, shard_direction = #ttir.shard_direction<shard_to_full>, shard_shape = array<i64: 32, 1>, shard_dims = array<i64: 0, -1>} : (tensor<1024x8192xbf16>) -> tensor<32768x8192xbf16>
+    func.return %4 : tensor<32768x8192xbf16>
+  }
+}
+"""
+
+
+def abstract_run(pairs: int):
+    import meshc
+
+    system = mesh_system((32, 32))
+    module = meshc.compile(PROGRAM, "ttir-to-ttnn-pipeline{mesh-shape=32,32}")
+    times, result = [], None
+    for _ in range(pairs):
+        t0 = time.perf_counter()
+        result = meshc.run(module, abstract=True, system=system)
+        times.append(time.perf_counter() - t0)
+    return times, result
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--mib", type=int, default=256, help="tensor size in MiB (default 256)")
-    ap.add_argument("--repeat", type=int, default=5, help="timed repetitions, best kept (default 5)")
+    ap.add_argument("--pairs", type=int, default=7, help="interleaved pairs a figure (default 7)")
     args = ap.parse_args()
 
-    mesh = (8, 4)
-    cols = 8192
-    rows = args.mib * (1 << 20) // 4 // cols
-    nbytes = rows * cols * 4
-    tracemalloc.start()
-
-    src = make_source(rows, cols)
-
-    # the baseline: numpy copies the same bytes twice, into a preallocated array
-    out = np.empty_like(src)
-    base = float("inf")
-    for _ in range(args.repeat):
-        t0 = time.perf_counter()
-        np.copyto(out, src)
-        np.copyto(out, src)
-        base = min(base, time.perf_counter() - t0)
-    del out
-
-    machine = Machine("galaxy", mesh)
-    local = (rows // mesh[0], cols // mesh[1])
-    buf = machine.allocate(local, "f32", MemoryConfig("l1", "block_sharded", (8, 8)), name="bench")
-    spec = spec_for((0, 1), 2, mesh)
-    pieces = list(split_to_devices(src, spec))  # views into the source, no copies
-    dist = float("inf")
-    for _ in range(args.repeat):
-        t0 = time.perf_counter()
-        machine.write(buf, pieces)
-        dist = min(dist, time.perf_counter() - t0)
-    del pieces, src  # checked later against a regenerated source
-
-    out = np.empty((rows, cols), np.float32)
-    views = list(split_to_devices(out, spec))
-    gather = float("inf")
-    for _ in range(args.repeat):
-        t0 = time.perf_counter()
-        machine.read(buf, out=views)
-        gather = min(gather, time.perf_counter() - t0)
-    _, peak = tracemalloc.get_traced_memory()
-    tracemalloc.stop()
-
-    step = max(rows // 16, 1)
-    for r in range(0, rows, step):
-        if not np.array_equal(out[r: r + step].view(np.uint32), make_source(rows, cols, r, min(r + step, rows)).view(np.uint32)):
-            raise SystemExit(f"bench/sim.py: the gathered tensor differs from the source in rows {r}..{r + step}")
-
-    sim = dist + gather
-    ratio = base / sim
-    gb = 2 * nbytes / 1e9
-    print(f"tensor {rows}x{cols} f32 = {nbytes / (1 << 20):.0f} MiB over a {mesh[0]}x{mesh[1]} galaxy mesh, "
-          f"block-sharded over 8x8 cores a chip ({local[0] // 8}x{local[1] // 8} a core)")
-    print(f"numpy copy x2:        {base * 1e3:8.1f} ms  ({gb / base:6.2f} GB/s)")
-    print(f"simulator distribute: {dist * 1e3:8.1f} ms, gather {gather * 1e3:8.1f} ms  ({gb / sim:6.2f} GB/s)")
-    print(f"throughput ratio simulator / numpy: {ratio:.2f} (target >= 0.5: {'met' if ratio >= 0.5 else 'NOT met'})")
-    print(f"peak traced memory: {peak / (1 << 20):.0f} MiB = {peak / nbytes:.2f}x the tensor "
-          f"(target <= 3x: {'met' if peak <= 3 * nbytes else 'NOT met'})")
-    reps = args.repeat
-    print(f"counted a round: host->device {sum(machine.traffic.host_to_device.values()) // reps // (1 << 20)} MiB, "
-          f"device->host {sum(machine.traffic.device_to_host.values()) // reps // (1 << 20)} MiB, "
-          f"peak L1 a core {machine.peak_l1_core:,} B")
+    big = transfer_pairs(8192, 8192, args.pairs, 1)
+    print(f"256 MiB distribute+gather on a galaxy / numpy memcpy x2: {stats(big)}  (target >= 0.7)")
+    small = transfer_pairs(512, 512, args.pairs, 200)
+    print(f"1 MiB distribute+gather on a galaxy / numpy memcpy x2:   {stats(small)}  (target >= 0.3)")
+    mem = transfer_memory(8192, 8192)
+    print(f"peak traced memory of a 256 MiB round: {mem:.3f}x the tensor  (target <= 2x)")
+    build = machine_build(args.pairs)
+    print(f"Machine for 4096 chips (64x64): {stats([t * 1e3 for t in build])} ms  (target <= 1000 ms)")
+    abstract, res = abstract_run(max(3, args.pairs // 2))
+    print(f"abstract run on a 32x32 mesh (1024 chips): {stats(abstract)} s; "
+          f"{res.traffic.link_bytes / 2**30:.2f} GiB over links, time estimate {res.time_estimate * 1e3:.3f} ms")
+    print(f"SUMMARY sim: 256MiB {statistics.median(big):.2f}x [{min(big):.2f}-{max(big):.2f}] "
+          f"1MiB {statistics.median(small):.2f}x [{min(small):.2f}-{max(small):.2f}] "
+          f"peak-mem {mem:.3f}x build-4096 {statistics.median(build) * 1e3:.0f}ms "
+          f"abstract-32x32 {statistics.median(abstract):.2f}s")
 
 
 if __name__ == "__main__":

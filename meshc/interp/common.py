@@ -64,6 +64,25 @@ def shape_of(v: SSAValue | Attribute) -> tuple[int, ...]:
     return tuple(int(n) for n in t.get_shape())
 
 
+def transfer_config(op, full_shape: tuple[int, ...], mesh_shape: tuple[int, ...], dtype: str, shard_dims=None):
+    """The ShardedBufferConfig a host <-> mesh transfer executes: the op's `config` attribute
+    (`#ttnn.sharded_buffer_config`, 2D or ND) when it has one, else the one its `shard_dims` lower
+    to (meshc.layout.sharded_buffer.lower_distribution: the placement model's answer)."""
+    from meshc.layout.dtypes import get_dtype
+    from meshc.layout.sharded_buffer import lower_distribution
+
+    attr = op.attributes.get("config")
+    if attr is not None:
+        return attr.data
+    if shard_dims is None:
+        from meshc.dialects.shape_rules import ints_of
+
+        shard_dims = ints_of(op.attributes["shard_dims"])
+    d = get_dtype(dtype)
+    datum = max(d.itemsize, 1) if not d.is_block_float else 1
+    return lower_distribution(full_shape, mesh_shape, shard_dims, datum)[1]
+
+
 def _int(attr) -> int:
     return int(attr.value.data)
 

@@ -53,7 +53,9 @@ class RunResult:
     inputs: dict[str, np.ndarray] = field(default_factory=dict)
     traffic: Traffic = field(default_factory=Traffic)
     memory: dict = field(default_factory=dict)
-    """Per chip: peak_l1_core (bytes, busiest core), l1_in_use, peak_dram_bank."""
+    """Per chip: peak_l1_core (bytes, busiest core), l1_in_use, peak_dram_bank,
+    peak_l1_fragmentation, and `cores`: per core (y, x) its peak L1 bytes and worst external
+    fragmentation (1 - largest free block / free bytes); the chips of a mesh are alike."""
     peak_l1_core: int = 0
     time_estimate: float = 0.0
     """Seconds, from the bottleneck model of meshc/sim/traffic.py."""
@@ -125,6 +127,14 @@ def arg_names(f: func.FuncOp) -> list[str]:
     for i, a in enumerate(f.body.blocks.first.args):
         names.append(a.name_hint or f"arg{i}")
     return names
+
+
+def blank_inputs(f: func.FuncOp) -> dict[str, np.ndarray]:
+    """Shape-only inputs (zero-stride arrays, no bytes) for an abstract run."""
+    from meshc.layout.dtypes import get_dtype
+
+    return {name: np.broadcast_to(np.zeros((), get_dtype(element_dtype_name(a.type)).host_dtype), shape_of(a))
+            for name, a in zip(arg_names(f), f.body.blocks.first.args)}
 
 
 def prepare_inputs(f: func.FuncOp, inputs, seed: int | None) -> dict[str, np.ndarray]:
@@ -311,12 +321,14 @@ def lower(module: ModuleOp, pipeline: str | None = None, target: str = "ttnn") -
 
 def run(module: ModuleOp, inputs=None, entry: str | None = None, seed: int | None = None,
         mode: str = "sim", pipeline: str | None = None, system=None, progress=None,
-        target: str = "ttnn", source_device=None) -> RunResult:
+        target: str = "ttnn", source_device=None, abstract: bool = False) -> RunResult:
     """Run `module` on the simulator: ttnn or ttmetal as it is, ttir lowered first (to `target`,
     with `pipeline` or the default ttir-to-<target>-pipeline for its mesh); mode="golden" runs
     it on numpy. Lowering errors raise meshc.diagnostics.DiagnosticError, bad input RunError.
     `progress` is an interpreter listener; `source_device` the device of the program before it
-    was lowered (default: the module's own)."""
+    was lowered (default: the module's own). `abstract=True` runs on shapes only (no tensor data;
+    inputs are ignored): the same allocations, traffic, time and memory report as a data run,
+    outputs are shape-only zero-stride arrays."""
     if isinstance(module, str):
         import meshc
 
@@ -346,10 +358,10 @@ def run(module: ModuleOp, inputs=None, entry: str | None = None, seed: int | Non
         # the program's own device decides which chips run it (tt-register-device re-derives the
         # device from the mesh shape, which would move e.g. a pipeline stage on chips 4..7 to 0..3)
         dev = source_device if source_device is not None else module_device(module)
-        machine = Machine(sysdesc, mesh, None if dev is None else tuple(dev.chip_ids))
+        machine = Machine(sysdesc, mesh, None if dev is None else tuple(dev.chip_ids), abstract=abstract)
     except LayoutError as e:
         raise RunError(str(e)) from None
-    ins = prepare_inputs(f, inputs, seed)
+    ins = blank_inputs(f) if abstract else prepare_inputs(f, inputs, seed)
     body = list(f.body.blocks.first.ops)
     if d == "ttmetal":  # buffers are created and freed by the program itself
         from meshc.interp.ttmetal import metal_functions
@@ -372,5 +384,6 @@ def run(module: ModuleOp, inputs=None, entry: str | None = None, seed: int | Non
         host_values.append(v)
     result = RunResult(inputs=ins, traffic=machine.traffic, memory=machine.memory_use(),
                        peak_l1_core=machine.peak_l1_core, time_estimate=machine.time_estimate,
-                       ops=machine.ops, mode="sim", mesh_shape=mesh, system=sysdesc, module=module)
+                       ops=machine.ops, mode="abstract" if abstract else "sim", mesh_shape=mesh, system=sysdesc,
+                       module=module)
     return _finish(result, f, host_values)

@@ -1,8 +1,9 @@
 """The ttmetal interpreter on the simulator: mesh buffers, host transfers, programs, CCLs.
 
 - create_buffer allocates a mesh buffer (lockstep, checked) placed by its memory config and
-  tile; deallocate_buffer frees it; enqueue_write/read_buffer move host tensors in and out,
-  split / assembled over the mesh by `shard_dims` (counted as host, NOC and DRAM bytes);
+  tile; deallocate_buffer frees it; enqueue_write/read_buffer move host tensors in and out
+  through their `#ttnn.sharded_buffer_config` (or the config their `shard_dims` lower to),
+  counted as host, NOC and DRAM bytes;
   enqueue_write_constant writes its value to every device the same way;
 - enqueue_program runs its kernel region on every core (y, x) of its grid, on every device:
   `read_tiles` brings the selected block of a buffer into the core, and every byte of it held
@@ -18,8 +19,8 @@ from __future__ import annotations
 import numpy as np
 from xdsl.interpreter import InterpreterFunctions, ReturnedValues, impl_terminator, register_impls
 
-from meshc.interp.common import element_dtype_name, located, shape_of
-from meshc.interp.ttir import assemble, make_functions, split_to_devices, spec_for
+from meshc.interp.common import element_dtype_name, located, shape_of, transfer_config
+from meshc.interp.ttir import make_functions
 from meshc.interp.ttnn import SimRuntime, run_collective
 from meshc.sim.compute import run_kernel
 from meshc.sim.encoding import quantize
@@ -59,6 +60,20 @@ def _block(shape2d: tuple[int, int], select: tuple[str, str], ctx: KernelContext
         step = n // k
         out.append(slice(i * step, (i + 1) * step))
     return out[0], out[1]
+
+
+def _replicate_device0(m: Machine, delta) -> None:
+    """Add device 0's traffic `delta` (NOC per chip, DRAM per bank) once more for every other device."""
+    first = m.devices[0]
+    for chip in m.devices[1:]:
+        for c, n in delta.noc.items():
+            if c == first:
+                m.traffic.noc[chip] += n
+        for field in ("dram_read", "dram_write"):
+            counter = getattr(m.traffic, field)
+            for (c, bank), n in getattr(delta, field).items():
+                if c == first:
+                    counter[(chip, bank)] += n
 
 
 def metal_functions(machine: Machine) -> tuple[InterpreterFunctions, SimRuntime]:
@@ -105,9 +120,10 @@ def metal_functions(machine: Machine) -> tuple[InterpreterFunctions, SimRuntime]
     @located
     def write_buffer(self, interpreter, op, args):
         x, buf = args
+        x = np.asarray(x)
+        config = transfer_config(op, x.shape, m.mesh_shape, _buffer_dtype(op.buffer.type))
         with m.op(op.name):
-            spec = spec_for(_ints(op.shard_dims), np.ndim(x), m.mesh_shape)
-            m.write(buf, list(split_to_devices(np.asarray(x), spec)))
+            m.write_host(buf, x, config)
         return ()
 
     @located
@@ -124,10 +140,9 @@ def metal_functions(machine: Machine) -> tuple[InterpreterFunctions, SimRuntime]
     def read_buffer(self, interpreter, op, args):
         (buf,) = args
         full = shape_of(op.results[0])
+        config = transfer_config(op, full, m.mesh_shape, _buffer_dtype(op.buffer.type))
         with m.op(op.name):
-            vals = m.read(buf)
-        spec = spec_for(_ints(op.shard_dims), len(full), m.mesh_shape)
-        return (assemble(vals, spec, full),)
+            return (m.read_host(buf, config, full),)
 
     @located
     def deallocate(self, interpreter, op, args):
@@ -150,7 +165,8 @@ def metal_functions(machine: Machine) -> tuple[InterpreterFunctions, SimRuntime]
             res = run_collective(rt, op, kind, vals, dtype)
             out_dtype = _buffer_dtype(op.output.type)
             for i, r in enumerate(res):
-                m.poke(dst, i, quantize(r, out_dtype))
+                if not m.abstract:
+                    m.poke(dst, i, quantize(r, out_dtype))
                 m.count_write(dst, i)
         return ()
 
@@ -168,10 +184,15 @@ def metal_functions(machine: Machine) -> tuple[InterpreterFunctions, SimRuntime]
             phys = np.stack([ys, xs], axis=1)
         phys = [(int(a) + offset[0], int(b) + offset[1]) for a, b in phys]
         with m.op(op.name):
-            for dev in range(m.num_devices):
+            # an abstract run interprets the kernels on device 0 (zeros for data) and charges
+            # every other device the same traffic: a program's moves depend only on its layouts
+            devices = [0] if m.abstract else range(m.num_devices)
+            before = m.traffic.copy() if m.abstract else None
+            for dev in devices:
                 ctx.device = dev
                 ctx.grid = grid
-                ctx.arrays = {b.id: m.peek(b, dev).reshape(fold2d(b.layout.shape)) for b in args}
+                ctx.arrays = {b.id: (np.zeros(fold2d(b.layout.shape), b.layout.dtype.host_dtype) if m.abstract
+                                     else m.peek(b, dev).reshape(fold2d(b.layout.shape))) for b in args}
                 ctx.written = set()
                 for k, (y, x) in enumerate(zip(ys, xs)):
                     ctx.core, ctx.phys = (int(y), int(x)), phys[k]
@@ -179,6 +200,8 @@ def metal_functions(machine: Machine) -> tuple[InterpreterFunctions, SimRuntime]
                 for b in args:
                     if b.id in ctx.written:
                         m.poke(b, dev, ctx.arrays[b.id].reshape(b.layout.shape))
+            if before is not None:
+                _replicate_device0(m, m.traffic - before)
         return ()
 
     @located

@@ -2,9 +2,12 @@
 
 Values: host arrays, the `Machine` (what `ttnn.get_device` returns) and `SimTensor`s (a mesh
 buffer holding one tensor a device). What each op moves, and how it is counted:
-- distribute_tensor / to_device: host -> device, the per-device pieces from the placement
-  model (meshc.layout.mesh), into the op's memory config (default DRAM interleaved);
-- aggregate_tensor / from_device: device -> host;
+- distribute_tensor: host -> device through the op's `#ttnn.sharded_buffer_config` (or, without
+  one, the config its `shard_dims` lower to): device d receives the piece the config gives it
+  (meshc.layout.buffer_pieces), stored in the op's memory config (default DRAM interleaved);
+  to_device: the same tensor to every device;
+- aggregate_tensor: device -> host through its config (a replicated piece read from its first
+  device); from_device: each device's tensor;
 - to_memory_config: every device reads its tensor out of the old placement and writes the new
   one (NOC bytes of both sides, DRAM bytes per bank of DRAM sides); to_layout keeps the bytes;
 - compute ops: each device runs the kernel of meshc/sim/compute.py on its operands and writes the
@@ -26,18 +29,11 @@ import numpy as np
 from xdsl.interpreter import Interpreter, InterpreterFunctions
 
 from meshc.diagnostics import LocatedError
-from meshc.interp.common import Distributed, element_dtype_name, kernel_attrs, shape_of
+from meshc.interp.common import Distributed, element_dtype_name, kernel_attrs, shape_of, transfer_config
 from meshc.interp.common import located as located_impl
-from meshc.interp.ttir import (
-    COLLECTIVE_KINDS,
-    assemble,
-    constant_value,
-    make_functions,
-    shard_dims_of,
-    spec_for,
-    split_to_devices,
-)
 from meshc.dialects.ttir import collective_args
+from meshc.interp.ttir import COLLECTIVE_KINDS, constant_value, make_functions, shard_dims_of
+from meshc.layout.buffer_pieces import mesh_pieces
 from meshc.layout.collectives import collective
 from meshc.layout.dtypes import get_dtype
 from meshc.layout.errors import LayoutError
@@ -150,7 +146,7 @@ def run_collective(rt: SimRuntime, op, kind: str, vals: list[np.ndarray], dtype:
         res = rt.coll.reduce_scatter(vals, args.dims[0], args.axis, red)
     else:  # all_reduce
         res = rt.coll.all_reduce(vals, args.axis, red)
-    if args.reduce == "mean":
+    if args.reduce == "mean" and not rt.m.abstract:
         res = [r / np.float32(rt.m.mesh_shape[args.axis]) for r in res]
     return res
 
@@ -171,6 +167,8 @@ def sim_functions(machine: Machine) -> tuple[InterpreterFunctions, SimRuntime]:
         attrs = kernel_attrs(op)
         dtype = element_dtype_name(op.results[0].type)
         if not any(isinstance(a, SimTensor) for a in args):
+            if m.abstract:  # shapes only: no kernel runs
+                return (m.blank(shape_of(op.results[0]), dtype),)
             vals = [list(a) if isinstance(a, Distributed) else a for a in args]
             if any(isinstance(a, list) for a in vals):
                 n = len(next(a for a in vals if isinstance(a, list)))
@@ -191,12 +189,16 @@ def sim_functions(machine: Machine) -> tuple[InterpreterFunctions, SimRuntime]:
             for t in ins:
                 if where_of(t) != where or t.buffer.memory == "dram" or t.shape != out.shape:
                     _count_operand(rt, t)
-        per_dev = [rt.local_values(t) for t in ins]
-        for i in range(len(out.buffer.devices)):
-            res = quantize(run_kernel(kind, [p[i] for p in per_dev], attrs), dtype)
-            m.poke(out.buffer, i, res)
+        if m.abstract:  # shapes only: the result's bytes are counted, no kernel runs
             if out.buffer.memory == "dram":
-                m.count_write(out.buffer, i)
+                m.count_all(out.buffer, write=True)
+        else:
+            per_dev = [rt.local_values(t) for t in ins]
+            for i in range(len(out.buffer.devices)):
+                res = quantize(run_kernel(kind, [p[i] for p in per_dev], attrs), dtype)
+                m.poke(out.buffer, i, res)
+                if out.buffer.memory == "dram":
+                    m.count_write(out.buffer, i)
         for t, a in zip(ins, args):
             if not isinstance(a, SimTensor):
                 rt.release(t)
@@ -220,7 +222,8 @@ def sim_functions(machine: Machine) -> tuple[InterpreterFunctions, SimRuntime]:
         if not isinstance(x, SimTensor):
             rt.release(t)
         out = rt.new_tensor(op, shape_of(op.results[0]), dtype, placement_of(op, where_of(t)))
-        rt.store(out, [quantize(r, dtype) for r in res])
+        if not m.abstract:
+            rt.store(out, [quantize(r, dtype) for r in res])
         for i in range(len(out.buffer.devices)):
             m.count_write(out.buffer, i)
         return (out,)
@@ -237,20 +240,27 @@ def sim_functions(machine: Machine) -> tuple[InterpreterFunctions, SimRuntime]:
         x = args[0]
         if isinstance(x, (SimTensor, Distributed)):
             raise LocatedError("distribute_tensor needs a host tensor, but its operand is already on the devices", op)
-        spec = spec_for(shard_dims_of(op), x.ndim, m.mesh_shape)
-        pieces = split_to_devices(np.asarray(x), spec)
-        return (rt.upload(op, list(pieces), element_dtype_name(op.results[0].type), placement_of(op, DEFAULT_WHERE)),)
+        x = np.asarray(x)
+        dtype = element_dtype_name(op.results[0].type)
+        config = transfer_config(op, x.shape, m.mesh_shape, dtype, shard_dims_of(op))
+        t = rt.new_tensor(op, shape_of(op.results[0]), dtype, placement_of(op, DEFAULT_WHERE))
+        m.write_host(t.buffer, x, config)
+        return (t,)
 
     @located
     def aggregate(self, interpreter, op, args):
         x = args[0]
         full = shape_of(op.results[0])
-        if not isinstance(x, SimTensor):
-            vals = list(x) if isinstance(x, Distributed) else [x] * m.num_devices
-        else:
-            vals = m.read(x.buffer)
-        spec = spec_for(shard_dims_of(op), len(full), m.mesh_shape)
-        return (assemble(vals, spec, full),)
+        dtype = element_dtype_name(op.operands[0].type)
+        config = transfer_config(op, full, m.mesh_shape, dtype, shard_dims_of(op))
+        if isinstance(x, SimTensor):
+            return (m.read_host(x.buffer, config, full),)
+        if m.abstract:
+            return (m.blank(full, dtype),)
+        vals = list(x) if isinstance(x, Distributed) else [np.asarray(x)] * m.num_devices
+        pieces = mesh_pieces(config, m.mesh_shape)
+        out = np.empty(full, vals[0].dtype)
+        return (pieces.assemble(np.stack(vals).reshape(tuple(pieces.mesh_shape) + pieces.block), out),)
 
     @located
     def to_device(self, interpreter, op, args):

@@ -96,31 +96,42 @@ class ShardedBufferConfig:
         (px, py), (gx, gy) = self.physical_shard_shape, self.global_buffer_shape
         return gy // py, gx // px
 
-    def placement(self, mesh_shape) -> list[tuple[tuple[int, int], list[Coord]]]:
-        """[((shard row, shard col), [device coords holding it])], shards in read order."""
-        mesh, to_coord = _mesh_2d(mesh_shape)
+    def device_shards(self, mesh_shape) -> np.ndarray:
+        """Per device (row-major device order), the index of the shard it holds in read order, or -1.
+
+        Vectorized over the mesh (a galaxy of galaxies costs a few numpy ops); `placement` and
+        the simulator's host transfers both read it."""
+        mesh, _ = _mesh_2d(mesh_shape)
         rows, cols = mesh.shape
         ny, nx = self.shard_grid
         n = ny * nx
+        r, c = np.divmod(np.arange(rows * cols), cols)
         if self.shard_shape == (0, 0):
-            return [((0, 0), [to_coord(r, c) for r in range(rows) for c in range(cols)])]
+            return np.zeros(rows * cols, np.int64)
         row_major = self.mesh_shard_orientation == ROW_MAJOR
         if self.replicated:
             slots, what = (cols, "columns") if row_major else (rows, "rows")
+            shard = c if row_major else r
         else:
             slots, what = rows * cols, "devices"
+            shard = r * cols + c if row_major else c * rows + r
         if n > slots:
             how = f"{self.mesh_shard_orientation.upper()}{' with replication' if self.replicated else ''}"
             raise LayoutError(f"the config cuts the buffer into {n} shards ({ny}x{nx}) but {how} places them on "
                               f"the {slots} {what} of mesh {mesh}: more shards than places")
-        out = []
-        for i in range(n):
-            if self.replicated:
-                devs = ([to_coord(r, i) for r in range(rows)] if row_major else [to_coord(i, c) for c in range(cols)])
-            else:
-                devs = [to_coord(i // cols, i % cols) if row_major else to_coord(i % rows, i // rows)]
-            out.append(((i // nx, i % nx), devs))
-        return out
+        return np.where(shard < n, shard, -1)
+
+    def placement(self, mesh_shape) -> list[tuple[tuple[int, int], list[Coord]]]:
+        """[((shard row, shard col), [device coords holding it])], shards in read order."""
+        mesh, to_coord = _mesh_2d(mesh_shape)
+        cols = mesh.shape[1]
+        shards = self.device_shards(mesh_shape)
+        nx = self.shard_grid[1]
+        holders: dict[int, list[Coord]] = {}
+        for dev, s in enumerate(shards.tolist()):
+            if s >= 0:
+                holders.setdefault(s, []).append(to_coord(dev // cols, dev % cols))
+        return [((s // nx, s % nx), holders[s]) for s in sorted(holders)]
 
     def to_nd(self, mesh_shape) -> "NDShardedBufferConfig":
         """The same placement as an ND config over the 2-d tensor (y, x)."""
@@ -321,6 +332,87 @@ def lower_mesh_mapper_nd(tensor_shape: Sequence[int], mesh_shape, mapper, datum_
             raise uneven_error(mapper, d, n, k)
         shard.append(max(-(-n // k), 1))
     return NDShardedBufferConfig(math.prod(shape) * datum_size, shape, tuple(shard), mesh.shape, spec.dims)
+
+
+def spec_from_shard_dims(shard_dims: Sequence[int], rank: int, mesh_shape) -> ShardingSpec:
+    """The ShardingSpec of `shard_dims` (per mesh axis, the tensor dim it splits, or -1)."""
+    dims: list[list[int]] = [[] for _ in range(rank)]
+    for axis, d in enumerate(shard_dims):
+        if d >= 0:
+            dims[d].append(axis)
+    return ShardingSpec(as_mesh(mesh_shape), tuple(tuple(x) for x in dims))
+
+
+def lower_distribution(tensor_shape: Sequence[int], mesh_shape, shard_dims: Sequence[int], datum_size: int):
+    """(mapper, config, form) distributing `tensor_shape` as `shard_dims` says: the TTNN mapper,
+    and its faithful 2D config (form "2d") or, where TT-Mesh's 2D infra cannot express it, the ND
+    config (form "nd"). LayoutError when no mapper or config expresses it."""
+    from meshc.layout.mesh_mappers import mapper_from_spec
+
+    shape = tuple(int(n) for n in tensor_shape)
+    spec = spec_from_shard_dims(shard_dims, len(shape), mesh_shape)
+    mapper = mapper_from_spec(spec, spec.mesh)
+    try:
+        return mapper, lower_mesh_mapper(shape, mesh_shape, mapper, datum_size), "2d"
+    except UnsupportedSharding:
+        return mapper, lower_mesh_mapper_nd(shape, mesh_shape, mapper, datum_size), "nd"
+
+
+def check_config_fits(config, full_shape: Sequence[int], local_shape: Sequence[int], mesh_shape,
+                      datum_size: int) -> None:
+    """LayoutError unless `config` distributes a `full_shape` host tensor of `datum_size`-byte
+    datums over `mesh_shape` so that every device receives exactly one `local_shape` piece."""
+    full = tuple(int(n) for n in full_shape)
+    local = tuple(int(n) for n in local_shape)
+    size = math.prod(full) * int(datum_size)
+    if config.global_buffer_size != size:
+        raise LayoutError(f"global_buffer_size {config.global_buffer_size} is not the {size} bytes of the "
+                          f"{'x'.join(map(str, full))} tensor ({datum_size} B a datum)")
+    if isinstance(config, NDShardedBufferConfig):
+        mesh = as_mesh(mesh_shape)
+        if config.mesh_shape != mesh.shape:
+            raise LayoutError(f"the ND config is for mesh {list(config.mesh_shape)}, the program's mesh is {mesh}")
+        if config.global_shape != full:
+            raise LayoutError(f"global_shape {list(config.global_shape)} is not the tensor's shape {list(full)}")
+        if config.shard_shape != local:
+            raise LayoutError(f"shard_shape {list(config.shard_shape)} is not the per-device shape {list(local)}")
+        return
+    height, width = _flat2d(full)
+    if config.global_buffer_shape != (width, height):
+        raise LayoutError(f"global_buffer_shape {list(config.global_buffer_shape)} is not [{width}, {height}], the "
+                          f"tensor {list(full)} flattened along y (x = the innermost dim, y = the rest)")
+    lh, lw = _flat2d(local) if local else (1, 1)
+    px, py = config.physical_shard_shape
+    if (px, py) != (lw, lh):
+        raise LayoutError(f"a shard of the config is {px}x{py} (x, y), but each device holds a "
+                          f"{'x'.join(map(str, local))} piece, {lw}x{lh} (x, y) when flattened")
+    empty = np.flatnonzero(config.device_shards(mesh_shape) < 0)
+    if empty.size:
+        coord = as_mesh(mesh_shape).coord_of(int(empty[0]))
+        raise LayoutError(f"the config leaves {empty.size} device(s) of mesh {as_mesh(mesh_shape)} without a shard "
+                          f"(the first at {coord}): {config.shard_grid[0] * config.shard_grid[1]} shards, "
+                          f"{config.mesh_shard_orientation}")
+
+
+def check_config_matches_mapper(config, mapper, full_shape: Sequence[int], mesh_shape, datum_size: int) -> None:
+    """LayoutError unless `config` is what `mapper` lowers to (in the config's form)."""
+    lower = lower_mesh_mapper_nd if isinstance(config, NDShardedBufferConfig) else lower_mesh_mapper
+    try:
+        expected = lower(full_shape, mesh_shape, mapper, datum_size)
+    except LayoutError as e:
+        raise LayoutError(f"the mapper {mapper} has no {'ND' if lower is lower_mesh_mapper_nd else '2D'} "
+                          f"config: {e}") from None
+    if expected != config:
+        raise LayoutError(f"the config disagrees with the mapper {mapper}, which lowers to {describe(expected)}")
+
+
+def describe(config) -> str:
+    """A config in the words of its attribute (for messages)."""
+    if isinstance(config, NDShardedBufferConfig):
+        return (f"global_shape {list(config.global_shape)}, shard_shape {list(config.shard_shape)}, "
+                f"dim_axes {[list(a) for a in config.dim_axes]}")
+    return (f"shard_shape {list(config.shard_shape)}, global_buffer_shape {list(config.global_buffer_shape)}, "
+            f"orientation {config.mesh_shard_orientation}")
 
 
 # ---- executing a config ----------------------------------------------------------------------

@@ -14,6 +14,7 @@ from __future__ import annotations
 import itertools
 import math
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from meshc.layout.errors import LayoutError
 
@@ -86,11 +87,16 @@ class SystemDesc:
     def neighbours(self, chip: int) -> list[int]:
         return sorted({b for a, b in self.links if a == chip} | {a for a, b in self.links if b == chip})
 
+    @cached_property
+    def _chip_index(self) -> dict[tuple[int, ...], int]:
+        return {c.coord: i for i, c in enumerate(self.chips)}
+
     def chip_at(self, coord: tuple[int, ...]) -> int:
-        for i, c in enumerate(self.chips):
-            if c.coord == tuple(coord):
-                return i
-        raise LayoutError(f"no chip at mesh coordinate {tuple(coord)}")
+        """The id of the chip at a chip-mesh coordinate (a dict lookup, built once a system)."""
+        i = self._chip_index.get(tuple(coord))
+        if i is None:
+            raise LayoutError(f"no chip at mesh coordinate {tuple(coord)}")
+        return i
 
 
 def verify_system(s: SystemDesc) -> None:

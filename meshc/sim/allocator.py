@@ -1,7 +1,9 @@
 """Checked memory allocators: one a core's L1 and one a DRAM bank, and lockstep allocation.
 
 An `Allocator` hands out aligned byte ranges of one memory (first fit over a sorted free
-list) and keeps the bytes in use and their peak. A mesh buffer is allocated in *lockstep*:
+list) and keeps the bytes in use, their peak, the owner of every range (so a stale handle to a
+freed and reused range is detected) and the worst external fragmentation seen (1 - largest free
+block / free bytes, 0 when the free space is one block). A mesh buffer is allocated in *lockstep*:
 the same address in every L1 or bank it spans, on every chip, as TT-Metal's mesh allocator
 does; `allocate_lockstep` finds the lowest address free in all of them. Running out raises
 `OutOfMemory` naming the memory that is short and the bytes missing.
@@ -32,8 +34,16 @@ class Allocator:
         self._starts: list[int] = [0]
         self._ends: list[int] = [self.size]
         self.allocations: dict[int, int] = {}
+        self.owners: dict[int, object] = {}
+        """The tag of whoever holds each allocation (a buffer id)."""
         self.in_use = 0
         self.peak = 0
+        self.peak_fragmentation = 0.0
+
+    def fragmentation(self) -> float:
+        """1 - largest free block / free bytes (0 when all free bytes are one block)."""
+        free = self.size - self.in_use
+        return 0.0 if free <= 0 else 1.0 - self.largest_free() / free
 
     def largest_free(self) -> int:
         return max((e - s for s, e in zip(self._starts, self._ends)), default=0)
@@ -47,7 +57,7 @@ class Allocator:
                 return a
         return None
 
-    def reserve(self, addr: int, nbytes: int) -> None:
+    def reserve(self, addr: int, nbytes: int, owner: object = None) -> None:
         """Mark [addr, addr + nbytes) used; it must lie inside one free block."""
         i = bisect.bisect_right(self._starts, addr) - 1
         if i < 0 or addr + nbytes > self._ends[i]:
@@ -61,8 +71,10 @@ class Allocator:
             self._starts.insert(i, s)
             self._ends.insert(i, addr)
         self.allocations[addr] = nbytes
+        self.owners[addr] = owner
         self.in_use += nbytes
         self.peak = max(self.peak, self.in_use)
+        self.peak_fragmentation = max(self.peak_fragmentation, self.fragmentation())
 
     def allocate(self, nbytes: int) -> int:
         nbytes = align_up(max(int(nbytes), 1), self.alignment)
@@ -85,6 +97,7 @@ class Allocator:
         if addr not in self.allocations:
             raise ValueError(f"{self.name}: no allocation at address {addr} to free")
         nbytes = self.allocations.pop(addr)
+        self.owners.pop(addr, None)
         self.in_use -= nbytes
         i = bisect.bisect_right(self._starts, addr)
         self._starts.insert(i, addr)
@@ -96,9 +109,10 @@ class Allocator:
         if i > 0 and self._ends[i - 1] == self._starts[i]:
             self._ends[i - 1] = self._ends[i]
             del self._starts[i], self._ends[i]
+        self.peak_fragmentation = max(self.peak_fragmentation, self.fragmentation())
 
 
-def allocate_lockstep(allocators: list[Allocator], nbytes: int) -> int:
+def allocate_lockstep(allocators: list[Allocator], nbytes: int, owner: object = None) -> int:
     """Allocate the same address in every allocator (a mesh buffer); all share one alignment.
 
     Allocators with identical free lists (the usual case) are checked once.
@@ -125,5 +139,5 @@ def allocate_lockstep(allocators: list[Allocator], nbytes: int) -> int:
         if not moved:
             break
     for a in allocators:
-        a.reserve(addr, nbytes)
+        a.reserve(addr, nbytes, owner)
     return addr

@@ -15,7 +15,9 @@ None). A group whose two ends are joined by a link is a ring; otherwise it is a 
   sends to ends with zeros.
 
 Each send is counted by `Machine.send` (every hop of its route, each direction apart) and on
-the NOCs of both end chips. The arithmetic happens in float32 (or the integer type); the caller
+the NOCs of both end chips. On an abstract machine the values are shape-only arrays and the
+combining steps (concatenate, reduce, copy) only make shapes, so the same sends are counted
+without holding data. The arithmetic happens in float32 (or the integer type); the caller
 rounds results to the storage type when it writes them.
 """
 
@@ -50,6 +52,21 @@ class Collectives:
     def __init__(self, machine: Machine, elem_bytes: float | None = None):
         self.m = machine
         self.elem_bytes = elem_bytes
+
+    def _cat(self, pieces: list[np.ndarray], axis: int) -> np.ndarray:
+        if not self.m.abstract:
+            return np.concatenate(pieces, axis=axis)
+        shape = list(pieces[0].shape)
+        shape[axis] = sum(p.shape[axis] for p in pieces)
+        return np.broadcast_to(np.zeros((), pieces[0].dtype), tuple(shape))
+
+    def _combine(self, op, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        if not self.m.abstract:
+            return op(a, b)
+        return np.broadcast_to(np.zeros((), np.result_type(a, b)), np.broadcast_shapes(a.shape, b.shape))
+
+    def _copy(self, v: np.ndarray) -> np.ndarray:
+        return v if self.m.abstract else v.copy()
 
     def _bytes(self, piece: np.ndarray) -> int:
         if self.elem_bytes is None:
@@ -107,7 +124,7 @@ class Collectives:
                         self._send(chips[p], chips[p - 1], piece)
                         have[p - 1][origin] = have[p][origin]
             for p, g in enumerate(group):
-                out[g] = np.concatenate([have[p][o] for o in range(n)], axis=dim)
+                out[g] = self._cat([have[p][o] for o in range(n)], dim)
         return out  # type: ignore[return-value]
 
     # ------------------------------------------------------------------ reduce_scatter
@@ -127,22 +144,22 @@ class Collectives:
                     acc = pieces[order[0]][k]
                     for a, b in itertools.pairwise(order):
                         self._send(chips[a], chips[b], acc)
-                        acc = op(acc, pieces[b][k])
+                        acc = self._combine(op, acc, pieces[b][k])
                     out[group[k]] = acc
                 else:
                     acc = pieces[k][k]
                     left = None
                     for p in range(0, k):
-                        left = pieces[p][k] if left is None else op(left, pieces[p][k])
+                        left = pieces[p][k] if left is None else self._combine(op, left, pieces[p][k])
                         self._send(chips[p], chips[p + 1], left)
                     right = None
                     for p in range(n - 1, k, -1):
-                        right = pieces[p][k] if right is None else op(right, pieces[p][k])
+                        right = pieces[p][k] if right is None else self._combine(op, right, pieces[p][k])
                         self._send(chips[p], chips[p - 1], right)
                     if left is not None:
-                        acc = op(left, acc)
+                        acc = self._combine(op, left, acc)
                     if right is not None:
-                        acc = op(acc, right)
+                        acc = self._combine(op, acc, right)
                     out[group[k]] = acc
         return out  # type: ignore[return-value]
 
@@ -151,18 +168,21 @@ class Collectives:
     def all_reduce(self, vals: list[np.ndarray], cluster_axis: int | None, reduce: str = "sum") -> list[np.ndarray]:
         n = len(groups(self.m.mesh_shape, cluster_axis)[0])
         if n == 1:
-            return [v.copy() for v in vals]
+            return [self._copy(v) for v in vals]
         shape = vals[0].shape
         size = vals[0].size
         padded = -(-size // n) * n
         flat = []
         for v in vals:
+            if self.m.abstract:
+                flat.append(np.broadcast_to(np.zeros((), v.dtype), (padded,)))
+                continue
             f = np.zeros(padded, v.dtype)
             f[:size] = v.reshape(-1)
             flat.append(f)
         scattered = self.reduce_scatter(flat, 0, cluster_axis, reduce)
         gathered = self.all_gather(scattered, 0, cluster_axis)
-        return [g[:size].reshape(shape) for g in gathered]
+        return [g[:size].reshape(shape) for g in gathered]  # a blank reshapes as a view
 
     # ------------------------------------------------------------------ all_to_all
 
@@ -175,14 +195,15 @@ class Collectives:
                 for q in range(n):
                     self._send(chips[p], chips[q], pieces[p][q])
             for q, g in enumerate(group):
-                out[g] = np.concatenate([pieces[p][q] for p in range(n)], axis=concat_dim)
+                out[g] = self._cat([pieces[p][q] for p in range(n)], concat_dim)
         return out  # type: ignore[return-value]
 
     # ------------------------------------------------------------------ collective_permute
 
     def collective_permute(self, vals: list[np.ndarray], pairs) -> list[np.ndarray]:
         n = len(vals)
-        out = [np.zeros_like(v) for v in vals]
+        out = [np.broadcast_to(np.zeros((), v.dtype), v.shape) if self.m.abstract else np.zeros_like(v)
+               for v in vals]
         targets = set()
         for src, dst in pairs:
             src, dst = int(src), int(dst)
@@ -192,5 +213,5 @@ class Collectives:
                 raise LayoutError(f"collective_permute sends to device {dst} twice")
             targets.add(dst)
             self._send(self.m.devices[src], self.m.devices[dst], vals[src])
-            out[dst] = vals[src].copy()
+            out[dst] = self._copy(vals[src])
         return out

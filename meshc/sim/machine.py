@@ -1,16 +1,22 @@
 """The simulated machine: a system of chips, each a grid of cores with an L1 and DRAM banks.
 
-`Machine(system, mesh_shape)` builds one checked allocator per core L1 and per DRAM bank of
-every chip, a router over the system's ethernet links and the traffic counters. The program's
-device mesh maps onto chips: device d (row-major over `mesh_shape`) is the chip at the same
-mesh coordinate of the system (a smaller mesh takes the chips at the origin corner; a mesh of
-another shape whose volume fits, like 2x2x2 on a t3k, is a view of the first chips in row-major
-chip order).
+`Machine(system, mesh_shape)` runs a program's device mesh on a system's chips: device d
+(row-major over `mesh_shape`) is the chip at the same mesh coordinate of the system (a smaller
+mesh takes the chips at the origin corner; a mesh of another shape whose volume fits, like 2x2x2
+on a t3k, is a view of the first chips in row-major chip order). Its memory is real bytes
+(meshc/sim/store.py): one byte-addressed array per core L1 and per DRAM bank on every chip of the
+mesh, each with a checked allocator; a mesh buffer takes one address in every owner on every chip.
+Building a machine touches no per-chip state, so a 4096-chip system costs as little as one chip.
 
-Host transfers (`write` / `read`) move whole device tensors in and out of mesh buffers and
-count host bytes per chip, NOC bytes per chip and DRAM bytes per bank; `send` moves bytes
-between chips over routed ethernet hops. Ops bracket their traffic with `op(name)` so that the
-time model can charge each op its busiest resource.
+Host transfers go through a TT-Mesh ShardedBufferConfig (`write_host` / `read_host`: every
+device's piece is a view of the host tensor, meshc/layout/buffer_pieces.py, and whole shards move
+as array slices into the memories) or take one tensor a device (`write` / `read`); they count host
+bytes per chip, NOC bytes per chip and DRAM bytes per bank. `send` moves bytes between chips over
+routed ethernet hops. Ops bracket their traffic with `op(name)` so that the time model can charge
+each op its busiest resource.
+
+An *abstract* machine (`abstract=True`) allocates and counts exactly as a data machine does but
+holds no bytes: transfers only count, and tensors read back are shape-only (zero-stride) arrays.
 """
 
 from __future__ import annotations
@@ -24,33 +30,41 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from meshc.layout.buffer_pieces import local_view, mesh_pieces
 from meshc.layout.dtypes import get_dtype
 from meshc.layout.errors import LayoutError
 from meshc.layout.system import SystemDesc, mesh_view_chips, system as named_system
-from meshc.sim.allocator import Allocator, allocate_lockstep
+from meshc.sim.allocator import allocate_lockstep
+from meshc.sim.encoding import decode, storage_dtype
 from meshc.sim.links import router_for
-from meshc.sim.memory import MeshBuffer, ShardLayout, memory_config as as_memory_config
+from meshc.sim.memory import MeshBuffer, ShardLayout, _as_items, fold2d, memory_config as as_memory_config, shard_layout
+from meshc.sim.store import Memory
 from meshc.sim.traffic import Traffic
 
 
 _PARALLEL_BYTES = 8 << 20
-"""Host transfers at least this large run one device per host thread (numpy copies release the GIL)."""
+"""Host transfers at least this large are split over the host's cores (numpy copies release the GIL)."""
 
 _pool: ThreadPoolExecutor | None = None
+_WORKERS = min(os.cpu_count() or 1, 4)
 
 
-def _per_device(work, n: int, nbytes_each: int) -> list:
-    """[work(i) for i in range(n)], spread over the host's cores when the transfer is large.
-
-    Devices own disjoint buffers, so their copies are independent; strided shard copies are
-    latency-bound and run about twice as fast on two threads as on one."""
+def _split_run(work, values: np.ndarray, regions: list[np.ndarray], grid: np.ndarray | None, nbytes: int) -> None:
+    """work(values, regions, grid), split along the first batch (mesh) axis over the host's cores
+    when the transfer is large: the parts write disjoint bytes, and strided shard copies are
+    latency-bound, so two threads copy about twice as fast as one."""
     global _pool
-    workers = min(n, os.cpu_count() or 1)
-    if workers < 2 or n * nbytes_each < _PARALLEL_BYTES:
-        return [work(i) for i in range(n)]
+    workers = _WORKERS
+    n = values.shape[0] if values.ndim else 1
+    if nbytes < _PARALLEL_BYTES or workers < 2 or n < 2:
+        work(values, regions, grid)
+        return
     if _pool is None:
         _pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="meshc-sim")
-    return list(_pool.map(work, range(n)))
+    cuts = np.linspace(0, n, min(workers, n) + 1).astype(int)
+    parts = [(values[a:b], [r[a:b] for r in regions], None if grid is None else grid[:, :, a:b])
+             for a, b in zip(cuts[:-1], cuts[1:]) if b > a]
+    list(_pool.map(lambda p: work(*p), parts))
 
 
 @dataclass
@@ -60,58 +74,43 @@ class OpRecord:
     seconds: float
 
 
-class Chip:
-    """One chip: an allocator per worker core's L1 and per DRAM bank."""
-
-    def __init__(self, chip_id: int, desc):
-        self.id = chip_id
-        self.desc = desc
-        arch = desc.arch_info
-        gy, gx = desc.grid
-        self.grid = (gy, gx)
-        self.l1 = {(y, x): Allocator(f"the L1 of core ({y}, {x}) of chip {chip_id}", desc.l1_size, arch.l1_alignment)
-                   for y in range(gy) for x in range(gx)}
-        self.dram = [Allocator(f"DRAM bank {b} of chip {chip_id}", desc.dram_bank_size, arch.dram_alignment)
-                     for b in range(desc.dram_banks)]
-        self.l1_alignment = arch.l1_alignment
-        self.dram_alignment = arch.dram_alignment
-
-    def allocators(self, layout: ShardLayout) -> list[Allocator]:
-        if layout.buffer == "dram":
-            return [self.dram[b] for b in layout.owners]
-        return [self.l1[c] for c in layout.owners]
-
-    @property
-    def l1_peak(self) -> int:
-        """Peak bytes allocated in any one core's L1."""
-        return max(a.peak for a in self.l1.values())
-
-    @property
-    def dram_peak(self) -> int:
-        return max(a.peak for a in self.dram)
-
-
 class Machine:
     def __init__(self, system: SystemDesc | str = "n150", mesh_shape: tuple[int, ...] | None = None,
-                 chip_ids: tuple[int, ...] | None = None):
+                 chip_ids: tuple[int, ...] | None = None, abstract: bool = False):
         self.system = named_system(system) if isinstance(system, str) else system
-        self.chips = [Chip(i, c) for i, c in enumerate(self.system.chips)]
+        self.abstract = bool(abstract)
         self.router = router_for(self.system)
         self.traffic = Traffic()
         self.ops: list[OpRecord] = []
         self.buffers: dict[int, MeshBuffer] = {}
         self._ids = itertools.count()
+        self._count_keys: dict[tuple, tuple] = {}
         self.mesh_shape = tuple(mesh_shape) if mesh_shape else tuple(self.system.mesh_shape)
+        nchips = self.system.num_chips
         if chip_ids is not None:
             chip_ids = tuple(int(c) for c in chip_ids)
             if len(chip_ids) != math.prod(self.mesh_shape):
                 raise LayoutError(f"{len(chip_ids)} chip ids for a {'x'.join(map(str, self.mesh_shape))} device mesh")
-            bad = [c for c in chip_ids if not 0 <= c < len(self.chips)]
+            bad = [c for c in chip_ids if not 0 <= c < nchips]
             if bad:
-                raise LayoutError(f"chip id {bad[0]} is not a chip of the {len(self.chips)}-chip system")
+                raise LayoutError(f"chip id {bad[0]} is not a chip of the {nchips}-chip system")
             self.devices = chip_ids
         else:
             self.devices = mesh_view_chips(self.system, self.mesh_shape)
+        chips = self.system.chips
+        self.desc = chips[self.devices[0]]
+        kinds = {(c.arch, c.grid, c.l1_size, c.dram_banks, c.dram_bank_size) for c in (chips[d] for d in self.devices)}
+        if len(kinds) > 1:
+            raise LayoutError("the chips of a mesh must be alike (one architecture, grid and memory size): "
+                              "a mesh buffer takes the same address on every chip")
+        arch = self.desc.arch_info
+        gy, gx = self.grid = tuple(self.desc.grid)
+        n = len(self.devices)
+        where = f" of chip {self.devices[0]}" + (f" (and of the other {n - 1} chips of the mesh)" if n > 1 else "")
+        self.l1 = Memory("l1", [f"the L1 of core ({y}, {x}){where}" for y in range(gy) for x in range(gx)],
+                         self.desc.l1_size, arch.l1_alignment, n)
+        self.dram = Memory("dram", [f"DRAM bank {b}{where}" for b in range(self.desc.dram_banks)],
+                           self.desc.dram_bank_size, arch.dram_alignment, n)
 
     @property
     def num_devices(self) -> int:
@@ -121,48 +120,80 @@ class Machine:
 
     def layout(self, shape, dtype, memory_config=None, tile=None) -> ShardLayout:
         """The placement of a device tensor on one chip (meshc.layout.place); tile None: row-major."""
-        chip = self.chips[self.devices[0]]
-        return ShardLayout(tuple(int(s) for s in shape), get_dtype(dtype), as_memory_config(memory_config),
-                           None if tile is None else tuple(tile), chip.desc.arch)
+        return shard_layout(tuple(int(s) for s in shape), get_dtype(dtype), as_memory_config(memory_config),
+                            None if tile is None else tuple(int(t) for t in tile), self.desc.arch)
+
+    def _units(self, layout: ShardLayout) -> tuple[Memory, tuple[int, ...]]:
+        if layout.buffer == "dram":
+            return self.dram, tuple(int(b) for b in layout.owners)
+        gx = self.grid[1]
+        return self.l1, tuple(y * gx + x for y, x in layout.owners)
 
     def allocate(self, shape, dtype, memory_config=None, name: str = "", devices=None, tile=None) -> MeshBuffer:
         """A mesh buffer holding a `shape` tensor on every device, at one address everywhere."""
         layout = self.layout(shape, dtype, memory_config, tile)
-        devs = tuple(self.devices if devices is None else devices)
-        allocs = [a for d in devs for a in self.chips[d].allocators(layout)]
-        addr = allocate_lockstep(allocs, layout.owner_bytes)
-        buf = MeshBuffer(next(self._ids), name or f"buffer{len(self.buffers)}", layout, devs, addr)
+        if devices is not None and tuple(devices) != tuple(self.devices):
+            raise LayoutError("a mesh buffer spans every device of the mesh (lockstep allocation)")
+        mem, units = self._units(layout)
+        bid = next(self._ids)
+        addr = allocate_lockstep([mem.allocators[u] for u in units], layout.owner_bytes, owner=bid)
+        if not self.abstract:
+            for u in units:
+                mem.clear(u, addr, layout.owner_bytes)
+        buf = MeshBuffer(bid, name or f"buffer{len(self.buffers)}", layout, tuple(self.devices), addr,
+                         None if self.abstract else mem, units)
         self.buffers[buf.id] = buf
         return buf
 
     def free(self, buf: MeshBuffer) -> None:
         if buf.freed:
             return
-        for d in buf.devices:
-            for a in self.chips[d].allocators(buf.layout):
-                a.free(buf.address)
+        mem, units = self._units(buf.layout)
+        for u in units:
+            mem.allocators[u].free(buf.address)
         buf.freed = True
-        buf._data = None
         del self.buffers[buf.id]
 
     # ------------------------------------------------------------------ counting
 
-    def _count_local(self, buf: MeshBuffer, device_index: int, write: bool) -> None:
-        """Bytes of one device's part of a buffer crossing that chip's NOC (and its DRAM banks)."""
-        chip = buf.devices[device_index]
-        per_owner = buf.layout.owner_data_bytes()
-        self.traffic.noc[chip] += int(per_owner.sum())
-        if buf.memory == "dram":
-            counter = self.traffic.dram_write if write else self.traffic.dram_read
-            for bank, n in zip(buf.layout.owners, per_owner):
-                if n:
-                    counter[(chip, bank)] += int(n)
+    def _keys(self, buf: MeshBuffer, rows: tuple[int, ...] | None) -> tuple:
+        """(chip keys, per-chip bytes, (chip, bank) keys, their bytes) of a transfer of `buf` on
+        the devices `rows` (all when None); built once a layout and device set."""
+        key = (id(buf.layout), rows)
+        hit = self._count_keys.get(key)
+        if hit is None or hit[0] is not buf.layout:
+            chips = tuple(buf.devices[i] for i in (range(len(buf.devices)) if rows is None else rows))
+            per = buf.layout.owner_data
+            total = sum(per)
+            banks = ((), ())
+            if buf.memory == "dram":
+                nz = [(b, n) for b, n in zip(buf.layout.owners, per) if n]
+                banks = (tuple((c, b) for c in chips for b, _ in nz), tuple(n for _ in chips for _, n in nz))
+            hit = (buf.layout, chips, (total,) * len(chips), buf.layout.nbytes, banks)
+            self._count_keys[key] = hit
+        return hit[1:]
+
+    def _count(self, buf: MeshBuffer, write: bool, rows: tuple[int, ...] | None = None, host: bool = False) -> None:
+        """Count a transfer of `buf` on the devices `rows`: its pages cross each chip's NOC, and
+        DRAM banks are written / read; `host` adds the host link bytes."""
+        chips, per_chip, nbytes, (bank_keys, bank_bytes) = self._keys(buf, rows)
+        t = self.traffic
+        t.add_many("noc", chips, per_chip)
+        if bank_keys:
+            t.add_many("dram_write" if write else "dram_read", bank_keys, bank_bytes)
+        if host:
+            hb = self._count_keys.setdefault(("host", nbytes, len(chips)), (nbytes,) * len(chips))
+            t.add_many("host_to_device" if write else "device_to_host", chips, hb)
 
     def count_read(self, buf: MeshBuffer, device_index: int) -> None:
-        self._count_local(buf, device_index, write=False)
+        self._count(buf, False, (device_index,))
 
     def count_write(self, buf: MeshBuffer, device_index: int) -> None:
-        self._count_local(buf, device_index, write=True)
+        self._count(buf, True, (device_index,))
+
+    def count_all(self, buf: MeshBuffer, write: bool) -> None:
+        """Every device reads (or writes) its whole tensor of `buf`."""
+        self._count(buf, write)
 
     def send(self, src_chip: int, dst_chip: int, nbytes: int) -> None:
         """Count `nbytes` over every hop of the ethernet route from src_chip to dst_chip, and once
@@ -188,52 +219,174 @@ class Machine:
 
     # ------------------------------------------------------------------ host transfers
 
+    def blank(self, shape, dtype) -> np.ndarray:
+        """A shape-only tensor (zero strides, no bytes): what an abstract run holds for data."""
+        return np.broadcast_to(np.zeros((), get_dtype(dtype).host_dtype), tuple(shape))
+
+    @staticmethod
+    def _views(buf: MeshBuffer, mesh: tuple[int, ...], readers: tuple[int, ...] | None = None):
+        """(regions, grid) of `buf` with the device axis split into the mesh axes (views into the
+        memory, cached while they stay valid); with `readers` (replicated mesh axes), only index
+        0 along those axes."""
+        def build():
+            regions = [r.reshape(tuple(mesh) + r.shape[1:]) for r in buf.regions()]
+            g = buf.grid()
+            if g is not None:
+                g = g.reshape(g.shape[:2] + tuple(mesh) + g.shape[3:])
+            if readers:
+                idx = tuple(slice(0, 1) if a in readers else slice(None) for a in range(len(mesh)))
+                regions = [r[idx] for r in regions]
+                g = None if g is None else g[(slice(None), slice(None)) + idx]
+            return regions, g
+        return buf.cached(("views", tuple(mesh), readers), build)
+
+    def _plan(self, buf: MeshBuffer, config, host: np.ndarray, write: bool):
+        """A small transfer's copies, recorded once per buffer, config and host array geometry:
+        per copy the memory side (a view) and the host side as (byte offset, shape, strides,
+        item dtype) of the host array, so a repeated transfer only rebuilds one host view a copy.
+        None when the transfer cannot be recorded (encoded types, a host array that is not
+        C-contiguous, copies that are not whole rows)."""
+        layout = buf.layout
+        if (not layout.fast or not host.flags.c_contiguous or host.dtype != storage_dtype(layout.dtype)
+                or layout.nbytes * self.num_devices >= _PARALLEL_BYTES):
+            return None
+        key = ("plan", write, config, host.shape, host.dtype.str)
+
+        def build():
+            pieces = mesh_pieces(config, self.mesh_shape)
+            mesh = pieces.mesh_shape
+            view = pieces.view(host, readers=not write)
+            if view is None:
+                return None
+            vals = local_view(view, len(mesh), layout.shape)
+            _, grid = self._views(buf, mesh, None if write else pieces.replicated_axes)
+            if grid is None:
+                return None
+            t = vals.reshape(vals.shape[: len(mesh)] + fold2d(layout.shape))
+            base = host.ctypes.data
+            steps = []
+            for mem, hv in layout._pairs(t, grid):
+                mi, hi = _as_items(mem), _as_items(hv)
+                if mi is None or hi is None:
+                    return None
+                steps.append((mi, (hi.ctypes.data - base, hi.shape, hi.strides, hi.dtype)))
+            return steps
+
+        return buf.cached(key, build)
+
+    @staticmethod
+    def _run_plan(plan, host: np.ndarray, write: bool) -> None:
+        for mem, (offset, shape, strides, dt) in plan:
+            h = np.ndarray(shape, dt, buffer=host, offset=offset, strides=strides)
+            if write:
+                mem[...] = h
+            else:
+                h[...] = mem
+
+    def write_host(self, buf: MeshBuffer, tensor: np.ndarray, config) -> None:
+        """Host -> device through a ShardedBufferConfig (2D or ND): device d receives the piece
+        the config gives it, moved shard by shard into its owners' bytes."""
+        if not self.abstract and isinstance(tensor, np.ndarray):
+            plan = self._plan(buf, config, tensor, True)
+            if plan is not None:
+                self._run_plan(plan, tensor, True)
+                self._count(buf, True, host=True)
+                return
+        pieces = mesh_pieces(config, self.mesh_shape)
+        if not self.abstract:
+            layout = buf.layout
+            vals = local_view(pieces.stacked(tensor), len(pieces.mesh_shape), layout.shape)
+            regions, grid = self._views(buf, pieces.mesh_shape)
+            _split_run(lambda v, rg, g: layout.scatter(v, rg, g), vals, regions, grid,
+                       layout.nbytes * self.num_devices)
+        self._count(buf, True, host=True)
+
+    def read_host(self, buf: MeshBuffer, config, full_shape, out: np.ndarray | None = None) -> np.ndarray:
+        """Device -> host through a ShardedBufferConfig: the host tensor assembled from the pieces
+        (a piece on several devices is read from the first); `out` (the stored element type,
+        e.g. float32 for f32) may receive it."""
+        self._count(buf, False, host=True)
+        layout = buf.layout
+        full = tuple(int(n) for n in full_shape)
+        if self.abstract:
+            return self.blank(full, layout.dtype)
+        pieces = mesh_pieces(config, self.mesh_shape)
+        st = storage_dtype(layout.dtype) if layout.fast else layout.dtype.host_dtype
+        if out is None or out.dtype != st or out.shape != full or not out.flags.c_contiguous:
+            out = np.empty(full, st)
+        plan = self._plan(buf, config, out, False)
+        if plan is not None:
+            self._run_plan(plan, out, False)
+            return decode(out, layout.dtype)
+        view = pieces.view(out, readers=True)
+        mesh = pieces.mesh_shape
+        if view is not None:
+            dst = local_view(view, len(mesh), layout.shape)
+            regions, grid = self._views(buf, mesh, pieces.replicated_axes)
+            _split_run(lambda v, rg, g: layout.gather(rg, out=v, raw=True, grid=g), dst, regions, grid,
+                       layout.nbytes * self.num_devices)
+        else:
+            regions, grid = self._views(buf, mesh)
+            vals = layout.gather(regions, raw=True, grid=grid)
+            pieces.assemble(vals.reshape(tuple(mesh) + pieces.block), out)
+        return decode(out, layout.dtype) if layout.fast else out
+
     def write(self, buf: MeshBuffer, shards) -> None:
         """Host -> device: shards[i] (host values) into device i's part of `buf`."""
         layout = buf.layout
         if len(shards) != len(buf.devices):
             raise LayoutError(f"buffer '{buf.name}' spans {len(buf.devices)} devices, got {len(shards)} shards")
-        data = buf.data
-        shards = [np.asarray(s) for s in shards]
         for i, s in enumerate(shards):
-            if tuple(s.shape) != layout.shape:
-                raise LayoutError(f"device {i} shard has shape {tuple(s.shape)}, but buffer '{buf.name}' holds "
+            if tuple(np.shape(s)) != layout.shape:
+                raise LayoutError(f"device {i} shard has shape {tuple(np.shape(s))}, but buffer '{buf.name}' holds "
                                   f"{'x'.join(map(str, layout.shape))} tensors")
-        _per_device(lambda i: layout.scatter(shards[i], data[i]), len(shards), layout.nbytes)
-        for i in range(len(shards)):
-            self.traffic.host_to_device[buf.devices[i]] += layout.nbytes
-            self.count_write(buf, i)
+        if not self.abstract:
+            for i, s in enumerate(shards):
+                self.poke(buf, i, s)
+        self._count(buf, True, host=True)
 
-    def read(self, buf: MeshBuffer, out: list[np.ndarray] | None = None) -> list[np.ndarray]:
-        """Device -> host: every device's tensor of `buf` (host values); `out` may preallocate them."""
-        data = buf.data
-        n = len(buf.devices)
-        result = _per_device(lambda i: buf.layout.gather(data[i], None if out is None else out[i]), n,
-                             buf.layout.nbytes)
-        for i in range(n):
-            self.traffic.device_to_host[buf.devices[i]] += buf.layout.nbytes
-            self.count_read(buf, i)
-        return result
+    def read(self, buf: MeshBuffer, out=None) -> list[np.ndarray]:
+        """Device -> host: every device's tensor of `buf` (host values)."""
+        self._count(buf, False, host=True)
+        if self.abstract:
+            return [self.blank(buf.layout.shape, buf.layout.dtype)] * len(buf.devices)
+        vals = buf.layout.gather(buf.regions(), grid=buf.grid())
+        return list(vals)
 
     def peek(self, buf: MeshBuffer, device_index: int) -> np.ndarray:
         """One device's tensor of `buf` as host values, without counting (a kernel's local read)."""
-        return buf.layout.gather(buf.data[device_index])
+        if self.abstract:
+            return self.blank(buf.layout.shape, buf.layout.dtype)
+        rows = slice(device_index, device_index + 1)
+        return buf.layout.gather(buf.regions(rows), grid=buf.grid(rows))[0]
 
     def poke(self, buf: MeshBuffer, device_index: int, values: np.ndarray) -> None:
         """Store host values as device `device_index`'s tensor of `buf`, without counting."""
-        buf.layout.scatter(np.asarray(values), buf.data[device_index])
+        if self.abstract:
+            return
+        v = np.asarray(values)
+        rows = slice(device_index, device_index + 1)
+        buf.layout.scatter(v.reshape((1,) + buf.layout.shape), buf.regions(rows), buf.grid(rows))
 
     # ------------------------------------------------------------------ reports
 
-    def memory_use(self) -> dict[int, dict[str, int]]:
-        """Per chip: peak L1 bytes of its busiest core, L1 bytes in use now (all cores), DRAM peak a bank."""
-        out = {}
-        for d in sorted(set(self.devices)):
-            c = self.chips[d]
-            out[d] = {"peak_l1_core": c.l1_peak, "l1_in_use": sum(a.in_use for a in c.l1.values()),
-                      "peak_dram_bank": c.dram_peak}
-        return out
+    def core_report(self) -> dict[tuple[int, int], dict[str, float]]:
+        """Per core (y, x) of every chip of the mesh (all alike: lockstep): peak L1 bytes and the
+        worst external fragmentation (1 - largest free block / free bytes)."""
+        gx = self.grid[1]
+        return {divmod(u, gx): {"peak": a.peak, "fragmentation": round(a.peak_fragmentation, 4)}
+                for u, a in enumerate(self.l1.allocators)}
+
+    def memory_use(self) -> dict[int, dict]:
+        """Per chip: peak L1 bytes of its busiest core, L1 bytes in use now (all cores), DRAM peak a
+        bank, and per core its peak and fragmentation (`cores`, one dict shared by the chips)."""
+        summary = {"peak_l1_core": self.peak_l1_core,
+                   "l1_in_use": sum(a.in_use for a in self.l1.allocators),
+                   "peak_dram_bank": max(a.peak for a in self.dram.allocators),
+                   "peak_l1_fragmentation": max(a.peak_fragmentation for a in self.l1.allocators)}
+        cores = self.core_report()
+        return {d: {**summary, "cores": cores} for d in sorted(set(self.devices))}
 
     @property
     def peak_l1_core(self) -> int:
-        return max(c.l1_peak for c in self.chips)
+        return max(a.peak for a in self.l1.allocators)

@@ -1,22 +1,25 @@
-"""How a device-local tensor sits in one chip's memories, and mesh buffers of real bytes.
+"""How a device-local tensor sits in one chip's memories, and mesh buffers as regions of them.
 
 `ShardLayout` is the simulator's handle on `meshc.layout.place(...)`: the placement model says
 which owner (core L1 or DRAM bank) holds which page at which offset, and how many bytes each
-owner allocates; the simulator only executes it. Moving a tensor in and out of its owners'
-bytes goes through `Placement.scatter` / `gather`, except on the fast path (row-major pages
-of a non-block type, interleaved or height / width / block sharded), where the same bytes are
-written with one reshape + transpose per device instead of per-owner buffers: the fast path
-is checked byte for byte against `Placement.scatter` in test/unit/test_sim_memory.py.
+owner allocates; the simulator only executes it. `scatter` / `gather` move tensors in and out of
+the owners' byte regions, every device of a mesh at once: `values` carry leading batch axes
+(the devices, or the mesh axes) and each owner's region is a (*batch, bytes) view into the
+byte-addressed memory of meshc/sim/store.py. Row-major pages of a non-block type (interleaved,
+height / width / block sharded) move as one strided slice copy an owner (a shard, or a bank's
+rows), whole shard rows as single items; tiles and block floats go page by page through
+`Placement.encode_pages` (one copy an owner). test/unit/test_sim_memory.py checks the bytes
+against `Placement.scatter` byte for byte.
 
-A `MeshBuffer` is one lockstep allocation: the same address in every owner (core L1 or DRAM
-bank) on every chip of the mesh it spans. Its bytes are a real uint8 array of shape
-(devices, owners, bytes an owner), created on first use.
+A `MeshBuffer` is one lockstep allocation: the same address in every owner on every chip of the
+mesh; its bytes are the regions at that address (`regions`), not a copy.
 """
 
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from functools import cached_property, lru_cache
 
 import numpy as np
 
@@ -24,7 +27,7 @@ from meshc.layout.dtypes import DataType, get_dtype
 from meshc.layout.errors import LayoutError
 from meshc.layout.memory_config import MemoryConfig
 from meshc.layout.placement import Placement, place
-from meshc.sim.encoding import encode, storage_dtype
+from meshc.sim.encoding import decode, encode, storage_dtype
 
 FAST_LAYOUTS = ("interleaved", "height_sharded", "width_sharded", "block_sharded")
 DEFAULT_CONFIG = MemoryConfig("dram", "interleaved")
@@ -39,6 +42,12 @@ def memory_config(cfg) -> MemoryConfig:
     if isinstance(cfg, tuple):
         return MemoryConfig(*cfg)
     raise LayoutError(f"expected a memory config, got {cfg!r}")
+
+
+@lru_cache(maxsize=1024)
+def shard_layout(shape: tuple[int, ...], dtype, config: MemoryConfig, tile=None, arch: str = "wormhole_b0"):
+    """The (cached) ShardLayout of a local tensor: a program places the same shapes again and again."""
+    return ShardLayout(shape, dtype, config, tile, arch)
 
 
 def fold2d(shape: tuple[int, ...]) -> tuple[int, int]:
@@ -81,7 +90,7 @@ class ShardLayout:
     def interleaved(self) -> bool:
         return self.config.layout == "interleaved"
 
-    @property
+    @cached_property
     def grid(self) -> tuple[int, int]:
         """The shard grid (rows, cols) of a sharded layout."""
         if self.interleaved:
@@ -97,115 +106,160 @@ class ShardLayout:
         """Bytes of tensor data (pages, without alignment padding)."""
         return self.placement.num_pages * self.placement.page_bytes
 
-    def owner_data_bytes(self) -> np.ndarray:
+    @cached_property
+    def owner_data(self) -> tuple[int, ...]:
         """Bytes of pages each owner holds (alignment padding excluded), in owner order."""
         p = self.placement
-        return np.bincount(p.page_owner, minlength=len(self.owners)) * p.page_bytes
+        return tuple(int(n) for n in np.bincount(p.page_owner, minlength=len(self.owners)) * p.page_bytes)
 
-    # ------------------------------------------------------------------ moving bytes
+    def owner_data_bytes(self) -> np.ndarray:
+        return np.asarray(self.owner_data, np.int64)
 
-    def _pages(self, data: np.ndarray) -> np.ndarray:
-        """One device's bytes as (owners, slots, aligned page bytes): page p of the tensor sits at
-        [page_owner[p], page_slot[p], :page_bytes] (the placement model's page table)."""
-        ab = self.placement.aligned_page_bytes
-        return data.reshape(len(self.owners), self.owner_bytes // ab, ab)
+    @cached_property
+    def owner_grid(self) -> tuple[int, int]:
+        """The owners as a grid (owner k at (k // cols, k % cols)): the shard grid of a sharded
+        layout, (owners, 1) for interleaving."""
+        return (len(self.owners), 1) if self.interleaved else self.grid
 
-    def _fast_view(self, data: np.ndarray) -> np.ndarray:
-        """One device's stored elements: (nbanks, slots, W) interleaved, (ny, nx, sh, sw) sharded."""
-        p = self.placement
-        st = storage_dtype(self.dtype)
-        ab = p.aligned_page_bytes
+    @cached_property
+    def _regions(self) -> list:
+        """Fast path: rectangles of equal shards, (shard rows y0:y1 of h rows, shard cols x0:x1
+        of w elements), with the full shard extent (sh, sw)."""
         H, W = fold2d(self.shape)
-        if self.interleaved:
-            n = len(self.owners)
-            slots = self.owner_bytes // ab
-            return data[:, : slots * ab].reshape(n, slots, ab)[:, :, : W * st.itemsize].view(st)
-        sr, _ = p.shard_pages
-        ny, nx = self.grid
-        pw = p.page_bytes // st.itemsize
-        v = data[:, : sr * ab].reshape(ny * nx, sr, ab)[:, :, : pw * st.itemsize].view(st)
-        return v.reshape(ny, nx, sr, pw)
-
-    def _regions(self):
-        """Rectangles of equal shards: (shard rows y0:y1 of h rows, shard cols x0:x1 of w cols)."""
-        H, W = fold2d(self.shape)
-        ny, nx = self.grid
         sh = self.placement.shard_pages[0]
         sw = self.placement.page_bytes // storage_dtype(self.dtype).itemsize
         fy, ry = divmod(H, sh)
         fx, rx = divmod(W, sw)
         rows = [(0, fy, sh)] + ([(fy, fy + 1, ry)] if ry else [])
         cols = [(0, fx, sw)] + ([(fx, fx + 1, rx)] if rx else [])
-        for y0, y1, h in rows:
-            for x0, x1, w in cols:
-                if y1 > y0 and x1 > x0:
-                    yield y0, y1, h, x0, x1, w, sh, sw
+        return [(y0, y1, h, x0, x1, w, sh, sw) for y0, y1, h in rows for x0, x1, w in cols if y1 > y0 and x1 > x0]
 
-    def _copy(self, dst: np.ndarray, src: np.ndarray, perm: tuple[int, ...]) -> None:
-        """dst[...] = src.transpose(perm), moving each contiguous last-axis row as one item."""
-        a, b = _as_items(dst), _as_items(src)
-        if a is not None and b is not None and perm[-1] == len(perm) - 1:
-            a[...] = b.transpose(perm[:-1])
-        else:
-            dst[...] = src.transpose(perm)
-
-    def scatter(self, values: np.ndarray, data: np.ndarray) -> None:
-        """Store one device's tensor (host values) into its (owners, bytes) array."""
-        if not self.fast:
-            p = self.placement
-            self._pages(data)[p.page_owner, p.page_slot, : p.page_bytes] = p.encode_pages(values)
-            return
-        H, W = fold2d(self.shape)
-        t = encode(np.asarray(values).reshape(H, W), self.dtype)
-        v = self._fast_view(data)
+    def _pairs(self, t: np.ndarray, grid: np.ndarray):
+        """(owner-side view, tensor-side view) pairs of the fast path: `t` is the tensors
+        (*batch, H, W) of the storage type, `grid` the owners' bytes (gy, gx, *batch, bytes)."""
+        p = self.placement
+        st = t.dtype
+        ab = p.aligned_page_bytes
+        H, W = t.shape[-2:]
+        batch = t.shape[:-2]
+        nb = len(batch)
+        gy, gx = grid.shape[:2]
         if self.interleaved:
-            n = len(self.owners)
-            full = H // n
+            n = gy * gx
+            slots = self.owner_bytes // ab
+            v = grid.reshape((n,) + grid.shape[2:])[..., : slots * ab].reshape((n,) + batch + (slots, ab))
+            v = v[..., : W * st.itemsize].view(st)  # (n, *batch, slots, W)
+            full, rem = divmod(H, n)
             if full:
-                self._copy(v[:, :full, :], t[: full * n].reshape(full, n, W), (1, 0, 2))
-            rem = H - full * n
+                yield v[..., :full, :], np.moveaxis(t[..., : full * n, :].reshape(batch + (full, n, W)), -2, 0)
             if rem:
-                v[:rem, full, :] = t[full * n:]
+                yield v[:rem, ..., full, :], np.moveaxis(t[..., full * n:, :], -2, 0)
             return
-        for y0, y1, h, x0, x1, w, sh, sw in self._regions():
-            src = t[y0 * sh: y0 * sh + (y1 - y0) * h, x0 * sw: x0 * sw + (x1 - x0) * w]
-            self._copy(v[y0:y1, x0:x1, :h, :w], src.reshape(y1 - y0, h, x1 - x0, w), (0, 2, 1, 3))
+        sr = p.shard_pages[0]
+        pw = p.page_bytes // st.itemsize
+        v = grid[..., : sr * ab].reshape((gy, gx) + batch + (sr, ab))[..., : pw * st.itemsize].view(st)
+        for y0, y1, h, x0, x1, w, sh, sw in self._regions:
+            src = t[..., y0 * sh: y0 * sh + (y1 - y0) * h, x0 * sw: x0 * sw + (x1 - x0) * w]
+            src = src.reshape(batch + (y1 - y0, h, x1 - x0, w))
+            src = np.moveaxis(src, (nb, nb + 2), (0, 1))  # (y, x, *batch, h, w)
+            yield v[y0:y1, x0:x1, ..., :h, :w], src
 
-    def gather(self, data: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
-        """One device's tensor (host values) from its (owners, bytes) array."""
+    @cached_property
+    def _owner_pages(self) -> list:
+        """Per owner holding pages: (owner, its page ids, their slots, slots allocated)."""
+        p = self.placement
+        out = []
+        for k in range(len(self.owners)):
+            ids = p.owner_page_ids(k)
+            if len(ids):
+                out.append((k, ids, p.page_slot[ids], self.owner_bytes // p.aligned_page_bytes))
+        return out
+
+    # ------------------------------------------------------------------ moving bytes
+
+    def scatter(self, values: np.ndarray, regions: list[np.ndarray], grid: np.ndarray | None = None) -> None:
+        """Store tensors `values` (*batch, *shape), host values, into the owners' bytes: regions[k]
+        (*batch, owner bytes) is owner k's region (a view into the memory); `grid`, when given,
+        is all of them as one (gy, gx, *batch, owner bytes) view (`owner_grid`), and the fast
+        path then moves every shard of every device in one copy a rectangle of equal shards."""
+        values = np.asarray(values)
+        batch = values.shape[: values.ndim - len(self.shape)]
         if not self.fast:
             p = self.placement
-            return p.decode_pages(self._pages(data)[p.page_owner, p.page_slot, : p.page_bytes])
-        from meshc.sim.encoding import decode
+            flat = values.reshape((-1,) + self.shape)
+            pages = np.stack([p.encode_pages(v) for v in flat]) if flat.shape[0] != 1 else p.encode_pages(flat[0])[None]
+            pb, ab = p.page_bytes, p.aligned_page_bytes
+            for k, ids, slots, nslots in self._owner_pages:
+                r = regions[k].reshape((-1, nslots, ab))
+                r[:, slots, :pb] = pages[:, ids]
+            return
+        t = encode(values.reshape(batch + fold2d(self.shape)), self.dtype)
+        tmp = grid is None
+        if tmp:  # owners that are no rectangle: through one temporary grid
+            grid = np.zeros(self.owner_grid + batch + (self.owner_bytes,), np.uint8)
+        for dst, src in self._pairs(t, grid):
+            _copy(dst, src)
+        if tmp:
+            flat = grid.reshape((-1,) + grid.shape[2:])
+            for k, r in enumerate(regions):
+                r[...] = flat[k]
 
-        H, W = fold2d(self.shape)
+    def gather(self, regions: list[np.ndarray], out: np.ndarray | None = None, raw: bool = False,
+               grid: np.ndarray | None = None) -> np.ndarray:
+        """Tensors (*batch, *shape), host values, from the owners' bytes (the inverse of
+        `scatter`); `out` (stored element type) may be given to receive them; `raw` leaves stored
+        elements undecoded (bf16 bit patterns) on the fast path."""
+        batch = (grid.shape[2:-1] if grid is not None else regions[0].shape[:-1]) if (regions or grid is not None) else ()
+        if not self.fast:
+            p = self.placement
+            pb, ab = p.page_bytes, p.aligned_page_bytes
+            nb = int(np.prod(batch, dtype=np.int64))
+            pages = np.empty((nb, p.num_pages, pb), np.uint8)
+            for k, ids, slots, nslots in self._owner_pages:
+                pages[:, ids] = regions[k].reshape((-1, nslots, ab))[:, slots, :pb]
+            res = np.stack([p.decode_pages(pg) for pg in pages]) if nb != 1 else p.decode_pages(pages[0])[None]
+            res = res.reshape(batch + self.shape)
+            if out is not None:
+                out[...] = res
+                return out
+            return res
         st = storage_dtype(self.dtype)
-        if out is None or out.dtype != st or out.shape != tuple(self.shape):
-            out = np.empty(self.shape, st)
-        t = out.reshape(H, W)
-        if not np.shares_memory(t, out):  # a strided `out` that does not fold: go through a temporary
-            out[...] = self.gather(data, None)
-            return decode(out, self.dtype)
-        v = self._fast_view(data)
-        if self.interleaved:
-            n = len(self.owners)
-            full = H // n
-            if full:
-                self._copy(t[: full * n].reshape(full, n, W), v[:, :full, :], (1, 0, 2))
-            rem = H - full * n
-            if rem:
-                t[full * n:] = v[:rem, full, :]
-        else:
-            for y0, y1, h, x0, x1, w, sh, sw in self._regions():
-                dst = t[y0 * sh: y0 * sh + (y1 - y0) * h, x0 * sw: x0 * sw + (x1 - x0) * w]
-                self._copy(dst.reshape(y1 - y0, h, x1 - x0, w), v[y0:y1, x0:x1, :h, :w], (0, 2, 1, 3))
-        return decode(out, self.dtype)
+        if out is None or out.dtype != st:
+            out = np.empty(batch + self.shape, st)
+        t = _folded(out, batch + fold2d(self.shape))
+        if t is None:
+            out[...] = self.gather(regions, None, raw=True, grid=grid)
+            return out if raw else decode(out, self.dtype)
+        if grid is None:
+            grid = np.stack(regions).reshape(self.owner_grid + batch + (self.owner_bytes,))
+        for src, dst in self._pairs(t, grid):
+            _copy(dst, src)
+        return out if raw else decode(out, self.dtype)
+
+
+def _folded(a: np.ndarray, shape) -> np.ndarray | None:
+    """`a` reshaped to `shape` without a copy, or None when that needs a copy."""
+    v = a.view()
+    try:
+        v.shape = tuple(shape)
+    except AttributeError:
+        return None
+    return v
+
+
+def _copy(dst: np.ndarray, src: np.ndarray) -> None:
+    """dst[...] = src, moving each contiguous last-axis row as one opaque item when both allow
+    (numpy then copies a row with one memmove instead of element by element)."""
+    a, b = _as_items(dst), _as_items(src)
+    if a is not None and b is not None:
+        a[...] = b
+    else:
+        dst[...] = src
 
 
 def _as_items(a: np.ndarray) -> np.ndarray | None:
-    """`a` with each last-axis row viewed as one opaque item (numpy then copies a row with one
-    memmove instead of element by element), or None when the rows are not contiguous."""
-    if a.ndim == 0 or a.shape[-1] == 0 or a.strides[-1] != a.itemsize:
+    """`a` with each last-axis row viewed as one opaque item, or None when the rows are not contiguous."""
+    if a.ndim == 0 or a.shape[-1] == 0 or (a.shape[-1] > 1 and a.strides[-1] != a.itemsize):
         return None
     try:
         return a.view(np.dtype((np.void, a.shape[-1] * a.itemsize)))[..., 0]
@@ -215,7 +269,7 @@ def _as_items(a: np.ndarray) -> np.ndarray | None:
 
 @dataclass
 class MeshBuffer:
-    """A lockstep allocation over `devices` (chip ids), each holding `layout` at `address`."""
+    """A lockstep allocation: `layout` on every chip of the mesh, at `address` in each owner."""
 
     id: int
     name: str
@@ -223,21 +277,50 @@ class MeshBuffer:
     devices: tuple[int, ...]
     """Chip id of each device of the mesh, in device order."""
     address: int
-    _data: np.ndarray | None = None
+    store: object = None
+    """The meshc.sim.store.Memory the buffer lives in (None: an abstract run, no bytes)."""
+    units: tuple[int, ...] = ()
+    """The memory unit (core y * cols + x, or bank) of each owner of the layout."""
     freed: bool = False
+    _cache: dict = field(default_factory=dict, repr=False)
 
     @property
     def memory(self) -> str:
         return self.layout.config.buffer
 
-    @property
-    def data(self) -> np.ndarray:
-        """The bytes, (devices, owners, bytes an owner); allocated on first use."""
+    def _check_live(self) -> None:
         if self.freed:
-            raise LayoutError(f"buffer '{self.name}' was deallocated")
-        if self._data is None:
-            self._data = np.zeros((len(self.devices), len(self.layout.owners), self.layout.owner_bytes), np.uint8)
-        return self._data
+            raise LayoutError(f"buffer '{self.name}' was deallocated; its bytes may now belong to another buffer")
+        alloc = self.store.allocators[self.units[0]] if self.units else None
+        if alloc is not None and alloc.owners.get(self.address) != self.id:
+            raise LayoutError(f"buffer '{self.name}' at address {self.address} of {alloc.name} overlaps memory "
+                              f"that now belongs to another allocation")
+
+    def regions(self, rows=slice(None)) -> list[np.ndarray]:
+        """Each owner's bytes of the buffer on the chips `rows` (all by default): (chips, owner bytes) views."""
+        if self.store is None:
+            raise LayoutError(f"buffer '{self.name}' has no bytes: the run is abstract (shapes only)")
+        self._check_live()
+        n = self.layout.owner_bytes
+        return [self.store.region(u, self.address, n, rows) for u in self.units]
+
+    def grid(self, rows=slice(None)) -> np.ndarray | None:
+        """All owners' bytes as one (gy, gx, chips, owner bytes) view (owner k at (k // gx, k % gx),
+        layout.owner_grid), or None when the owners' memory units are not a rectangle."""
+        if self.store is None:
+            raise LayoutError(f"buffer '{self.name}' has no bytes: the run is abstract (shapes only)")
+        self._check_live()
+        return self.store.grid(self.units, self.layout.owner_grid, self.address, self.layout.owner_bytes, rows)
+
+    def cached(self, key, build):
+        """build(), kept while the memory's arrays stay where they are (views of them stay valid)."""
+        self._check_live()
+        gen = self.store.generation
+        hit = self._cache.get(key)
+        if hit is None or hit[0] != gen:
+            hit = (gen, build())
+            self._cache[key] = hit
+        return hit[1]
 
     def device_bytes(self) -> int:
         return len(self.layout.owners) * self.layout.owner_bytes

@@ -18,7 +18,6 @@ sum of its ops. Compute time is not modelled.
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, field
 
 ETH_BYTES_PER_S = 100e9 / 8
 DRAM_BYTES_PER_S = 288e9
@@ -26,32 +25,70 @@ NOC_BYTES_PER_S = 32 * 1e9
 HOST_BYTES_PER_S = 32e9
 
 
-@dataclass
-class Traffic:
-    link: Counter = field(default_factory=Counter)
-    noc: Counter = field(default_factory=Counter)
-    dram_read: Counter = field(default_factory=Counter)
-    dram_write: Counter = field(default_factory=Counter)
-    host_to_device: Counter = field(default_factory=Counter)
-    device_to_host: Counter = field(default_factory=Counter)
-    delivered: Counter = field(default_factory=Counter)
+_FIELDS = ("link", "noc", "dram_read", "dram_write", "host_to_device", "device_to_host", "delivered")
 
-    _FIELDS = ("link", "noc", "dram_read", "dram_write", "host_to_device", "device_to_host", "delivered")
+
+class Traffic:
+    """The counters (each a Counter, keyed as the module docstring says).
+
+    A host transfer over a whole mesh adds the same bytes per chip (and per bank) every time;
+    `add_many` records such a batch as one pending entry (the keys and values are built once per
+    buffer and reused) and the Counters absorb the pending batches when they are next read, so
+    the transfer itself does O(1) Python work however many chips and banks it spans."""
+
+    def __init__(self, *counters: Counter):
+        self._counters = {f: Counter(c) if c is not None else Counter()
+                          for f, c in zip(_FIELDS, counters + (None,) * (len(_FIELDS) - len(counters)))}
+        self._pending: dict[tuple, list] = {}
+
+    _FIELDS = _FIELDS
+
+    def add_many(self, field: str, keys: tuple, values: tuple) -> None:
+        """Add values[i] to counter `field` at keys[i]; `keys` and `values` are reused tuples."""
+        entry = self._pending.get((field, id(keys), id(values)))
+        if entry is None:
+            self._pending[(field, id(keys), id(values))] = [keys, values, 1]
+        else:
+            entry[2] += 1
+
+    def _flush(self) -> None:
+        pending, self._pending = self._pending, {}
+        for (field, _, _), (keys, values, times) in pending.items():
+            c = self._counters[field]
+            for k, v in zip(keys, values):
+                if v:
+                    c[k] += v * times
+
+    def counter(self, field: str) -> Counter:
+        if self._pending:
+            self._flush()
+        return self._counters[field]
+
+    link = property(lambda self: self.counter("link"))
+    noc = property(lambda self: self.counter("noc"))
+    dram_read = property(lambda self: self.counter("dram_read"))
+    dram_write = property(lambda self: self.counter("dram_write"))
+    host_to_device = property(lambda self: self.counter("host_to_device"))
+    device_to_host = property(lambda self: self.counter("device_to_host"))
+    delivered = property(lambda self: self.counter("delivered"))
 
     def copy(self) -> "Traffic":
-        return Traffic(*(Counter(getattr(self, f)) for f in self._FIELDS))
+        return Traffic(*(Counter(self.counter(f)) for f in _FIELDS))
 
     def __sub__(self, other: "Traffic") -> "Traffic":
         out = Traffic()
-        for f in self._FIELDS:
-            mine, theirs = getattr(self, f), getattr(other, f)
-            getattr(out, f).update({k: v - theirs.get(k, 0) for k, v in mine.items() if v - theirs.get(k, 0)})
+        for f in _FIELDS:
+            mine, theirs = self.counter(f), other.counter(f)
+            out._counters[f].update({k: v - theirs.get(k, 0) for k, v in mine.items() if v - theirs.get(k, 0)})
         return out
 
     def __iadd__(self, other: "Traffic") -> "Traffic":
-        for f in self._FIELDS:
-            getattr(self, f).update(getattr(other, f))
+        for f in _FIELDS:
+            self.counter(f).update(other.counter(f))
         return self
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, Traffic) and self.as_dict() == other.as_dict()
 
     @property
     def link_bytes(self) -> int:
@@ -74,7 +111,7 @@ class Traffic:
         def keyed(c: Counter) -> dict:
             return {"->".join(map(str, k)) if isinstance(k, tuple) else str(k): int(v) for k, v in sorted(c.items())}
 
-        return {f: keyed(getattr(self, f)) for f in self._FIELDS}
+        return {f: keyed(self.counter(f)) for f in _FIELDS}
 
     def time_estimate(self) -> float:
         """Seconds for this traffic if it all happened in one op (the busiest resource)."""

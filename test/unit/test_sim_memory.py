@@ -34,11 +34,11 @@ def test_stored_bytes_are_the_placement_models(h, w, cfg, dtype, tiled):
     rng = np.random.default_rng(h * 71 + w)
     x = (rng.standard_normal((h, w)) * 50).astype(layout.dtype.host_dtype)
     data = np.zeros((len(layout.owners), layout.owner_bytes), np.uint8)
-    layout.scatter(x, data)
+    layout.scatter(x, list(data))  # one byte region an owner
     for k, (owner, buf) in enumerate(layout.placement.scatter(x).items()):
         assert owner == layout.owners[k]
         assert np.array_equal(data[k, : buf.size], buf), f"owner {owner} differs"
-    assert np.array_equal(layout.gather(data), quantize(x, dtype))
+    assert np.array_equal(layout.gather(list(data)), quantize(x, dtype))
 
 
 def test_host_write_counts_bytes_per_dram_bank_and_noc():
@@ -62,9 +62,15 @@ def test_mesh_buffers_take_one_address_on_every_chip_and_are_freed():
     a = m.allocate((64, 64), "f32", cfg)
     b = m.allocate((64, 64), "f32", cfg)
     assert a.address == 0 and b.address == 32 * 32 * 4  # one 32x32 f32 shard a core
-    for chip in m.chips:
-        assert chip.l1[(0, 0)].allocations == {0: 4096, 4096: 4096}
-        assert chip.l1[(3, 3)].allocations == {}
+    # one allocator a core position serves the 8 chips of the mesh (lockstep allocation)
+    assert m.l1.allocators[0 * 8 + 0].allocations == {0: 4096, 4096: 4096}
+    assert m.l1.allocators[3 * 8 + 3].allocations == {}
+    # the bytes live at those addresses: core (1, 1)'s L1 array on every chip holds b's shard at 4096
+    x = np.arange(64 * 64, dtype=np.float32).reshape(64, 64)
+    m.write(b, [x] * 8)
+    l1 = m.l1.array(8192)[1 * 8 + 1]
+    assert l1.shape[0] == 8
+    assert np.array_equal(l1[5, 4096:8192].view(np.float32).reshape(32, 32), x[32:, 32:])
     m.free(a)
     c = m.allocate((32, 32), "f32", cfg)  # 16x16 shards fit the freed hole at 0
     assert c.address == 0
