@@ -126,8 +126,17 @@ module {
 def abstract_run(pairs: int):
     import meshc
 
-    system = mesh_system((32, 32))
-    module = meshc.compile(PROGRAM, "ttir-to-ttnn-pipeline{mesh-shape=32,32}")
+    from meshc.dialects.tt import DeviceAttr, SystemDescAttr
+    from meshc.layout.device import derive_device
+    from meshc.layout.system import mesh_view_chips
+
+    mesh = (32, 32)
+    system = mesh_system(mesh)
+    module = meshc.parse(PROGRAM)
+    module.attributes["tt.system_desc"] = SystemDescAttr.from_model(system)
+    module.attributes["tt.device"] = DeviceAttr.from_model(
+        derive_device(mesh, system=system, chip_ids=mesh_view_chips(system, mesh)))
+    module = meshc.compile(module, "ttir-to-ttnn-pipeline")
     times, result = [], None
     for _ in range(pairs):
         t0 = time.perf_counter()
