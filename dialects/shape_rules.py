@@ -256,3 +256,37 @@ def check_unsharded_dims(full: Shape, local: Shape, shard_dims: Sequence[int], w
             raise VerifyException(
                 f"{what} shape {fmt(local)} differs from the host tensor {fmt(full)} in dim {d}, which no mesh axis splits"
             )
+
+
+def check_transfer_config(op, full: Shape, local: Shape, mesh: Shape | None) -> None:
+    """VerifyException unless a host <-> mesh transfer's `config` (#ttnn.sharded_buffer_config)
+    is in its `form`, fits the transfer (a `full` host tensor, a `local` piece on every device of
+    `mesh`) and is what its `mapper` (#ttnn.mesh_mapper) lowers to: the simulator executes the
+    config, so a config that disagrees with the op is refused here (meshc.layout.sharded_buffer)."""
+    from meshc.dialects.element_types import data_type_name
+    from meshc.layout.errors import LayoutError
+    from meshc.layout.sharded_buffer import (
+        NDShardedBufferConfig,
+        check_config_fits,
+        check_config_matches_mapper,
+        datum_size,
+    )
+
+    attr = op.attributes.get("config")
+    if attr is None or mesh is None:
+        return
+    config = attr.data
+    form = op.attributes.get("form")
+    nd = isinstance(config, NDShardedBufferConfig)
+    if form is not None and getattr(form, "data", None) in ("2d", "nd") and (form.data == "nd") != nd:
+        raise VerifyException(f"form \"{form.data}\" but the config is {'an ND' if nd else 'a 2D'} "
+                              f"#ttnn.sharded_buffer_config")
+    et = getattr(op.operands[0].type, "element_type", None) if op.operands else None
+    datum = datum_size(data_type_name(et) or "f32") if et is not None else config.datum_size
+    try:
+        check_config_fits(config, full, local, mesh, datum)
+        mapper = op.attributes.get("mapper")
+        if mapper is not None:
+            check_config_matches_mapper(config, mapper.data, full, mesh, datum)
+    except LayoutError as e:
+        raise VerifyException(f"#ttnn.sharded_buffer_config does not match this transfer: {e}") from None

@@ -128,11 +128,18 @@ _TILES = {(32, 32), (16, 32), (32, 16), (16, 16), (8, 32), (4, 32), (2, 32), (1,
 
 
 class _ShardedTransfer(IRDLOperation):
-    """Host tensor <-> mesh buffer, split over the mesh by `shard_dims` as ttir.mesh_shard."""
+    """Host tensor <-> mesh buffer, split over the mesh by `shard_dims` as ttir.mesh_shard; the
+    transfer itself goes through `config` (`#ttnn.sharded_buffer_config`, in the `form` "2d" or
+    "nd"), or without one through the config `shard_dims` lowers to."""
 
     shard_dims = attr_def(DenseArrayBase)
+    form = opt_attr_def(StringAttr)
+    config = opt_attr_def(Attribute)
 
     def check(self, full: tuple[int, ...], local: tuple[int, ...]) -> None:
+        check_attr_name(self, "config", "ttnn.sharded_buffer_config")
+        if self.form is not None:
+            check_form(self.form.data)
         mesh = mesh_shape_of(self)
         dims = rules.ints_of(self.shard_dims)
         if mesh is None:  # the mesh is not known yet
@@ -145,6 +152,7 @@ class _ShardedTransfer(IRDLOperation):
             raise VerifyException(
                 f"buffer shape {rules.fmt(local)} does not match the per-device shape {rules.fmt(expected)} of the host tensor {rules.fmt(full)}"
             )
+        rules.check_transfer_config(self, full, local, mesh)
 
 
 @irdl_op_definition

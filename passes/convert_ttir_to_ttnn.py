@@ -124,39 +124,21 @@ def _find_attr_class(name: str):
 
 
 def distribution_attrs(shape: tuple[int, ...], elem_type, mesh: tuple[int, ...], shard_dims, op) -> dict[str, Attribute]:
-    """mapper, config and form for distributing `shape` over `mesh` as `shard_dims` says."""
-    from meshc.layout.dtypes import get_dtype
-    from meshc.layout.errors import UnsupportedSharding
-    from meshc.layout.mesh import Mesh, ShardingSpec
-    from meshc.layout.mesh_mappers import mapper_from_spec
-    from meshc.layout.sharded_buffer import lower_mesh_mapper, lower_mesh_mapper_nd
+    """mapper, config and form for distributing `shape` over `mesh` as `shard_dims` says
+    (meshc.layout.sharded_buffer.lower_distribution: the 2D config when TT-Mesh's 2D infra
+    expresses the mapper, else the ND one)."""
     from meshc.dialects.element_types import data_type_name
+    from meshc.layout.sharded_buffer import datum_size, lower_distribution, spec_from_shard_dims
 
-    dims: list[list[int]] = [[] for _ in shape]
     try:
-        for axis, d in enumerate(shard_dims):
-            if d >= len(shape):
-                raise LayoutError(f"shard_dims entry {d} is not a dim of the rank-{len(shape)} tensor")
-            if d >= 0:
-                dims[d].append(axis)
-        m = Mesh(mesh)
-        spec = ShardingSpec(m, tuple(tuple(x) for x in dims))
+        spec_from_shard_dims(shard_dims, len(shape), mesh)
     except LayoutError as e:
         raise LocatedError(f"cannot distribute over the module's mesh {'x'.join(map(str, mesh))}: {e}", op) from None
-    dname = data_type_name(elem_type) or "f32"
-    datum = get_dtype(dname).itemsize
     try:
-        mapper = mapper_from_spec(spec, m)
+        mapper, config, form = lower_distribution(shape, mesh, shard_dims, datum_size(data_type_name(elem_type) or "f32"))
     except LayoutError as e:
-        raise LocatedError(f"no TTNN mesh mapper distributes this way: {e}", op) from None
-    form = "2d"
-    try:
-        config = lower_mesh_mapper(shape, mesh, mapper, datum)
-    except UnsupportedSharding:
-        form = "nd"
-        config = lower_mesh_mapper_nd(shape, mesh, mapper, datum)
-    except LayoutError as e:
-        raise LocatedError(f"cannot lower the distribution to a ShardedBufferConfig: {e}", op) from None
+        raise LocatedError(f"cannot lower the distribution to a TTNN mesh mapper and ShardedBufferConfig: {e}",
+                           op) from None
     out: dict[str, Attribute] = {"form": StringAttr(form)}
     mapper_cls = _find_attr_class("ttnn.mesh_mapper")
     if mapper_cls is not None:

@@ -89,6 +89,7 @@ class _DistributionBase(ttir.TTIROpBase):
         expected = rules.local_shape(full, pieces)
         if local != expected:
             raise VerifyException(f"{what} shape {rules.fmt(local)} does not match the per-device shape {rules.fmt(expected)}")
+        rules.check_transfer_config(self, full, local, ttir.mesh_shape_of(self))
 
 
 @irdl_op_definition

@@ -68,8 +68,7 @@ def transfer_config(op, full_shape: tuple[int, ...], mesh_shape: tuple[int, ...]
     """The ShardedBufferConfig a host <-> mesh transfer executes: the op's `config` attribute
     (`#ttnn.sharded_buffer_config`, 2D or ND) when it has one, else the one its `shard_dims` lower
     to (meshc.layout.sharded_buffer.lower_distribution: the placement model's answer)."""
-    from meshc.layout.dtypes import get_dtype
-    from meshc.layout.sharded_buffer import lower_distribution
+    from meshc.layout.sharded_buffer import datum_size, lower_distribution
 
     attr = op.attributes.get("config")
     if attr is not None:
@@ -78,9 +77,7 @@ def transfer_config(op, full_shape: tuple[int, ...], mesh_shape: tuple[int, ...]
         from meshc.dialects.shape_rules import ints_of
 
         shard_dims = ints_of(op.attributes["shard_dims"])
-    d = get_dtype(dtype)
-    datum = max(d.itemsize, 1) if not d.is_block_float else 1
-    return lower_distribution(full_shape, mesh_shape, shard_dims, datum)[1]
+    return lower_distribution(full_shape, mesh_shape, shard_dims, datum_size(dtype))[1]
 
 
 def _int(attr) -> int:

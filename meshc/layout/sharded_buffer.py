@@ -338,9 +338,20 @@ def spec_from_shard_dims(shard_dims: Sequence[int], rank: int, mesh_shape) -> Sh
     """The ShardingSpec of `shard_dims` (per mesh axis, the tensor dim it splits, or -1)."""
     dims: list[list[int]] = [[] for _ in range(rank)]
     for axis, d in enumerate(shard_dims):
+        if d >= rank:
+            raise LayoutError(f"shard_dims entry {d} is not a dim of the rank-{rank} tensor")
         if d >= 0:
             dims[d].append(axis)
     return ShardingSpec(as_mesh(mesh_shape), tuple(tuple(x) for x in dims))
+
+
+def datum_size(dtype) -> int:
+    """Bytes a datum of a host tensor of `dtype` (a DataType or name) takes in a config's
+    global_buffer_size: the element size (block floats, stored per tile, count 1 a datum)."""
+    from meshc.layout.dtypes import get_dtype
+
+    d = get_dtype(dtype)
+    return 1 if d.is_block_float else d.itemsize
 
 
 def lower_distribution(tensor_shape: Sequence[int], mesh_shape, shard_dims: Sequence[int], datum_size: int):
@@ -381,17 +392,17 @@ def check_config_fits(config, full_shape: Sequence[int], local_shape: Sequence[i
     if config.global_buffer_shape != (width, height):
         raise LayoutError(f"global_buffer_shape {list(config.global_buffer_shape)} is not [{width}, {height}], the "
                           f"tensor {list(full)} flattened along y (x = the innermost dim, y = the rest)")
-    lh, lw = _flat2d(local) if local else (1, 1)
-    px, py = config.physical_shard_shape
-    if (px, py) != (lw, lh):
-        raise LayoutError(f"a shard of the config is {px}x{py} (x, y), but each device holds a "
-                          f"{'x'.join(map(str, local))} piece, {lw}x{lh} (x, y) when flattened")
     empty = np.flatnonzero(config.device_shards(mesh_shape) < 0)
     if empty.size:
         coord = as_mesh(mesh_shape).coord_of(int(empty[0]))
         raise LayoutError(f"the config leaves {empty.size} device(s) of mesh {as_mesh(mesh_shape)} without a shard "
                           f"(the first at {coord}): {config.shard_grid[0] * config.shard_grid[1]} shards, "
                           f"{config.mesh_shard_orientation}")
+    lh, lw = _flat2d(local) if local else (1, 1)
+    px, py = config.physical_shard_shape
+    if (px, py) != (lw, lh):
+        raise LayoutError(f"a shard of the config is {px}x{py} (x, y), but each device holds a "
+                          f"{'x'.join(map(str, local))} piece, {lw}x{lh} (x, y) when flattened")
 
 
 def check_config_matches_mapper(config, mapper, full_shape: Sequence[int], mesh_shape, datum_size: int) -> None:
