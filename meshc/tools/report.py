@@ -1,5 +1,6 @@
 """The `meshc-run --report` tables (rich): traffic per link, per chip NOC, per DRAM bank, per op,
-host; peak L1 a core; the time estimate and the model behind it."""
+host; peak L1 a core and, per core, its peak and worst fragmentation; the time estimate and the
+model behind it."""
 
 from __future__ import annotations
 
@@ -67,9 +68,32 @@ def print_report(result, console: Console) -> None:
     console.print(f"host <-> device: {_b(sum(t.host_to_device.values()))} B in, "
                   f"{_b(sum(t.device_to_host.values()))} B out")
     console.print(f"peak L1 a core: {_b(result.peak_l1_core)} B")
+    _print_cores(result, console)
     console.print(
         f"time estimate: {result.time_estimate * 1e6:.3f} us over {len(result.ops)} ops "
         f"(each op takes its busiest resource: ethernet {ETH_BYTES_PER_S * 8 / 1e9:.0f} Gb/s a link and "
         f"direction, DRAM {DRAM_BYTES_PER_S / 1e9:.0f} GB/s a chip, NOC {NOC_BYTES_PER_S / 1e9:.0f} GB/s a chip "
         f"(32 B a cycle at 1 GHz), host {HOST_BYTES_PER_S / 1e9:.0f} GB/s; compute not modelled)"
     )
+
+
+def _print_cores(result, console: Console) -> None:
+    """Peak L1 bytes and worst fragmentation of every core, as a grid (the chips of a mesh are
+    alike: a mesh buffer takes the same address on every chip)."""
+    cores = next((m.get("cores") for m in result.memory.values() if m.get("cores")), None)
+    if not cores:
+        return
+    rows = 1 + max(y for y, _ in cores)
+    cols = 1 + max(x for _, x in cores)
+    grid = Table(title="Per core (every chip of the mesh alike): peak L1 bytes / worst fragmentation",
+                 title_justify="left")
+    grid.add_column("y \\ x", justify="right")
+    for x in range(cols):
+        grid.add_column(str(x), justify="right")
+    for y in range(rows):
+        cells = []
+        for x in range(cols):
+            c = cores.get((y, x), {"peak": 0, "fragmentation": 0.0})
+            cells.append(f"{_b(c['peak'])} / {c['fragmentation']:.0%}" if c["peak"] else "-")
+        grid.add_row(str(y), *cells)
+    console.print(grid)

@@ -53,6 +53,9 @@ def _arg_parser() -> argparse.ArgumentParser:
     p.add_argument("--target", choices=("ttnn", "ttmetal"), default="ttnn",
                    help="what a ttir FILE is lowered to before it runs (default ttnn)")
     p.add_argument("--system", help="system to simulate (n150, n300, t3k, galaxy; default: the module's)")
+    p.add_argument("--abstract", action="store_true",
+                   help="simulate shapes only (no tensor data): the same traffic, time and memory report "
+                        "as a data run, for systems too large to hold the tensors")
     p.add_argument("--split-input-file", action="store_true",
                    help="run each `// -----` separated module of FILE on its own (e.g. pipeline stages)")
     return p
@@ -217,7 +220,11 @@ def _run_one(args, text: str, golden_text: str | None, inputs: dict) -> int:
     except LayoutError as e:
         raise _run_error(e, source, module) from None
     progress = RunProgress.for_stderr(args.progress)
-    kw = dict(entry=args.entry, seed=args.seed, system=args.system, pipeline=args.pipeline, target=args.target)
+    if args.abstract and (args.check or args.save_outputs or args.full):
+        raise _Fail("meshc-run: error: --abstract runs hold no tensor data: --check, --save-outputs and --full "
+                    "need a data run")
+    kw = dict(entry=args.entry, seed=args.seed, system=args.system, pipeline=args.pipeline, target=args.target,
+              abstract=args.abstract)
     try:
         if dialect_of(module) == "ttir":  # lower first, as run() would, to report the phase
             with progress.phase("lowering", None):
@@ -235,7 +242,11 @@ def _run_one(args, text: str, golden_text: str | None, inputs: dict) -> int:
 
     out_types = [element_dtype_name(t) for t in f.function_type.outputs.data]
     for name, v in zip(result.names, result.outputs):
-        print(_summary(name, v, args.full))
+        if args.abstract:
+            shapes = [np.shape(x) for x in v] if isinstance(v, list) else [np.shape(v)]
+            print(f"{name}: {' | '.join('x'.join(map(str, sh)) or 'scalar' for sh in shapes)} (abstract: shape only)")
+        else:
+            print(_summary(name, v, args.full))
     if args.save_outputs:
         _save_outputs(args.save_outputs, f"{f.sym_name.data}." if args.split_input_file else "", result)
     if args.report:
