@@ -50,8 +50,7 @@ def spmd_sim_table(rt, located) -> dict:
         for a, v in zip(args, op.operands):
             t = rt.as_device(op, a, element_dtype_name(v.type))
             first = first or t
-            for i in range(len(t.buffer.devices)):
-                m.count_read(t.buffer, i)
+            m.count_all(t.buffer, write=False)
             ins.append(rt.local_values(t))
             if not isinstance(a, SimTensor):
                 rt.release(t)
@@ -64,8 +63,7 @@ def spmd_sim_table(rt, located) -> dict:
             out = rt.new_tensor(op, shape_of(r), dtype, _where(r, default))
             if not m.abstract:
                 rt.store(out, [quantize(np.asarray(v), dtype) for v in vals])
-            for i in range(len(out.buffer.devices)):
-                m.count_write(out.buffer, i)
+            m.count_all(out.buffer, write=True)
             outs.append(out)
         return tuple(outs)
 

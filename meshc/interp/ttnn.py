@@ -121,8 +121,7 @@ class SimRuntime:
 def _count_operand(rt: SimRuntime, t: SimTensor, times: int = 1) -> None:
     """Bytes of an operand a kernel pulls over the NOC (and out of DRAM)."""
     for _ in range(times):
-        for i in range(len(t.buffer.devices)):
-            rt.m.count_read(t.buffer, i)
+        rt.m.count_all(t.buffer, write=False)
 
 
 def run_collective(rt: SimRuntime, op, kind: str, vals: list[np.ndarray], dtype: str) -> list[np.ndarray]:
@@ -216,16 +215,14 @@ def sim_functions(machine: Machine) -> tuple[InterpreterFunctions, SimRuntime]:
         dtype = element_dtype_name(op.results[0].type)
         t = rt.as_device(op, x, dtype)
         vals = rt.local_values(t)
-        for i in range(len(t.buffer.devices)):
-            m.count_read(t.buffer, i)
+        m.count_all(t.buffer, write=False)
         res = run_collective(rt, op, kind, vals, dtype)
         if not isinstance(x, SimTensor):
             rt.release(t)
         out = rt.new_tensor(op, shape_of(op.results[0]), dtype, placement_of(op, where_of(t)))
         if not m.abstract:
             rt.store(out, [quantize(r, dtype) for r in res])
-        for i in range(len(out.buffer.devices)):
-            m.count_write(out.buffer, i)
+        m.count_all(out.buffer, write=True)
         return (out,)
 
     for cls in ttnn.TTNN.operations:
@@ -282,10 +279,11 @@ def sim_functions(machine: Machine) -> tuple[InterpreterFunctions, SimRuntime]:
         """A copy of `t` in a new buffer placed at `where`: each device reads every page of its
         piece and writes it again."""
         out = rt.new_tensor(op, t.shape, dtype, where)
-        for i in range(len(t.buffer.devices)):
-            m.poke(out.buffer, i, m.peek(t.buffer, i))
-            m.count_read(t.buffer, i)
-            m.count_write(out.buffer, i)
+        if not m.abstract:
+            for i in range(len(t.buffer.devices)):
+                m.poke(out.buffer, i, m.peek(t.buffer, i))
+        m.count_all(t.buffer, write=False)
+        m.count_all(out.buffer, write=True)
         return out
 
     @located
