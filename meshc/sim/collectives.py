@@ -81,8 +81,9 @@ class Collectives:
         if a == b or nbytes == 0:
             return
         self.m.send(a, b, nbytes)
-        self.m.traffic.noc[a] += nbytes
-        self.m.traffic.noc[b] += nbytes
+        noc = self.m.traffic.counter("noc")
+        noc[a] += nbytes
+        noc[b] += nbytes
 
     def _is_ring(self, chips: list[int]) -> bool:
         return len(chips) > 2 and self.m.router.linked(chips[0], chips[-1])

@@ -198,10 +198,12 @@ class Machine:
     def send(self, src_chip: int, dst_chip: int, nbytes: int) -> None:
         """Count `nbytes` over every hop of the ethernet route from src_chip to dst_chip, and once
         as delivered into dst_chip."""
+        n = int(nbytes)
+        link = self.traffic.counter("link")
         for hop in self.router.route(src_chip, dst_chip):
-            self.traffic.link[hop] += int(nbytes)
+            link[hop] += n
         if src_chip != dst_chip:
-            self.traffic.delivered[dst_chip] += int(nbytes)
+            self.traffic.counter("delivered")[dst_chip] += n
 
     @contextmanager
     def op(self, name: str):

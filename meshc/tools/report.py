@@ -87,13 +87,13 @@ def _print_cores(result, console: Console) -> None:
     cols = 1 + max(x for _, x in cores)
     grid = Table(title="Per core (every chip of the mesh alike): peak L1 bytes / worst fragmentation",
                  title_justify="left")
-    grid.add_column("y \\ x", justify="right")
+    grid.add_column("core", justify="right")
     for x in range(cols):
-        grid.add_column(str(x), justify="right")
+        grid.add_column(f"x={x}", justify="right")
     for y in range(rows):
         cells = []
         for x in range(cols):
             c = cores.get((y, x), {"peak": 0, "fragmentation": 0.0})
             cells.append(f"{_b(c['peak'])} / {c['fragmentation']:.0%}" if c["peak"] else "-")
-        grid.add_row(str(y), *cells)
+        grid.add_row(f"y={y}", *cells)
     console.print(grid)
