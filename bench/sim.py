@@ -155,7 +155,7 @@ def main() -> None:
     small = transfer_pairs(512, 512, args.pairs, 200)
     print(f"1 MiB distribute+gather on a galaxy / numpy memcpy x2:   {stats(small)}  (target >= 0.3)")
     mem = transfer_memory(8192, 8192)
-    print(f"peak traced memory of a 256 MiB round: {mem:.3f}x the tensor  (target <= 2x)")
+    print(f"peak traced memory of a 256 MiB round: {mem:.4f}x the tensor  (target <= 2x)")
     build = machine_build(args.pairs)
     print(f"Machine for 4096 chips (64x64): {stats([t * 1e3 for t in build])} ms  (target <= 1000 ms)")
     abstract, res = abstract_run(max(3, args.pairs // 2))
@@ -163,7 +163,7 @@ def main() -> None:
           f"{res.traffic.link_bytes / 2**30:.2f} GiB over links, time estimate {res.time_estimate * 1e3:.3f} ms")
     print(f"SUMMARY sim: 256MiB {statistics.median(big):.2f}x [{min(big):.2f}-{max(big):.2f}] "
           f"1MiB {statistics.median(small):.2f}x [{min(small):.2f}-{max(small):.2f}] "
-          f"peak-mem {mem:.3f}x build-4096 {statistics.median(build) * 1e3:.0f}ms "
+          f"peak-mem {mem:.4f}x build-4096 {statistics.median(build) * 1e3:.0f}ms "
           f"abstract-32x32 {statistics.median(abstract):.2f}s")
 
 

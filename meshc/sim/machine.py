@@ -249,7 +249,7 @@ class Machine:
         None when the transfer cannot be recorded (encoded types, a host array that is not
         C-contiguous, copies that are not whole rows)."""
         layout = buf.layout
-        if (not layout.fast or not host.flags.c_contiguous or host.dtype != storage_dtype(layout.dtype)
+        if (host.dtype != layout.stored or not host.flags.c_contiguous
                 or layout.nbytes * self.num_devices >= _PARALLEL_BYTES):
             return None
         key = ("plan", write, config, host.shape, host.dtype.str)
@@ -313,7 +313,7 @@ class Machine:
         if self.abstract:
             return self.blank(full, layout.dtype)
         pieces = mesh_pieces(config, self.mesh_shape)
-        st = storage_dtype(layout.dtype) if layout.fast else layout.dtype.host_dtype
+        st = layout.stored if layout.fast else layout.dtype.host_dtype
         if out is None or out.dtype != st or out.shape != full or not out.flags.c_contiguous:
             out = np.empty(full, st)
         plan = self._plan(buf, config, out, False)

@@ -101,10 +101,15 @@ class ShardLayout:
             return rows, len(blocks) // rows
         return (len(self.owners), 1)
 
-    @property
+    @cached_property
     def nbytes(self) -> int:
         """Bytes of tensor data (pages, without alignment padding)."""
         return self.placement.num_pages * self.placement.page_bytes
+
+    @cached_property
+    def stored(self) -> np.dtype | None:
+        """The numpy dtype a stored element is viewed as on the fast path (None off it)."""
+        return storage_dtype(self.dtype) if self.fast else None
 
     @cached_property
     def owner_data(self) -> tuple[int, ...]:
