@@ -35,7 +35,7 @@ from meshc.layout.dtypes import get_dtype
 from meshc.layout.errors import LayoutError
 from meshc.layout.system import SystemDesc, mesh_view_chips, system as named_system
 from meshc.sim.allocator import allocate_lockstep
-from meshc.sim.encoding import decode, storage_dtype
+from meshc.sim.encoding import decode
 from meshc.sim.links import router_for
 from meshc.sim.memory import MeshBuffer, ShardLayout, _as_items, fold2d, memory_config as as_memory_config, shard_layout
 from meshc.sim.store import Memory
