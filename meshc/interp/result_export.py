@@ -64,7 +64,7 @@ def report(result) -> dict:
         "outputs": [_output_info(n, v) for n, v in zip(result.names, result.outputs)],
         "traffic": {"totals": _totals(t), **t.as_dict()},
         "memory": {"peak_l1_core_bytes": int(result.peak_l1_core),
-                   "per_chip": {str(c): {k: int(v) for k, v in m.items()} for c, m in sorted(result.memory.items())}},
+                   "per_chip": {str(c): _chip_memory(m) for c, m in sorted(result.memory.items())}},
         "time_model": {
             "seconds": result.time_estimate,
             "rule": "each op takes as long as its busiest resource; ops run one after the other; "
@@ -74,6 +74,19 @@ def report(result) -> dict:
         },
         "ops": ops,
     }
+
+
+def _chip_memory(m: dict) -> dict:
+    """One chip's memory entry as JSON: bytes as ints, fragmentation as a fraction, and `cores`
+    keyed "y,x"."""
+    out = {}
+    for k, v in m.items():
+        if k == "cores":
+            out[k] = {f"{y},{x}": {"peak": int(c["peak"]), "fragmentation": float(c["fragmentation"])}
+                      for (y, x), c in sorted(v.items())}
+        else:
+            out[k] = float(v) if isinstance(v, float) else int(v)
+    return out
 
 
 def summary(result) -> str:
