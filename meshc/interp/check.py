@@ -1,4 +1,5 @@
-"""Comparing a run's outputs with the golden run: the tolerances `meshc-run --check` applies.
+"""Comparing a run's outputs with the reference run: the tolerances `meshc-run --check` applies,
+and the mismatch report (differing elements, max abs / rel error, PCC) of every output.
 
 - A program that only moves data (no arithmetic op and no reducing collective) must match
   exactly, bit for bit (NaNs equal NaNs).
@@ -10,6 +11,12 @@
     bfp_bf8              : rtol 2^-5,  atol 2^-5  (7-bit mantissas under a shared exponent)
     bfp_bf4              : rtol 2^-2,  atol 2^-2  (3-bit mantissas)
 A mismatch names the output, the first failing index, both values and the tolerance.
+
+`check_output` gives an `OutputCheck` per output: elements compared, how many differ at all,
+how many break the rule, the largest absolute and relative error over the elements both sides
+hold finite, and the Pearson correlation coefficient `pcc` computed as tt-mlir's ttrt does.
+An output left distributed over the devices is compared device by device; a one-device
+distributed value is the same as the array it holds.
 """
 
 from __future__ import annotations
@@ -32,19 +39,53 @@ REDUCING = ("all_reduce", "reduce_scatter")
 class Mismatch:
     output: str
     index: tuple
-    got: float
-    expected: float
+    got: float | None
+    expected: float | None
     rule: str
+    """The rule broken; for a structural mismatch (shapes, distribution) `got` / `expected` are None."""
 
     def __str__(self) -> str:
-        if self.structural:
+        if self.got is None or self.expected is None:
             return f"{self.output}: {self.rule}"
-        return (f"{self.output}{list(self.index)}: simulator {self.got!r}, golden {self.expected!r} ({self.rule})")
+        return f"{self.output}{list(self.index)}: simulator {self.got!r}, golden {self.expected!r} ({self.rule})"
+
+
+@dataclass
+class OutputCheck:
+    """How one output compares with the reference."""
+
+    output: str
+    elements: int = 0
+    differing: int = 0
+    """Elements whose values differ at all (NaN equals NaN)."""
+    failing: int = 0
+    """Elements outside the rule (the tolerance, or exact equality for a data-movement program)."""
+    max_abs: float = 0.0
+    """max |sim - golden| over the elements finite on both sides (0 when there is none)."""
+    max_rel: float = 0.0
+    """max |sim - golden| / |golden| over the elements finite on both sides with golden != 0."""
+    pcc: float = 1.0
+    """Pearson correlation coefficient, as ttrt computes it (`pcc` below)."""
+    mismatch: Mismatch | None = None
+    """The first failing element (or the structural difference); None when the output passes."""
+    rule: str = ""
 
     @property
-    def structural(self) -> bool:
-        """A mismatch of form (shape, distribution), not of values: no element to name."""
-        return self.index == () and self.got != self.got and self.expected != self.expected
+    def ok(self) -> bool:
+        return self.mismatch is None
+
+    def summary(self) -> str:
+        """One line: `N of M elements differ (K outside the tolerance), max abs ..., max rel ..., PCC ...`."""
+        if self.mismatch is not None and self.mismatch.got is None:
+            return str(self.mismatch)
+        return (f"{self.output}: {self.differing} of {self.elements} elements differ ({self.failing} outside "
+                f"the rule), max abs error {self.max_abs:.6g}, max rel error {self.max_rel:.6g}, "
+                f"PCC {self.pcc:.6g}")
+
+    def to_dict(self) -> dict:
+        return {"output": self.output, "ok": self.ok, "elements": self.elements, "differing": self.differing,
+                "failing": self.failing, "max_abs": self.max_abs, "max_rel": self.max_rel, "pcc": self.pcc,
+                "rule": self.rule, "mismatch": None if self.mismatch is None else str(self.mismatch)}
 
 
 def program_computes(module) -> bool:
@@ -58,41 +99,127 @@ def program_computes(module) -> bool:
     return False
 
 
+def pcc(golden, calculated) -> float:
+    """The Pearson correlation coefficient of two same-shape arrays, with ttrt's conventions:
+
+    1. both all NaN -> 1.0;
+    2. one all zero (NaN counts as nonzero) and the other not -> 0.0;
+    3. one all NaN and the other not -> 0.0;
+    4. otherwise NaN and +-inf are replaced by 0 on both sides, then: equal -> 1.0; a single
+       element -> 1.0 if equal else 0.0 (so 0.0); both constant -> 1.0 if the constants are
+       close (|g - c| <= 1e-8 + 1e-5 |c|) else 0.0; else the correlation coefficient of the
+       flattened arrays, and 1.0 when it is undefined (exactly one side constant: the variance
+       is 0 and ttrt's masked corrcoef yields no value, which it reports as 1.0).
+    """
+    g = np.asarray(golden)
+    c = np.asarray(calculated)
+    g = g.astype(np.float64) if g.dtype.kind != "f" or g.dtype.itemsize < 8 else g
+    c = c.astype(np.float64) if c.dtype.kind != "f" or c.dtype.itemsize < 8 else c
+    gnan, cnan = np.isnan(g), np.isnan(c)
+    if gnan.all() and cnan.all():
+        return 1.0
+    if bool((g != 0).any()) != bool((c != 0).any()):  # NaN != 0, so NaN counts as nonzero
+        return 0.0
+    if gnan.all() or cnan.all():
+        return 0.0
+    g = np.where(np.isfinite(g), g, 0.0)
+    c = np.where(np.isfinite(c), c, 0.0)
+    if g.shape == c.shape and np.array_equal(g, c):
+        return 1.0
+    if g.size == 1:
+        return 0.0
+    gmax, cmax = g.max(), c.max()
+    if gmax == g.min() and cmax == c.min():
+        return 1.0 if abs(gmax - cmax) <= 1e-8 + 1e-5 * abs(cmax) else 0.0
+    gd, cd = g.ravel() - g.mean(), c.ravel() - c.mean()
+    denom = np.sqrt(np.dot(gd, gd) * np.dot(cd, cd))
+    if denom == 0.0:
+        return 1.0
+    return float(np.clip(np.dot(gd, cd) / denom, -1.0, 1.0))
+
+
+def _as_devices(v) -> list | None:
+    """The per-device arrays of a distributed value; None for a host array (a one-device
+    distributed value is its one array)."""
+    if isinstance(v, list):
+        return None if len(v) == 1 else list(v)
+    return None
+
+
+def _host(v):
+    return np.asarray(v[0]) if isinstance(v, list) and len(v) == 1 else np.asarray(v)
+
+
+def _structural(name: str, rule: str) -> OutputCheck:
+    return OutputCheck(name, mismatch=Mismatch(name, (), None, None, rule), rule=rule, pcc=0.0)
+
+
+def check_output(name: str, got, expected, dtype: str, exact: bool) -> OutputCheck:
+    """Compare one output (an array, or a list of per-device arrays) with the reference."""
+    gd, ed = _as_devices(got), _as_devices(expected)
+    if (gd is None) != (ed is None) or (gd is not None and len(gd) != len(ed)):
+        def what(d):
+            return "a host tensor" if d is None else f"distributed over {len(d)} devices"
+
+        return _structural(name, f"the simulator's output is {what(gd)}, the golden one {what(ed)}")
+    pairs = [(name, _host(got), _host(expected))] if gd is None else [
+        (f"{name}@device{d}", np.asarray(g), np.asarray(e)) for d, (g, e) in enumerate(zip(gd, ed))]
+    for n, g, e in pairs:
+        if g.shape != e.shape:
+            return _structural(n, f"shapes differ: simulator {g.shape}, golden {e.shape}")
+    rtol, atol = TOLERANCES.get(dtype, TOLERANCES["f32"])
+    if not exact:
+        finite = [np.abs(e[np.isfinite(e)]) for _, _, e in pairs]
+        top = max((float(f.max()) for f in finite if f.size), default=1.0)
+        atol = atol * max(1.0, top)
+    rule = ("exact: the program only moves data" if exact
+            else f"{dtype}: |sim - golden| <= {atol:.3g} + {rtol:.3g} * |golden|")
+    out = OutputCheck(name, rule=rule)
+    with np.errstate(invalid="ignore", over="ignore"):  # inf - inf: an inf on both sides is `same`
+        for n, g, e in pairs:
+            _accumulate(out, n, g, e, exact, rtol, atol, rule)
+    allg = np.concatenate([g.astype(np.float64).ravel() for _, g, _ in pairs])
+    alle = np.concatenate([e.astype(np.float64).ravel() for _, _, e in pairs])
+    out.pcc = pcc(alle, allg)
+    return out
+
+
+def _accumulate(out: OutputCheck, n: str, g: np.ndarray, e: np.ndarray, exact: bool, rtol: float,
+                atol: float, rule: str) -> None:
+    """Add one array pair's counts and errors to `out` (and its first failing element)."""
+    g64, e64 = g.astype(np.float64), e.astype(np.float64)
+    nan_both = np.isnan(g64) & np.isnan(e64)
+    same = (g == e) | nan_both if exact else (g64 == e64) | nan_both
+    if exact:
+        bad = ~same
+    else:
+        bad = ~((np.abs(g64 - e64) <= atol + rtol * np.abs(e64)) | same)
+    out.elements += int(g.size)
+    out.differing += int((~same).sum())
+    out.failing += int(bad.sum())
+    fin = np.isfinite(g64) & np.isfinite(e64)
+    err = np.abs(g64[fin] - e64[fin])
+    if err.size:
+        out.max_abs = max(out.max_abs, float(err.max()))
+        nz = e64[fin] != 0
+        if nz.any():
+            out.max_rel = max(out.max_rel, float((err[nz] / np.abs(e64[fin][nz])).max()))
+    if out.mismatch is None and bad.any():
+        idx = tuple(int(i) for i in np.unravel_index(int(np.argmax(bad)), bad.shape))
+        out.mismatch = Mismatch(n, idx, g[idx].item(), e[idx].item(), rule)
+
+
+def check_results(result, golden, dtypes: list[str], exact: bool) -> list[OutputCheck]:
+    """Compare every output of a RunResult with the reference RunResult `golden`; the
+    OutputChecks are also stored on `result.checks`. ValueError if the output counts differ."""
+    if len(golden.outputs) != len(result.outputs):
+        raise ValueError(f"the golden program returns {len(golden.outputs)} outputs, the simulated one "
+                         f"{len(result.outputs)}")
+    result.checks = [check_output(name, got, want, dt, exact)
+                     for name, got, want, dt in zip(result.names, result.outputs, golden.outputs, dtypes)]
+    return result.checks
+
+
 def compare(name: str, got, expected, dtype: str, exact: bool) -> Mismatch | None:
     """The first mismatch of one output (an array, or a list of per-device arrays), or None."""
-    # one device: a result left on it (no from_device) is one array on either side
-    if isinstance(got, list) and len(got) == 1 and not isinstance(expected, list):
-        got = got[0]
-    if isinstance(expected, list) and len(expected) == 1 and not isinstance(got, list):
-        expected = expected[0]
-    if isinstance(expected, list) or isinstance(got, list):
-        if not (isinstance(expected, list) and isinstance(got, list)) or len(got) != len(expected):
-            return Mismatch(name, (), float("nan"), float("nan"),
-                            "one side is distributed over the devices and the other is not")
-        for d, (g, e) in enumerate(zip(got, expected)):
-            m = compare(f"{name}@device{d}", g, e, dtype, exact)
-            if m:
-                return m
-        return None
-    got, expected = np.asarray(got), np.asarray(expected)
-    if got.shape != expected.shape:
-        return Mismatch(name, (), float("nan"), float("nan"),
-                        f"shapes differ: simulator {got.shape}, golden {expected.shape}")
-    if exact:
-        if got.dtype.kind == "f":
-            bad = ~((got == expected) | (np.isnan(got) & np.isnan(expected)))
-        else:
-            bad = got != expected
-        rule = "exact: the program only moves data"
-    else:
-        rtol, atol = TOLERANCES.get(dtype, TOLERANCES["f32"])
-        g64, e64 = got.astype(np.float64), expected.astype(np.float64)
-        finite = np.abs(e64[np.isfinite(e64)])
-        atol = atol * max(1.0, float(finite.max()) if finite.size else 1.0)
-        bad = ~((np.abs(g64 - e64) <= atol + rtol * np.abs(e64)) | (np.isnan(g64) & np.isnan(e64))
-                | (g64 == e64))
-        rule = f"{dtype}: |sim - golden| <= {atol:.3g} + {rtol:.3g} * |golden|"
-    if not bad.any():
-        return None
-    idx = tuple(int(i) for i in np.unravel_index(int(np.argmax(bad)), bad.shape))
-    return Mismatch(name, idx, got[idx].item(), expected[idx].item(), rule)
+    return check_output(name, got, expected, dtype, exact).mismatch

@@ -62,6 +62,9 @@ class RunResult:
     ops: list = field(default_factory=list)
     """Per op: name, traffic, seconds."""
     mode: str = "sim"
+    checks: list = field(default_factory=list)
+    """After a check (`meshc-run --check`, `meshc.interp.check`): one OutputCheck an output, with
+    the differing elements, max abs / rel error and PCC against the reference run."""
     mesh_shape: tuple[int, ...] = (1,)
     system: object = None
     module: ModuleOp | None = None

@@ -207,7 +207,7 @@ def run(argv: list[str] | None = None) -> int:
 def _run_one(args, text: str, golden_text: str | None, inputs: dict) -> int:
     from rich.console import Console
 
-    from meshc.interp.check import compare, program_computes
+    from meshc.interp.check import check_output, program_computes
     from meshc.interp.common import element_dtype_name, find_entry, module_device
     from meshc.interp.runner import RunError, dialect_of, lower, run as sim_run, run_golden
     from meshc.tools.run_progress import RunProgress
@@ -272,18 +272,18 @@ def _run_one(args, text: str, golden_text: str | None, inputs: dict) -> int:
         if len(golden.outputs) != len(result.outputs):
             raise _Fail(f"meshc-run: error: the golden program returns {len(golden.outputs)} outputs, "
                         f"the simulated one {len(result.outputs)}")
-        checks = []
+        result.checks = []
         with progress.phase("check", len(result.outputs), unit="outputs"):
             for name, got, want, dt in zip(result.names, result.outputs, golden.outputs, out_types):
-                checks.append((name, dt, compare(name, got, want, dt, exact)))
+                result.checks.append(check_output(name, got, want, dt, exact))
                 progress.advance(1, name)
-        for name, dt, bad in checks:
-            if bad:
-                print(f"check: MISMATCH at {bad}", file=sys.stderr)
+        for c, dt in zip(result.checks, out_types):
+            if not c.ok:
+                print(f"check: MISMATCH at {c.mismatch}\ncheck: {c.summary()}", file=sys.stderr)
                 code = 1
             else:
                 how = "exact" if exact else f"within the {dt} tolerance"
-                print(f"check: {name} matches the golden run ({how})")
+                print(f"check: {c.output} matches the golden run ({how})\ncheck: {c.summary()}")
     return code
 
 
