@@ -135,7 +135,9 @@ class MetalLayout:
         return collapsed_shape(self.linear, shape)
 
     def verify_against(self, shape) -> None:
-        """Raise LayoutError unless this layout can hold a tensor of `shape`."""
+        """Raise LayoutError unless the memref is exactly the shard this layout derives for a
+        tensor of `shape` (ceil(collapsed / grid) per dim, in tiles when tiled): a smaller one
+        cannot hold the tensor, a larger one is not the shard the layout describes."""
         shape = _check_tensor_shape(shape)
         if self.linear.num_dims != len(shape):
             raise LayoutError(f"the LINEAR map {self.linear} takes {self.linear.num_dims} dims, but the "
@@ -149,6 +151,18 @@ class MetalLayout:
                     f"the memref shard {_fmt(self.shard_shape)}{unit} on grid <{_fmt(self.grid)}> covers "
                     f"{_fmt(tuple(a * b for a, b in zip(have, self.grid)))} elements, but the tensor "
                     f"{_fmt(shape)} collapses to {_fmt(collapsed)}: dim {i} needs {n}, has {s * g}")
+        derived = shard_shape_for(self.linear, shape, self.grid, self.element if self.tiled else None)
+        if derived != self.shard_shape:
+            i = next(i for i, (a, b) in enumerate(zip(self.shard_shape, derived)) if a != b)
+            unit, how = "", f"ceil({collapsed[i]} / {self.grid[i]})"
+            if isinstance(self.element, Tile):
+                unit = f" of {_fmt(self.element.shape)} tiles"
+                if i >= len(derived) - 2:
+                    how = f"ceil({how} / {self.element.shape[i - len(derived) + 2]})"
+            raise LayoutError(
+                f"the memref shard {_fmt(self.shard_shape)}{unit} is larger than the shard of tensor {_fmt(shape)} "
+                f"on grid <{_fmt(self.grid)}>: the tensor collapses to {_fmt(collapsed)}, so the shard is "
+                f"{_fmt(derived)}{unit} ({how} = {derived[i]} in dim {i}, not {self.shard_shape[i]})")
 
 
 def _check_tensor_shape(shape) -> tuple[int, ...]:
