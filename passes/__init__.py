@@ -21,6 +21,8 @@ _PASSES: dict[str, tuple[str, str]] = {
     "ttir-to-ttmetal-pipeline": ("pipelines", "TTIRToTTMetalPipeline"),
     # resharding
     "reshard-to-collectives": ("reshard_to_collectives", "ReshardToCollectivesPass"),
+    # issue 11: the compile-time L1 check
+    "ttnn-check-l1": ("ttnn_check_l1", "TTNNCheckL1Pass"),
 }
 
 

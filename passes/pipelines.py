@@ -1,8 +1,11 @@
 """The pipelines from ttir to each backend, with their options passed through.
 
 `ttir-to-ttnn-pipeline{system=t3k mesh-shape=2,4}` = tt-register-device{...},
-reshard-to-collectives, ttir-layout{...}, ttir-reinterpret-grid, convert-ttir-to-ttnn;
-`ttir-to-ttmetal-pipeline{...}` ends with convert-ttir-to-ttmetal instead. Without `system`
+reshard-to-collectives, ttir-layout{...}, ttir-reinterpret-grid, convert-ttir-to-ttnn,
+ttnn-check-l1{spill-to-dram=...} (`check-l1=false` leaves the L1 check out, `spill-to-dram=true`
+moves tensors to DRAM interleaved until the program fits);
+`ttir-to-ttmetal-pipeline{...}` ends with convert-ttir-to-ttmetal instead (no L1 check: a
+ttmetal program allocates its buffers itself). Without `system`
 a module that already carries `tt.device` keeps it (no tt-register-device step).
 """
 
@@ -20,6 +23,7 @@ from meshc.passes.register_device import RegisterDevicePass
 from meshc.passes.reshard_to_collectives import ReshardToCollectivesPass
 from meshc.passes.ttir_layout import TTIRLayoutPass
 from meshc.passes.ttir_reinterpret_grid import TTIRReinterpretGridPass
+from meshc.passes.ttnn_check_l1 import TTNNCheckL1Pass
 
 
 @dataclass(frozen=True)
@@ -30,6 +34,8 @@ class _PipelineBase(ModulePass):
     memory_layout: str = "sharded"
     tiled: bool = True
     reinterpret_grid: bool = True
+    check_l1: bool = True
+    spill_to_dram: bool = False
 
     def front(self, op: ModuleOp) -> list[ModulePass]:
         passes: list[ModulePass] = []
@@ -41,11 +47,11 @@ class _PipelineBase(ModulePass):
             passes.append(TTIRReinterpretGridPass())
         return passes
 
-    def backend(self) -> ModulePass:
+    def backend(self) -> list[ModulePass]:
         raise NotImplementedError
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        for p in [*self.front(op), self.backend()]:
+        for p in [*self.front(op), *self.backend()]:
             p.apply(ctx, op)
 
 
@@ -53,13 +59,14 @@ class _PipelineBase(ModulePass):
 class TTIRToTTNNPipeline(_PipelineBase):
     name = "ttir-to-ttnn-pipeline"
 
-    def backend(self) -> ModulePass:
-        return ConvertTTIRToTTNNPass()
+    def backend(self) -> list[ModulePass]:
+        check = [TTNNCheckL1Pass(self.spill_to_dram)] if self.check_l1 else []
+        return [ConvertTTIRToTTNNPass(), *check]
 
 
 @dataclass(frozen=True)
 class TTIRToTTMetalPipeline(_PipelineBase):
     name = "ttir-to-ttmetal-pipeline"
 
-    def backend(self) -> ModulePass:
-        return ConvertTTIRToTTMetalPass()
+    def backend(self) -> list[ModulePass]:
+        return [ConvertTTIRToTTMetalPass()]

@@ -369,6 +369,22 @@ class TTNNLayoutAttr(ParametrizedAttribute):
         printer.print_string(">")
 
 
+def result_placement(op, default, result: int = 0):
+    """(MemoryConfig, tile or None) where a ttnn op puts its result `result`: the result's
+    `#ttnn.ttnn_layout` (tile and memory config), then the op's `memory_config` attribute (the
+    memory config); what they leave open comes from `default`, a (MemoryConfig, tile) pair.
+    The simulator places results this way and the compile-time L1 check counts them this way."""
+    config, tile = default
+    if len(op.results) > result:
+        enc = getattr(op.results[result].type, "encoding", None)
+        if isinstance(enc, TTNNLayoutAttr) and not enc.memory_config.is_host:
+            tile, _dtype, config = enc.model()
+    attr = op.attributes.get("memory_config")
+    if isinstance(attr, MemoryConfigAttr) and not attr.is_host:
+        config = attr.model()
+    return config, tile
+
+
 @lru_cache(maxsize=256)
 def _check_placement(shape: tuple[int, ...], layout: TTNNLayoutAttr) -> None:
     layout.place(shape)

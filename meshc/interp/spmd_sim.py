@@ -17,16 +17,14 @@ from __future__ import annotations
 import numpy as np
 
 from meshc.interp.common import Distributed, element_dtype_name, shape_of
+from meshc.dialects.ttnn.memory import result_placement
 from meshc.sim.encoding import quantize
 
 
 def _where(result, default):
-    """(memory config, tile) of one result: its `#ttnn.ttnn_layout`, else `default`."""
-    enc = getattr(result.type, "encoding", None)
-    if getattr(enc, "name", "") == "ttnn.ttnn_layout":
-        tile, _dtype, config = enc.model()
-        return config, tile
-    return default
+    """(memory config, tile) of one result: its `#ttnn.ttnn_layout` (or the op's memory_config),
+    else `default` (meshc.dialects.ttnn.memory.result_placement)."""
+    return result_placement(result.owner, default, result.index)
 
 
 def _elem_bytes(dtype: str) -> float:

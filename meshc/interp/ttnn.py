@@ -29,6 +29,7 @@ import numpy as np
 from xdsl.interpreter import Interpreter, InterpreterFunctions
 
 from meshc.diagnostics import LocatedError
+from meshc.dialects.ttnn.memory import result_placement
 from meshc.interp.common import Distributed, element_dtype_name, kernel_attrs, shape_of, transfer_config
 from meshc.interp.common import located as located_impl
 from meshc.dialects.ttir import collective_args
@@ -60,17 +61,9 @@ DEFAULT_WHERE: Where = (DEFAULT_CONFIG, None)
 
 def placement_of(op, default: Where) -> Where:
     """Where an op puts its result: (memory config, tile) from its `memory_config` attribute
-    and its result's `#ttnn.ttnn_layout` encoding; what they leave open comes from `default`."""
-    config, tile = default
-    if op.results:
-        enc = getattr(op.results[0].type, "encoding", None)
-        model = getattr(enc, "model", None)
-        if callable(model) and getattr(enc, "name", "") == "ttnn.ttnn_layout":
-            tile, _dtype, config = model()
-    attr = op.attributes.get("memory_config")
-    if attr is not None and callable(getattr(attr, "model", None)):
-        config = attr.model()
-    return config, tile
+    and its result's `#ttnn.ttnn_layout` encoding; what they leave open comes from `default`
+    (meshc.dialects.ttnn.memory.result_placement, which the compile-time L1 check shares)."""
+    return result_placement(op, default)
 
 
 def where_of(t: "SimTensor") -> Where:

@@ -1,0 +1,125 @@
+"""The per-core L1 budget of a program: which tensors are live on which core, and the peak.
+
+A program's device tensors are `LiveTensor`s: a tensor placed on one chip by a memory config
+(`meshc.layout.place`), alive from the step that allocates it to the last step that uses it,
+both inclusive (steps are the program's ops in order). Every device of a mesh holds the same
+placement at the same address (a lockstep allocation), so one chip's budget is every chip's.
+
+An L1 tensor takes, on every core that owns a part of it, the bytes of its largest owner
+rounded up to the L1 alignment (16 B on every architecture meshc models): the size a lockstep
+allocation reserves in each core's L1. DRAM tensors take no L1. `l1_budget(...)` adds these up
+step by step and core by core (`L1Budget`): the busiest core at its busiest step (the peak),
+and the first step at which some core holds more than its capacity, each with the tensors live
+there and their bytes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from meshc.layout.dtypes import DataType, get_dtype
+from meshc.layout.memory_config import MemoryConfig
+from meshc.layout.placement import place
+from meshc.layout.system import get_arch
+
+
+def _align_up(n: int, alignment: int) -> int:
+    return -(-n // alignment) * alignment
+
+
+@dataclass(frozen=True)
+class LiveTensor:
+    """A device tensor of `shape` and `dtype` placed by `config` (tile None: row-major pages),
+    alive over steps [start, end]."""
+
+    name: str
+    shape: tuple[int, ...]
+    dtype: DataType | str
+    config: MemoryConfig
+    tile: tuple[int, int] | None
+    start: int
+    end: int
+
+    def l1_footprint(self, arch: str = "wormhole_b0") -> tuple[list[tuple[int, int]], int]:
+        """(cores, bytes a core): the cores holding part of it and the L1 each reserves for it
+        (largest owner's bytes, aligned); ([], 0) for a DRAM tensor."""
+        if self.config.buffer != "l1":
+            return [], 0
+        p = place(tuple(self.shape), get_dtype(self.dtype), self.config, tile=self.tile, arch=arch)
+        nbytes = max(p.owner_bytes().values(), default=0)
+        return [tuple(o) for o in p.owners], _align_up(max(int(nbytes), 1), get_arch(arch).l1_alignment)
+
+
+@dataclass
+class L1Point:
+    """The L1 of one core at one step: `bytes` held by the tensors `live` (indices into the
+    tensors given, with the bytes each takes there in `bytes_of`)."""
+
+    step: int
+    core: tuple[int, int]
+    bytes: int
+    live: list[int]
+    bytes_of: dict[int, int]
+
+
+@dataclass
+class L1Budget:
+    """The L1 use of a program: every core's peak, the busiest core at its busiest step
+    (`peak`), and the first point where a core holds more than `capacity` (`first_overflow`)."""
+
+    capacity: int
+    peak: L1Point | None
+    first_overflow: L1Point | None
+    core_peaks: dict[tuple[int, int], int] = field(default_factory=dict)
+
+    @property
+    def peak_bytes(self) -> int:
+        return 0 if self.peak is None else self.peak.bytes
+
+    @property
+    def fits(self) -> bool:
+        return self.first_overflow is None
+
+    @property
+    def shortfall(self) -> int:
+        """Bytes over the capacity at the peak."""
+        return max(0, self.peak_bytes - self.capacity)
+
+
+def l1_budget(tensors: list[LiveTensor], arch: str = "wormhole_b0", capacity: int | None = None) -> L1Budget:
+    """Add up the L1 bytes of every live tensor on every core at every step. The peak is the
+    busiest core at its busiest step, the first overflow the earliest step at which some core
+    holds more than `capacity` (that step's busiest core); ties go to the lowest core. Placement
+    errors (a shard that fits no core at all) raise the placement model's LayoutError."""
+    capacity = get_arch(arch).l1_size if capacity is None else int(capacity)
+    footprints = [t.l1_footprint(arch) for t in tensors]
+    cores = sorted({c for cs, _ in footprints for c in cs})
+    if not cores:
+        return L1Budget(capacity, None, None)
+    index = {c: i for i, c in enumerate(cores)}
+    steps = max(t.end for t in tensors) + 2
+    delta = np.zeros((steps, len(cores)), dtype=np.int64)
+    for t, (cs, nbytes) in zip(tensors, footprints):
+        if cs:
+            cols = np.fromiter((index[c] for c in cs), dtype=np.int64, count=len(cs))
+            delta[t.start, cols] += nbytes
+            delta[t.end + 1, cols] -= nbytes
+    use = np.cumsum(delta, axis=0)
+
+    def point(step: int, col: int) -> L1Point:
+        core = cores[col]
+        live = [i for i, (t, (cs, _)) in enumerate(zip(tensors, footprints))
+                if t.start <= step <= t.end and core in cs]
+        return L1Point(step, core, int(use[step, col]), live, {i: footprints[i][1] for i in live})
+
+    per_core = use.max(axis=0)
+    col = int(np.argmax(per_core))
+    peak = point(int(np.argmax(use[:, col])), col)
+    over = (use > capacity).any(axis=1)
+    first = None
+    if over.any():
+        step = int(np.argmax(over))
+        first = point(step, int(np.argmax(use[step])))
+    return L1Budget(capacity, peak, first, {c: int(p) for c, p in zip(cores, per_core)})

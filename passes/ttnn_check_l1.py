@@ -1,0 +1,204 @@
+"""`ttnn-check-l1{spill-to-dram=false}`: the compile-time L1 check of a ttnn program.
+
+Every device tensor of each function (the results of distribute_tensor, to_device,
+to_memory_config, to_layout, empty, compute ops, collectives and the resharding / MoE ops) is
+placed where the simulator places it (`meshc.dialects.ttnn.memory.result_placement`: the
+result's `#ttnn.ttnn_layout`, the op's `memory_config`, else its first device operand's
+placement, DRAM interleaved for a tensor fresh from the host) and lives from its op to its last
+use (a returned tensor to the end; a to_memory_config / to_layout / to_device that changes
+nothing is the same buffer). The placement model adds up the L1 each core holds at each op
+(`meshc.layout.l1_budget`); when the busiest core needs more than its L1, the pass fails at
+the op whose tensor reaches the peak, naming the tensor, the core, the bytes live there and the
+shortfall, and saying that DRAM interleaved tensors (or `spill-to-dram=true`) make it fit.
+
+With `spill-to-dram=true` the pass instead moves tensors to DRAM interleaved until the program
+fits: each round, the tensor live at the peak with the most bytes on the peak core (the longest
+lived among equals) gets a DRAM interleaved memory config (its op's `memory_config` and its
+result's `#ttnn.ttnn_layout`). The L1 capacity is the module's `#tt.system_desc` chip's, else a
+wormhole_b0 core's.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects import func
+from xdsl.dialects.builtin import ModuleOp, TensorType
+from xdsl.ir import Block, Operation, SSAValue
+from xdsl.passes import ModulePass
+from xdsl.rewriter import Rewriter
+
+from meshc.diagnostics import LocatedError
+from meshc.dialects import ttnn
+from meshc.dialects.element_types import expect_data_type_name
+from meshc.dialects.tt import module_system
+from meshc.dialects.ttnn.memory import MemoryConfigAttr, TTNNLayoutAttr, result_placement
+from meshc.layout.errors import CapacityError, LayoutError
+from meshc.layout.l1_budget import L1Budget, LiveTensor, l1_budget
+from meshc.layout.memory_config import MemoryConfig
+from meshc.layout.system import get_arch
+from meshc.passes.lowering_utils import fix_function_types
+
+DRAM = MemoryConfig("dram", "interleaved")
+_HOST_RESULTS = (ttnn.GetDeviceOp, ttnn.ConstantOp, ttnn.AggregateTensorOp, ttnn.FromDeviceOp)
+_COMPUTE = tuple(ttnn.COMPUTE_OPS.values())
+
+
+def _fmt_bytes(n: int) -> str:
+    return f"{n:,} B"
+
+
+def _dtype(v: SSAValue) -> str:
+    t = v.type
+    if isinstance(t, TensorType) and isinstance(t.encoding, TTNNLayoutAttr):
+        return t.encoding.data_type.data
+    return expect_data_type_name(t.element_type if isinstance(t, TensorType) else t)
+
+
+@dataclass
+class _Tensor:
+    """A device buffer of the program: its producing op and result, and the values aliasing it."""
+
+    op: Operation
+    value: SSAValue
+    where: tuple
+    start: int
+    end: int
+
+
+def _tensors(block: Block) -> list[_Tensor]:
+    """The device buffers of one function body in allocation order, as the simulator makes them."""
+    ops = list(block.ops)
+    last = {}
+    for i, o in enumerate(ops):
+        for v in o.operands:
+            last[v] = len(ops) if isinstance(o, func.ReturnOp) else i
+    of: dict[SSAValue, _Tensor] = {}
+    out: list[_Tensor] = []
+
+    def new(o: Operation, r: SSAValue, where, i: int) -> None:
+        t = _Tensor(o, r, where, i, last.get(r, i))
+        of[r] = t
+        out.append(t)
+
+    def alias(r: SSAValue, t: _Tensor) -> None:
+        of[r] = t
+        t.end = max(t.end, last.get(r, t.start))
+
+    for i, o in enumerate(ops):
+        if isinstance(o, _HOST_RESULTS) or not o.results:
+            continue
+        src = next((of[v] for v in o.operands if v in of), None)
+        default = src.where if src is not None else (DRAM, None)
+        if isinstance(o, (ttnn.ToDeviceOp, ttnn.ToMemoryConfigOp, ttnn.ToLayoutOp)):
+            where = result_placement(o, default)
+            if isinstance(o, ttnn.ToLayoutOp):
+                layout = o.attributes["layout"].data
+                where = (where[0], (32, 32) if layout == "tile" and where[1] is None else where[1])
+                where = (where[0], None) if layout == "row_major" else where
+            if src is not None and (isinstance(o, ttnn.ToDeviceOp) or where == src.where):
+                alias(o.results[0], src)
+            else:
+                new(o, o.results[0], where, i)
+            continue
+        if isinstance(o, _COMPUTE) and src is None:
+            continue  # computed on the host
+        for k, r in enumerate(o.results):
+            if isinstance(r.type, TensorType):
+                new(o, r, result_placement(o, default, k), i)
+    return out
+
+
+def _name(t: _Tensor) -> str:
+    v = t.value
+    shape = "x".join(map(str, v.type.get_shape()))
+    what = f"%{v.name_hint}" if v.name_hint else f"result {v.index} of '{t.op.name}'"
+    return f"{what} ({shape}x{_dtype(v)})"
+
+
+def _live(t: _Tensor) -> LiveTensor:
+    return LiveTensor(_name(t), tuple(t.value.type.get_shape()), _dtype(t.value), t.where[0], t.where[1],
+                      t.start, t.end)
+
+
+def _unplaceable(tensors: list[_Tensor], arch: str, spill: bool) -> bool:
+    """Spill (or report) the L1 tensors whose shard fits no core at all (the placement model's
+    CapacityError); True if one was spilled."""
+    spilled = False
+    for t in tensors:
+        try:
+            _live(t).l1_footprint(arch)
+        except CapacityError as e:
+            if not spill:
+                raise LocatedError(f"ttnn-check-l1: {_name(t)} does not fit in L1: {e}; put it in DRAM "
+                                   f"interleaved, or let the pass do it with ttnn-check-l1{{spill-to-dram=true}}",
+                                   t.op) from None
+            _spill(t)
+            spilled = True
+        except LayoutError as e:
+            raise LocatedError(f"ttnn-check-l1: {_name(t)} cannot be placed: {e}", t.op) from None
+    return spilled
+
+
+def _spill(t: _Tensor) -> None:
+    """Put a tensor in DRAM interleaved: its op's memory_config and its result's ttnn_layout."""
+    o, r = t.op, t.value
+    enc = r.type.encoding if isinstance(r.type, TensorType) else None
+    if isinstance(enc, TTNNLayoutAttr):
+        new = Rewriter.replace_value_with_new_type(
+            r, TensorType(r.type.element_type, r.type.get_shape(),
+                          TTNNLayoutAttr.from_model(enc.tile_shape, enc.data_type.data, DRAM)))
+        new.name_hint = r.name_hint
+    if "memory_config" in o.attributes or not isinstance(enc, TTNNLayoutAttr):
+        o.attributes["memory_config"] = MemoryConfigAttr.from_model(DRAM)
+
+
+@dataclass(frozen=True)
+class TTNNCheckL1Pass(ModulePass):
+    name = "ttnn-check-l1"
+    spill_to_dram: bool = False
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        sysdesc = module_system(op)
+        chip = sysdesc.chips[0] if sysdesc is not None else None
+        arch = chip.arch if chip is not None else "wormhole_b0"
+        capacity = chip.l1_size if chip is not None else get_arch(arch).l1_size
+        for f in [x for x in op.walk() if isinstance(x, func.FuncOp) and x.body.blocks]:
+            block = f.body.blocks[0]
+            spilled = False
+            while True:
+                tensors = _tensors(block)
+                if _unplaceable(tensors, arch, self.spill_to_dram):
+                    spilled = True
+                    continue
+                budget = l1_budget([_live(t) for t in tensors], arch, capacity)
+                if budget.fits:
+                    break
+                if not self.spill_to_dram:
+                    raise self._error(tensors, budget, arch)
+                at = budget.first_overflow
+                victim = max(at.live, key=lambda i: (at.bytes_of[i], tensors[i].end - tensors[i].start))
+                _spill(tensors[victim])
+                spilled = True
+            if spilled:
+                fix_function_types(op)
+
+    @staticmethod
+    def _error(tensors: list[_Tensor], budget: L1Budget, arch: str) -> LocatedError:
+        at = budget.first_overflow
+        here = [i for i in at.live if tensors[i].start == at.step] or at.live
+        culprit = tensors[here[-1]]
+        y, x = at.core
+        parts = ", ".join(f"{_name(tensors[i])} {_fmt_bytes(at.bytes_of[i])}" for i in at.live)
+        peak = budget.peak
+        worst = "" if peak.bytes == at.bytes else (
+            f"; the program's peak is {_fmt_bytes(peak.bytes)} on core ({peak.core[0]}, {peak.core[1]}), "
+            f"{_fmt_bytes(budget.shortfall)} over")
+        return LocatedError(
+            f"ttnn-check-l1: {_name(culprit)} does not fit in L1: with it, core ({y}, {x}) holds "
+            f"{_fmt_bytes(at.bytes)} ({parts}), but a {arch} core's L1 holds {_fmt_bytes(budget.capacity)}: "
+            f"{_fmt_bytes(at.bytes - budget.capacity)} short{worst}; put tensors in DRAM interleaved "
+            "(#ttnn.memory_config<#ttnn.buffer_type<dram>, <interleaved>>), or let the pass do it with "
+            "ttnn-check-l1{spill-to-dram=true} (ttir-to-ttnn-pipeline{spill-to-dram=true})",
+            culprit.op)
