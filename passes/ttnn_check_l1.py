@@ -154,16 +154,27 @@ def _spill(t: _Tensor) -> None:
         o.attributes["memory_config"] = MemoryConfigAttr.from_model(DRAM)
 
 
+def module_l1(module: ModuleOp) -> tuple[str, int]:
+    """(architecture, L1 bytes a core) of the module's `#tt.system_desc` chip, else wormhole_b0's."""
+    sysdesc = module_system(module)
+    if sysdesc is None:
+        return "wormhole_b0", get_arch("wormhole_b0").l1_size
+    chip = sysdesc.chips[0]
+    return chip.arch, chip.l1_size
+
+
+def function_l1_budget(f: func.FuncOp, arch: str = "wormhole_b0", capacity: int | None = None) -> L1Budget:
+    """The L1 budget of one ttnn function as the simulator would allocate it (no check, no spill)."""
+    return l1_budget([_live(t) for t in _tensors(f.body.blocks[0])], arch, capacity)
+
+
 @dataclass(frozen=True)
 class TTNNCheckL1Pass(ModulePass):
     name = "ttnn-check-l1"
     spill_to_dram: bool = False
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        sysdesc = module_system(op)
-        chip = sysdesc.chips[0] if sysdesc is not None else None
-        arch = chip.arch if chip is not None else "wormhole_b0"
-        capacity = chip.l1_size if chip is not None else get_arch(arch).l1_size
+        arch, capacity = module_l1(op)
         for f in [x for x in op.walk() if isinstance(x, func.FuncOp) and x.body.blocks]:
             block = f.body.blocks[0]
             spilled = False

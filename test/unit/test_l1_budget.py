@@ -1,0 +1,96 @@
+"""The compile-time L1 budget (meshc/layout/l1_budget.py, pass ttnn-check-l1): sums derived by
+hand, and the figure cross-checked against the peak the simulator measures on real runs."""
+
+from pathlib import Path
+
+import pytest
+
+import meshc
+from meshc.interp.common import find_entry
+from meshc.layout.l1_budget import LiveTensor, l1_budget
+from meshc.layout.memory_config import MemoryConfig
+from meshc.passes.ttnn_check_l1 import function_l1_budget, module_l1
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+HEIGHT_2 = MemoryConfig("l1", "height_sharded", grid=(2, 1), shard_shape=(256, 512))
+DRAM = MemoryConfig("dram", "interleaved")
+
+
+def test_live_tensors_add_up_per_core_and_step():
+    # 512x512 f32 height-sharded over cores (0, 0) and (1, 0): 256 * 512 * 4 = 524,288 B a core
+    shard = 256 * 512 * 4
+    a = LiveTensor("a", (512, 512), "f32", HEIGHT_2, None, 0, 2)
+    b = LiveTensor("b", (512, 512), "f32", HEIGHT_2, None, 1, 1)
+    c = LiveTensor("c", (512, 512), "f32", HEIGHT_2, None, 2, 3)
+    d = LiveTensor("d", (512, 512), "f32", DRAM, None, 0, 3)  # DRAM takes no L1
+    budget = l1_budget([a, b, c, d])
+    assert budget.peak.bytes == 2 * shard and budget.peak.step == 1 and budget.peak.core == (0, 0)
+    assert budget.peak.live == [0, 1] and budget.fits
+    assert budget.core_peaks == {(0, 0): 2 * shard, (1, 0): 2 * shard}
+    # with 1,000,000 B a core, step 1 is the first over: 1,048,576 - 1,000,000 = 48,576 B
+    small = l1_budget([a, b, c, d], capacity=1_000_000)
+    assert not small.fits and small.first_overflow.step == 1 and small.shortfall == 48_576
+
+
+def test_footprint_is_the_aligned_largest_owner():
+    # 1x5 u8 row-major, interleaved over the 64 L1 banks: one page of 5 B on core (0, 0),
+    # reserved as 16 B (the L1 alignment)
+    t = LiveTensor("t", (1, 5), "u8", MemoryConfig("l1", "interleaved"), None, 0, 0)
+    assert t.l1_footprint() == ([(y, x) for y in range(8) for x in range(8)], 16)
+    # 4x8 f32 row-major interleaved: 4 pages of 32 B on cores (0, 0)..(0, 3); every bank of the
+    # buffer reserves the largest owner's 32 B (a lockstep allocation)
+    budget = l1_budget([LiveTensor("r", (4, 8), "f32", MemoryConfig("l1", "interleaved"), None, 0, 0)])
+    assert budget.peak.bytes == 32
+    assert l1_budget([LiveTensor("x", (4, 8), "f32", DRAM, None, 0, 0)]).peak is None
+
+
+CHAIN = """
+module {
+  func.func @main(%x: tensor<512x512xf32>) -> tensor<512x512xf32> {
+    %d = "ttnn.get_device"() {mesh_shape = array<i64: 1, 1>} : () -> !ttnn.device
+    %a = "ttnn.to_device"(%x, %d) {memory_config = #ttnn.memory_config<#ttnn.buffer_type<l1>, <height_sharded>, #ttnn.shard_spec<#ttnn.core_range_set<[#ttnn.core_range<(0, 0), (1, 0)>]>, <256x512>, <row_major>>>} : (tensor<512x512xf32>, !ttnn.device) -> tensor<512x512xf32>
+    %m = "ttnn.to_memory_config"(%a) {memory_config = #ttnn.memory_config<#ttnn.buffer_type<l1>, <height_sharded>, #ttnn.shard_spec<#ttnn.core_range_set<[#ttnn.core_range<(0, 0), (1, 0)>]>, <256x512>, <row_major>>>} : (tensor<512x512xf32>) -> tensor<512x512xf32>
+    %e = "ttnn.exp"(%m) : (tensor<512x512xf32>) -> tensor<512x512xf32>
+    %r = "ttnn.relu"(%e) : (tensor<512x512xf32>) -> tensor<512x512xf32>
+    %b = "ttnn.from_device"(%r) : (tensor<512x512xf32>) -> tensor<512x512xf32>
+    func.return %b : tensor<512x512xf32>
+  }
+}
+"""
+
+TTIR_THREE = """
+func.func @main(%x: tensor<512x512xf32>) -> tensor<512x512xf32> {
+  %e = "ttir.exp"(%x) : (tensor<512x512xf32>) -> tensor<512x512xf32>
+  %r = "ttir.relu"(%e) : (tensor<512x512xf32>) -> tensor<512x512xf32>
+  %s = "ttir.add"(%e, %r) : (tensor<512x512xf32>, tensor<512x512xf32>) -> tensor<512x512xf32>
+  func.return %s : tensor<512x512xf32>
+}
+"""
+
+
+def _lowered(text: str):
+    module = meshc.parse(text)
+    if any(op.name.startswith("ttir.") for op in module.walk()):
+        module = meshc.compile(module, "ttir-to-ttnn-pipeline")
+    return module
+
+
+@pytest.mark.parametrize("text, by_hand", [
+    # %a (to_memory_config to the same place is the same buffer), then %e while %a lives (the
+    # exp reads it), then %r while %e lives: two 524,288 B shards at most
+    (CHAIN, 2 * 524_288),
+    # three 512x512 f32 block-sharded over 8x8 cores in 32x32 tiles, 64x64x4 = 16,384 B a core,
+    # all live at the add
+    (TTIR_THREE, 3 * 16_384),
+    ((EXAMPLES / "dp_batch.mlir").read_text(), None),
+    ((EXAMPLES / "t3k_height_shard.mlir").read_text(), None),
+    ((EXAMPLES / "dp_2d.mlir").read_text(), None),
+], ids=["ttnn-chain", "ttir-three-live", "dp_batch", "t3k_height_shard", "dp_2d"])
+def test_compile_time_peak_is_the_simulators(text, by_hand):
+    module = _lowered(text)
+    arch, capacity = module_l1(module)
+    budget = function_l1_budget(find_entry(module, None), arch, capacity)
+    measured = meshc.run(module, seed=0).peak_l1_core
+    assert budget.peak_bytes == measured
+    if by_hand is not None:
+        assert measured == by_hand
