@@ -76,6 +76,15 @@ def _tensors(block: Block) -> list[_Tensor]:
             last[v] = len(ops) if isinstance(o, func.ReturnOp) else i
     of: dict[SSAValue, _Tensor] = {}
     out: list[_Tensor] = []
+    seen: dict[tuple, tuple] = {}  # placements by attribute identity (a type object is shared by many values)
+
+    def placement(o: Operation, default, k: int = 0):
+        rt = o.results[k].type if len(o.results) > k else None
+        key = (id(rt), id(o.attributes.get("memory_config")), default)
+        hit = seen.get(key)
+        if hit is None:
+            hit = seen[key] = (result_placement(o, default, k), rt, o.attributes.get("memory_config"))
+        return hit[0]
 
     def new(o: Operation, r: SSAValue, where, i: int) -> None:
         t = _Tensor(o, r, where, i, last.get(r, i))
@@ -92,7 +101,7 @@ def _tensors(block: Block) -> list[_Tensor]:
         src = next((of[v] for v in o.operands if v in of), None)
         default = src.where if src is not None else (DRAM, None)
         if isinstance(o, (ttnn.ToDeviceOp, ttnn.ToMemoryConfigOp, ttnn.ToLayoutOp)):
-            where = result_placement(o, default)
+            where = placement(o, default)
             if isinstance(o, ttnn.ToLayoutOp):
                 layout = o.attributes["layout"].data
                 where = (where[0], (32, 32) if layout == "tile" and where[1] is None else where[1])
@@ -106,7 +115,7 @@ def _tensors(block: Block) -> list[_Tensor]:
             continue  # computed on the host
         for k, r in enumerate(o.results):
             if isinstance(r.type, TensorType):
-                new(o, r, result_placement(o, default, k), i)
+                new(o, r, placement(o, default, k), i)
     return out
 
 
@@ -118,17 +127,17 @@ def _name(t: _Tensor) -> str:
 
 
 def _live(t: _Tensor) -> LiveTensor:
-    return LiveTensor(_name(t), tuple(t.value.type.get_shape()), _dtype(t.value), t.where[0], t.where[1],
-                      t.start, t.end)
+    """The tensor for the placement model (named by the pass's messages, not here)."""
+    return LiveTensor("", tuple(t.value.type.get_shape()), _dtype(t.value), t.where[0], t.where[1], t.start, t.end)
 
 
-def _unplaceable(tensors: list[_Tensor], arch: str, spill: bool) -> bool:
+def _unplaceable(tensors: list[_Tensor], lives: list[LiveTensor], arch: str, spill: bool) -> bool:
     """Spill (or report) the L1 tensors whose shard fits no core at all (the placement model's
     CapacityError); True if one was spilled."""
     spilled = False
-    for t in tensors:
+    for t, lt in zip(tensors, lives):
         try:
-            _live(t).l1_footprint(arch)
+            lt.l1_footprint(arch)
         except CapacityError as e:
             if not spill:
                 raise LocatedError(f"ttnn-check-l1: {_name(t)} does not fit in L1: {e}; put it in DRAM "
@@ -180,10 +189,11 @@ class TTNNCheckL1Pass(ModulePass):
             spilled = False
             while True:
                 tensors = _tensors(block)
-                if _unplaceable(tensors, arch, self.spill_to_dram):
+                lives = [_live(t) for t in tensors]
+                if _unplaceable(tensors, lives, arch, self.spill_to_dram):
                     spilled = True
                     continue
-                budget = l1_budget([_live(t) for t in tensors], arch, capacity)
+                budget = l1_budget(lives, arch, capacity)
                 if budget.fits:
                     break
                 if not self.spill_to_dram:

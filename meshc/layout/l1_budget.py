@@ -16,6 +16,7 @@ there and their bytes.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 import numpy as np
 
@@ -42,14 +43,20 @@ class LiveTensor:
     start: int
     end: int
 
-    def l1_footprint(self, arch: str = "wormhole_b0") -> tuple[list[tuple[int, int]], int]:
+    def l1_footprint(self, arch: str = "wormhole_b0") -> tuple[tuple[tuple[int, int], ...], int]:
         """(cores, bytes a core): the cores holding part of it and the L1 each reserves for it
-        (largest owner's bytes, aligned); ([], 0) for a DRAM tensor."""
+        (largest owner's bytes, aligned); ((), 0) for a DRAM tensor."""
         if self.config.buffer != "l1":
-            return [], 0
-        p = place(tuple(self.shape), get_dtype(self.dtype), self.config, tile=self.tile, arch=arch)
-        nbytes = max(p.owner_bytes().values(), default=0)
-        return [tuple(o) for o in p.owners], _align_up(max(int(nbytes), 1), get_arch(arch).l1_alignment)
+            return (), 0
+        return _footprint(tuple(self.shape), get_dtype(self.dtype).name, self.config, self.tile, arch)
+
+
+@lru_cache(maxsize=4096)
+def _footprint(shape: tuple[int, ...], dtype: str, config: MemoryConfig, tile, arch: str):
+    """One placement a distinct tensor (programs repeat the same few shapes and configs)."""
+    p = place(shape, get_dtype(dtype), config, tile=tile, arch=arch)
+    nbytes = max(p.owner_bytes().values(), default=0)
+    return tuple(tuple(o) for o in p.owners), _align_up(max(int(nbytes), 1), get_arch(arch).l1_alignment)
 
 
 @dataclass
@@ -95,15 +102,18 @@ def l1_budget(tensors: list[LiveTensor], arch: str = "wormhole_b0", capacity: in
     errors (a shard that fits no core at all) raise the placement model's LayoutError."""
     capacity = get_arch(arch).l1_size if capacity is None else int(capacity)
     footprints = [t.l1_footprint(arch) for t in tensors]
-    cores = sorted({c for cs, _ in footprints for c in cs})
+    cores = sorted({c for cs, _ in set(footprints) for c in cs})
     if not cores:
         return L1Budget(capacity, None, None)
     index = {c: i for i, c in enumerate(cores)}
     steps = max(t.end for t in tensors) + 2
     delta = np.zeros((steps, len(cores)), dtype=np.int64)
+    columns: dict[tuple, np.ndarray] = {}
     for t, (cs, nbytes) in zip(tensors, footprints):
         if cs:
-            cols = np.fromiter((index[c] for c in cs), dtype=np.int64, count=len(cs))
+            cols = columns.get(cs)
+            if cols is None:
+                cols = columns[cs] = np.fromiter((index[c] for c in cs), dtype=np.int64, count=len(cs))
             delta[t.start, cols] += nbytes
             delta[t.end + 1, cols] -= nbytes
     use = np.cumsum(delta, axis=0)

@@ -36,7 +36,7 @@ def test_footprint_is_the_aligned_largest_owner():
     # 1x5 u8 row-major, interleaved over the 64 L1 banks: one page of 5 B on core (0, 0),
     # reserved as 16 B (the L1 alignment)
     t = LiveTensor("t", (1, 5), "u8", MemoryConfig("l1", "interleaved"), None, 0, 0)
-    assert t.l1_footprint() == ([(y, x) for y in range(8) for x in range(8)], 16)
+    assert t.l1_footprint() == (tuple((y, x) for y in range(8) for x in range(8)), 16)
     # 4x8 f32 row-major interleaved: 4 pages of 32 B on cores (0, 0)..(0, 3); every bank of the
     # buffer reserves the largest owner's 32 B (a lockstep allocation)
     budget = l1_budget([LiveTensor("r", (4, 8), "f32", MemoryConfig("l1", "interleaved"), None, 0, 0)])
