@@ -29,6 +29,7 @@ from meshc.diagnostics import (
     stamp_location,
     verify_located,
 )
+from meshc.dialects.reference import attach_reference, detach_references
 from meshc.dialects.ttmlir_spelling import attribute_synonym, normalize_module
 
 
@@ -130,15 +131,24 @@ def build_pipeline(spec: str) -> tuple[ModulePass, ...]:
 
 
 def apply_pipeline(ctx: Context, module: ModuleOp, passes: tuple[ModulePass, ...], name: str = "<input>") -> None:
-    """Run passes in order, verifying after each; a pass failure raises a located DiagnosticError."""
-    for p in passes:
-        try:
-            p.apply(ctx, module)
-        except LocatedError as e:
-            raise DiagnosticError([op_diagnostic(e.op, e.message, name)]) from None
-        except DiagnosticException as e:
-            raise DiagnosticError([Diagnostic(name, 0, 0, f"pass '{p.name}' failed: {e}")]) from None
-        verify_or_raise(module, name)
+    """Run passes in order, verifying after each; a pass failure raises a located DiagnosticError.
+
+    A reference program the module carries (meshc/dialects/reference.py) is out of the module
+    while the passes run, and back at its end afterwards: passes see only the program; a
+    reference a pass makes (a lowering pipeline's) is kept when the module had none."""
+    refs = detach_references(module)
+    try:
+        for p in passes:
+            try:
+                p.apply(ctx, module)
+            except LocatedError as e:
+                raise DiagnosticError([op_diagnostic(e.op, e.message, name)]) from None
+            except DiagnosticException as e:
+                raise DiagnosticError([Diagnostic(name, 0, 0, f"pass '{p.name}' failed: {e}")]) from None
+            verify_or_raise(module, name)
+    finally:
+        if refs:
+            attach_reference(module, refs[0])
 
 
 # ----------------------------------------------------------------------------- printing

@@ -5,7 +5,9 @@ reshard-to-collectives, ttir-layout{...}, ttir-reinterpret-grid, convert-ttir-to
 ttnn-check-l1{spill-to-dram=...} (`check-l1=false` leaves the L1 check out, `spill-to-dram=true`
 moves tensors to DRAM interleaved until the program fits);
 `ttir-to-ttmetal-pipeline{...}` ends with convert-ttir-to-ttmetal instead (no L1 check: a
-ttmetal program allocates its buffers itself). Without `system`
+ttmetal program allocates its buffers itself). Both keep the ttir program they lower as the
+module's reference (meshc/dialects/reference.py), for `meshc-run --check` of the lowered file
+alone, unless `keep-reference=false`. Without `system`
 a module that already carries `tt.device` keeps it (no tt-register-device step).
 """
 
@@ -17,6 +19,7 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 
+from meshc.dialects.reference import attach_reference, make_reference
 from meshc.passes.convert_ttir_to_ttmetal import ConvertTTIRToTTMetalPass
 from meshc.passes.convert_ttir_to_ttnn import ConvertTTIRToTTNNPass
 from meshc.passes.register_device import RegisterDevicePass
@@ -36,6 +39,7 @@ class _PipelineBase(ModulePass):
     reinterpret_grid: bool = True
     check_l1: bool = True
     spill_to_dram: bool = False
+    keep_reference: bool = True
 
     def front(self, op: ModuleOp) -> list[ModulePass]:
         passes: list[ModulePass] = []
@@ -51,8 +55,12 @@ class _PipelineBase(ModulePass):
         raise NotImplementedError
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
+        keep = self.keep_reference and any(o.dialect_name() == "ttir" for o in op.walk())
+        ref = make_reference(op) if keep else None
         for p in [*self.front(op), *self.backend()]:
             p.apply(ctx, op)
+        if ref is not None:
+            attach_reference(op, ref)
 
 
 @dataclass(frozen=True)

@@ -8,8 +8,9 @@
   `ttir-to-ttmetal-pipeline`; or `--pipeline`), run on the simulator; `--check` compares with
   the numpy golden run of FILE itself.
 - ttnn or ttmetal FILE: run on the simulator; `--check` compares with the golden run of `--golden FILE`
-  (the ttir program it was lowered from) when given, else with the numpy reference
-  interpretation of the ttnn program (meshc/interp/ttir.py reads ttnn ops too).
+  (the ttir program it was lowered from) when given, else of the ttir program FILE carries as
+  its reference (meshc/dialects/reference.py; the lowering pipelines keep it); a FILE with
+  neither is refused (exit 1) rather than checked against itself.
 Inputs not given with `--input` are seeded random (`--seed`, default 0); an input whose numpy
 type is not the argument's (f64 for an f32 argument, f32 values a bf16 one cannot hold) is
 refused with the argument's location, never rounded silently. Tolerances: meshc/interp/check.py
@@ -257,10 +258,7 @@ def _run_one(args, text: str, golden_text: str | None, inputs: dict) -> int:
 
     code = 0
     if args.check:
-        if golden_text is not None:
-            gmod, gsource = _parse(args.golden, golden_text)
-        else:  # the program as written (a ttir FILE before lowering)
-            gmod, gsource = source_module, source
+        gmod, gsource = _reference(args, source_module, source, golden_text)
         try:
             gf = find_entry(gmod, args.entry)
             gbody = gf.body.blocks.first
@@ -310,6 +308,29 @@ def _save_outputs(folder: str, prefix: str, result) -> None:
     except OSError as e:
         raise _Fail(f"meshc-run: error: --save-outputs: cannot write to '{folder}': "
                     f"{e.strerror or e}") from None
+
+
+def _reference(args, module, source: SourceFile, golden_text: str | None):
+    """The independent program --check compares with: `--golden FILE`, a ttir FILE itself (the
+    simulator ran its lowering), else the ttir program the lowered FILE carries as its
+    reference; a lowered FILE without one is refused (it would be checked against itself)."""
+    from meshc.dialects.reference import find_reference
+    from meshc.interp.runner import dialect_of
+
+    if golden_text is not None:
+        return _parse(args.golden, golden_text)
+    ref = find_reference(module)
+    if ref is not None:
+        return ref, source
+    kind = dialect_of(module)
+    if kind == "ttir":
+        return module, source
+    raise _Fail(op_diagnostic(
+        module, f"--check needs an independent reference, and this {kind} program carries none: no "
+        "`module attributes {meshc.reference}` holding the ttir program it was lowered from (the "
+        "ttir-to-ttnn / ttir-to-ttmetal pipelines keep it unless keep-reference=false) and no --golden "
+        f"FILE; checking the {kind} program against its own numpy reading would prove nothing. "
+        "Give --golden FILE with the ttir program, or check the ttir program itself", source.name).format(source))
 
 
 def main(argv: list[str] | None = None) -> None:

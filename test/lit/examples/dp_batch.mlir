@@ -13,3 +13,6 @@
 // METAL-COUNT-2: "ttmetal.enqueue_program"
 // METAL: "ttmetal.enqueue_read_buffer"(%{{.*}}) {shard_dims = array<i64: 0, -1, -1>, form = "nd"{{.*}} -> tensor<16x3x64x128xf32>
 // METAL-NOT: ttir.
+// The ttir source follows, as the lowered module's reference (docs/simulator.md, checking).
+// METAL: meshc.reference
+// METAL: "ttir.exp"

@@ -7,6 +7,9 @@
 // CHECK-NEXT: "ttmetal.create_buffer"
 // CHECK-NEXT: "ttmetal.enqueue_ccl"(%{{.*}}, %{{.*}}) {slice_dim = 1 : si32, cluster_axis = 1 : ui32, kind = "all_slice"} : (!ttmetal.buffer<32x128xf32>, !ttmetal.buffer<32x32xf32>) -> ()
 // CHECK-NOT: ttir.
+// The ttir source follows, as the lowered module's reference.
+// CHECK: meshc.reference
+// CHECK: "ttir.reshard"
 module attributes {tt.device = #tt.device<workerGrid = #tt.grid<16x32, (d0, d1) -> (d1 floordiv 8 + (d0 floordiv 8) * 4, d0 mod 8, d1 mod 8)>, meshShape = 2x4, chipIds = [0, 1, 2, 3, 4, 5, 6, 7]>} {
   func.func @f(%x: tensor<64x128xf32>) -> tensor<64x128xf32> {
     %0 = "ttir.mesh_shard"(%x) {shard_type = #ttir.shard_type<replicate>, shard_direction = #ttir.shard_direction<full_to_shard>, shard_shape = array<i64: 1, 1>, shard_dims = array<i64: -1, -1>} : (tensor<64x128xf32>) -> tensor<64x128xf32>

@@ -5,6 +5,8 @@
 
 // A one-chip ttnn program: relu of a 4x8 tensor moved through L1. The input is read from .npy;
 // --full prints the output in full (numpy's printing of relu(x) for x = arange(32) - 8).
+// --check compares with the ttir program the file carries as its reference (the nested module
+// marked meshc.reference, as the lowering pipelines write it).
 // CHECK: result0: 4x8 float32
 // CHECK-NEXT: {{\[\[}} 0.  0.  0.  0.  0.  0.  0.  0.]
 // CHECK-NEXT: [ 0.  1.  2.  3.  4.  5.  6.  7.]
@@ -18,5 +20,11 @@ module {
     %r = "ttnn.relu"(%a) : (tensor<4x8xf32>) -> tensor<4x8xf32>
     %b = "ttnn.from_device"(%r) : (tensor<4x8xf32>) -> tensor<4x8xf32>
     func.return %b : tensor<4x8xf32>
+  }
+  module attributes {meshc.reference} {
+    func.func @main(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
+      %r = "ttir.relu"(%x) : (tensor<4x8xf32>) -> tensor<4x8xf32>
+      func.return %r : tensor<4x8xf32>
+    }
   }
 }
