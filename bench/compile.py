@@ -7,8 +7,11 @@ the same run and on the same file:
   baseline: xdsl-opt --allow-unregistered-dialect FILE --print-op-generic   (read + write IR)
   meshc:    meshc-opt FILE -p 'ttir-to-ttnn-pipeline{system=t3k mesh-shape=2,4}'
 
-Each is run `--repeat` times (best time kept). Prints both times and the ratio; the target
-is a ratio of at most 1.5 (docs/design.md, Performance). Usage: python bench/compile.py [--ops N]
+The two commands run as `--pairs` interleaved pairs (baseline, meshc, baseline, meshc, ...; the
+order within a pair alternates), so both see the same machine load; each pair gives one ratio.
+Prints every pair, then one final line with the median ratio and its min-max over the pairs and
+the median times; the target is a ratio of at most 1.2 (docs/design.md, Performance).
+Usage: python bench/compile.py [--ops N] [--pairs K]
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ from __future__ import annotations
 import argparse
 import os
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -76,22 +80,34 @@ def tool(name: str) -> str:
     return cand if os.path.exists(cand) else (shutil.which(name) or name)
 
 
-def best_time(cmd: list[str], repeat: int) -> float:
-    best = float("inf")
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        r = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-        dt = time.perf_counter() - t0
-        if r.returncode != 0:
-            sys.exit(f"command failed ({r.returncode}): {' '.join(cmd)}\n{r.stderr[-2000:]}")
-        best = min(best, dt)
-    return best
+def timed(cmd: list[str]) -> float:
+    t0 = time.perf_counter()
+    r = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    dt = time.perf_counter() - t0
+    if r.returncode != 0:
+        sys.exit(f"command failed ({r.returncode}): {' '.join(cmd)}\n{r.stderr[-2000:]}")
+    return dt
+
+
+def paired(base_cmd: list[str], ours_cmd: list[str], pairs: int) -> list[tuple[float, float]]:
+    """`pairs` interleaved (baseline, meshc) wall times; odd pairs run meshc first."""
+    out = []
+    for i in range(pairs):
+        if i % 2:
+            ours = timed(ours_cmd)
+            base = timed(base_cmd)
+        else:
+            base = timed(base_cmd)
+            ours = timed(ours_cmd)
+        out.append((base, ours))
+        print(f"pair {i + 1}: xdsl-opt {base:.2f} s, meshc-opt {ours:.2f} s, ratio {ours / base:.2f}", flush=True)
+    return out
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--ops", type=int, default=10_000, help="ttir ops in the generated module")
-    ap.add_argument("--repeat", type=int, default=3, help="runs of each command (best kept)")
+    ap.add_argument("--pairs", type=int, default=5, help="interleaved (baseline, meshc) pairs")
     ap.add_argument("--keep", help="also write the generated module here")
     args = ap.parse_args()
 
@@ -103,13 +119,17 @@ def main() -> None:
             f.write(text)
         if args.keep:
             shutil.copy(path, args.keep)
-        base = best_time([tool("xdsl-opt"), "--allow-unregistered-dialect", path, "--print-op-generic"], args.repeat)
-        ours = best_time([tool("meshc-opt"), path, "-p", "ttir-to-ttnn-pipeline{system=t3k mesh-shape=2,4}"],
-                         args.repeat)
-    print(f"module: {n} ttir ops on a T3K (2x4 mesh)")
-    print(f"baseline xdsl-opt parse+print (generic): {base:.2f} s")
-    print(f"meshc-opt ttir-to-ttnn-pipeline:         {ours:.2f} s")
-    print(f"ratio: {ours / base:.2f} (target <= 1.5)")
+        print(f"module: {n} ttir ops on a T3K (2x4 mesh); baseline xdsl-opt parse+print (generic), "
+              "meshc-opt ttir-to-ttnn-pipeline", flush=True)
+        runs = paired([tool("xdsl-opt"), "--allow-unregistered-dialect", path, "--print-op-generic"],
+                      [tool("meshc-opt"), path, "-p", "ttir-to-ttnn-pipeline{system=t3k mesh-shape=2,4}"],
+                      args.pairs)
+    ratios = [o / b for b, o in runs]
+    base = statistics.median(b for b, _ in runs)
+    ours = statistics.median(o for _, o in runs)
+    print(f"compile: meshc-opt / xdsl-opt = {statistics.median(ratios):.2f} (min {min(ratios):.2f}, max "
+          f"{max(ratios):.2f}; median of {len(runs)} interleaved pairs; target <= 1.2); median xdsl-opt "
+          f"{base:.2f} s, meshc-opt {ours:.2f} s, {n} ttir ops")
 
 
 if __name__ == "__main__":

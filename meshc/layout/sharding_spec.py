@@ -39,8 +39,10 @@ _INDEX_PARTIAL = re.compile(r"P([0-9]+)$")
 
 @lru_cache(maxsize=1)
 def _parser() -> Lark:
+    # cache=True: lark keeps the built LALR tables in the temp dir (keyed by the grammar, the
+    # options and lark's version) and reloads them, rather than rebuilding them in every process
     grammar = resources.files("meshc.layout").joinpath("sharding_spec.lark").read_text()
-    return Lark(grammar, parser="lalr", propagate_positions=True, maybe_placeholders=False)
+    return Lark(grammar, parser="lalr", propagate_positions=True, maybe_placeholders=False, cache=True)
 
 
 class _SpecError(Exception):
