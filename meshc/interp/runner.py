@@ -18,7 +18,6 @@ import numpy as np
 from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp, TensorType
 from xdsl.interpreter import Interpreter
-from xdsl.interpreters.func import FuncFunctions
 
 from meshc.diagnostics import LocatedError
 from meshc.interp.common import (
@@ -30,6 +29,7 @@ from meshc.interp.common import (
     random_input,
     shape_of,
 )
+from meshc.interp.func import FuncFunctions
 from meshc.layout.errors import LayoutError
 from meshc.layout.limits import MAX_TENSOR_BYTES
 from meshc.sim.traffic import Traffic

@@ -8,11 +8,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 from xdsl.interpreter import Interpreter
-from xdsl.interpreters.func import FuncFunctions
 
 import meshc
 from meshc.dialects import ttir
 from meshc.interp.common import find_entry
+from meshc.interp.func import FuncFunctions
 from meshc.interp.ttir import golden_functions, spmd_functions
 from meshc.layout.moe import moe_dispatch, moe_reference, moe_route
 
