@@ -23,6 +23,9 @@ _PASSES: dict[str, tuple[str, str]] = {
     "reshard-to-collectives": ("reshard_to_collectives", "ReshardToCollectivesPass"),
     # issue 11: the compile-time L1 check
     "ttnn-check-l1": ("ttnn_check_l1", "TTNNCheckL1Pass"),
+    # issue 13: global-view programs
+    "ttir-propagate-sharding": ("propagate_sharding", "PropagateShardingPass"),
+    "ttir-partition": ("partition", "PartitionPass"),
 }
 
 

@@ -1,7 +1,8 @@
 """The pipelines from ttir to each backend, with their options passed through.
 
 `ttir-to-ttnn-pipeline{system=t3k mesh-shape=2,4}` = tt-register-device{...},
-reshard-to-collectives, ttir-layout{...}, ttir-reinterpret-grid, convert-ttir-to-ttnn,
+ttir-propagate-sharding and ttir-partition (a global-view program becomes SPMD; an SPMD one is
+left alone), reshard-to-collectives, ttir-layout{...}, ttir-reinterpret-grid, convert-ttir-to-ttnn,
 ttnn-check-l1{spill-to-dram=...} (`check-l1=false` leaves the L1 check out, `spill-to-dram=true`
 moves tensors to DRAM interleaved until the program fits);
 `ttir-to-ttmetal-pipeline{...}` ends with convert-ttir-to-ttmetal instead (no L1 check: a
@@ -22,6 +23,8 @@ from xdsl.passes import ModulePass
 from meshc.dialects.reference import attach_reference, make_reference
 from meshc.passes.convert_ttir_to_ttmetal import ConvertTTIRToTTMetalPass
 from meshc.passes.convert_ttir_to_ttnn import ConvertTTIRToTTNNPass
+from meshc.passes.partition import PartitionPass
+from meshc.passes.propagate_sharding import PropagateShardingPass
 from meshc.passes.register_device import RegisterDevicePass
 from meshc.passes.reshard_to_collectives import ReshardToCollectivesPass
 from meshc.passes.ttir_layout import TTIRLayoutPass
@@ -45,7 +48,7 @@ class _PipelineBase(ModulePass):
         passes: list[ModulePass] = []
         if self.system is not None or self.mesh_shape is not None or "tt.device" not in op.attributes:
             passes.append(RegisterDevicePass(self.system or "n150", self.mesh_shape))
-        passes.append(ReshardToCollectivesPass())
+        passes += [PropagateShardingPass(), PartitionPass(), ReshardToCollectivesPass()]
         passes.append(TTIRLayoutPass(self.memory_space, self.memory_layout, self.tiled))
         if self.reinterpret_grid:
             passes.append(TTIRReinterpretGridPass())

@@ -5,11 +5,14 @@ grammar of meshc/layout/sharding_spec.lark (docs/distribution.md), e.g.
     tensor<2x2x2xbf16, #tt.sharding<[B=2/DP=2, S=2/CP=2, M=2/TP=2]>>
     #tt.sharding<[R, S(TP)] P(DP), mesh = [DP=2, TP=4]>
 
-`.spec` is the meshc.layout ShardingSpec; a tensor carrying one as its encoding must have the
+`#tt.sharding<[S0, R]>` (no mesh) is over the mesh of the module's `#tt.device`: `.bound` is
+False and `.on_mesh(shape)` binds it. `.spec` is the meshc.layout ShardingSpec; a tensor carrying one as its encoding must have the
 spec's rank and the sizes the named form declares (a registered type checker).
 """
 
 from __future__ import annotations
+
+from collections.abc import Sequence
 
 from xdsl.dialects.builtin import TensorType
 from xdsl.ir import Data
@@ -20,8 +23,8 @@ from xdsl.utils.exceptions import VerifyException
 
 from meshc.diagnostics import register_type_checker
 from meshc.layout.errors import LayoutError
-from meshc.layout.mesh import ShardingSpec
-from meshc.layout.sharding_spec import SpecSyntaxError, format_spec, parse_spec
+from meshc.layout.mesh import Mesh, ShardingSpec, UnboundMesh, bind_spec
+from meshc.layout.sharding_spec import SpecSyntaxError, format_spec, parse_spec_unbound
 
 
 def _sh_split_mesh(body: str) -> int | None:
@@ -39,7 +42,9 @@ def _sh_split_mesh(body: str) -> int | None:
 
 @irdl_attr_definition
 class ShardingAttr(Data[ShardingSpec]):
-    """`#tt.sharding<[S0, R], mesh = 2x2>`: which piece of the tensor every device of the mesh holds."""
+    """`#tt.sharding<[S0, R], mesh = 2x2>`: which piece of the tensor every device of the mesh holds.
+    Without `mesh = ...` an index-form spec is over the module's device mesh (`bound` is False
+    until `on_mesh` puts it there)."""
 
     name = "tt.sharding"
 
@@ -50,6 +55,15 @@ class ShardingAttr(Data[ShardingSpec]):
     @property
     def spec(self) -> ShardingSpec:
         return self.data
+
+    @property
+    def bound(self) -> bool:
+        return not isinstance(self.data.mesh, UnboundMesh)
+
+    def on_mesh(self, mesh_shape: Sequence[int]) -> ShardingSpec:
+        """The spec over the mesh `mesh_shape` (a module's device mesh); LayoutError when it
+        names another mesh or an axis the mesh lacks."""
+        return bind_spec(self.data, Mesh(tuple(mesh_shape)))
 
     @classmethod
     def parse_parameter(cls, parser: AttrParser) -> ShardingSpec:
@@ -70,7 +84,7 @@ class ShardingAttr(Data[ShardingSpec]):
             spec_text = body[:comma]
         text = spec_text + (" on " + mesh_text if mesh_text else "")
         try:
-            return parse_spec(text)
+            return parse_spec_unbound(text)
         except SpecSyntaxError as e:
             col = e.column - 1
             if col < len(spec_text):

@@ -14,7 +14,8 @@ plain functions in `shape_rules.py`.
 
 The package's files, one family each: attributes.py (enum attributes), base.py (verifier
 helpers and op bases), compute.py, comparison.py (eq ... le, where), collectives.py (mesh_shard and the collectives),
-reshard.py (reshard, point_to_point, all_slice), moe.py. The `TTIR` dialect object is here.
+reshard.py (reshard, point_to_point, all_slice), moe.py, sharding_constraint.py (the
+global-view annotations). The `TTIR` dialect object is here.
 """
 
 from __future__ import annotations
@@ -120,6 +121,7 @@ from meshc.dialects.ttir.reshard import (
     ReshardBase,
     ReshardOp,
 )
+from meshc.dialects.ttir.sharding_constraint import ShardingConstraintOp
 from meshc.layout.collectives import COLLECTIVES
 
 _ATTRIBUTES = [ShardTypeAttr, ShardDirectionAttr, ReduceTypeAttr]
@@ -131,6 +133,7 @@ _OPS = [
     MeshShardOp, AllGatherOp, ReduceScatterOp, AllReduceOp, AllToAllOp, CollectivePermuteOp,
     ReshardOp, PointToPointOp, AllSliceOp, MoeRouteOp, MoeDispatchOp, MoeCombineOp,
     *COMPARISON_OPS,
+    ShardingConstraintOp,
 ]  # fmt: skip
 
 COLLECTIVE_OPS = {op.name.split(".", 1)[1]: op for op in (

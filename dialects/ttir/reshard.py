@@ -51,7 +51,7 @@ def _spec_on_mesh(op: Operation, attr: Attribute, what: str):
                     raise
                 spec = parse_spec(attr.data, mesh)
         elif attr.name == "tt.sharding":
-            spec = attr.spec  # type: ignore[attr-defined]
+            spec = attr.spec if attr.bound else attr.on_mesh(mesh.shape)  # type: ignore[attr-defined]
         else:
             raise VerifyException(f"{what} must be a sharding-spec string or a #tt.sharding attribute, got {attr}")
         return as_view(spec, mesh)

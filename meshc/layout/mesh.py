@@ -160,3 +160,22 @@ class ShardingSpec:
         if self.partial:
             text += " P(" + ",".join(axis(a) for a in self.partial) + ")"
         return text
+
+
+@dataclass(frozen=True)
+class UnboundMesh(Mesh):
+    """The mesh of a spec written without one (`#tt.sharding<[S0, R]>`): its axes are indices
+    into the mesh the spec is later bound to (a module's device mesh), sizes unknown (1 here).
+    Never equal to a `Mesh`, so an unbound spec is never mistaken for a bound one."""
+
+
+def bind_spec(spec: ShardingSpec, mesh: Mesh) -> ShardingSpec:
+    """An unbound spec over `mesh`; a bound one must already be over a mesh of that shape."""
+    if not isinstance(spec.mesh, UnboundMesh):
+        if spec.mesh.shape != mesh.shape:
+            raise LayoutError(f"spec {spec} is over the mesh {spec.mesh}, not the mesh {mesh}")
+        return spec
+    used = [a for d in spec.dims for a in d] + list(spec.partial)
+    if used and max(used) >= mesh.rank:
+        raise LayoutError(f"spec {spec} uses mesh axis {max(used)}, but the mesh {mesh} has {mesh.rank} axes")
+    return ShardingSpec(mesh, spec.dims, spec.partial, spec.dim_names, spec.dim_sizes)

@@ -31,7 +31,7 @@ from lark import Lark, Token, Transformer, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
 
 from meshc.layout.errors import LayoutError
-from meshc.layout.mesh import Mesh, ShardingSpec
+from meshc.layout.mesh import Mesh, ShardingSpec, UnboundMesh
 
 _INDEX_SHARD = re.compile(r"S([0-9]+)$")
 _INDEX_PARTIAL = re.compile(r"P([0-9]+)$")
@@ -159,6 +159,19 @@ def parse_spec(text: str, mesh: Mesh | Sequence[int] | None = None) -> ShardingS
         at_end = isinstance(e, UnexpectedEOF) or (isinstance(e, UnexpectedToken) and e.token.type == "$END")
         column = len(text) + 1 if at_end else (getattr(e, "column", None) or 1)
         raise _located(text, column, _describe(e)) from None
+
+
+def parse_spec_unbound(text: str) -> ShardingSpec:
+    """`parse_spec`, but an index-form spec naming no mesh (`[S0, R]`) is kept over an
+    `UnboundMesh` (axes as indices, sizes unknown) for `bind_spec` to put on a mesh later."""
+    try:
+        return parse_spec(text)
+    except SpecSyntaxError as e:
+        if "names no mesh" not in e.reason:
+            raise
+    spec = parse_spec(text, UnboundMesh((1,) * 10))
+    used = [a for d in spec.dims for a in d] + list(spec.partial)
+    return ShardingSpec(UnboundMesh((1,) * (max(used, default=0) + 1)), spec.dims, spec.partial)
 
 
 class SpecSyntaxError(LayoutError):
@@ -326,7 +339,7 @@ def format_spec(spec: ShardingSpec, include_mesh: bool = True) -> str:
     text = "[" + ", ".join(one(d) for d in spec.dims) + "]"
     if spec.partial:
         text += " P(" + ", ".join(ax(a) for a in spec.partial) + ")"
-    if include_mesh:
+    if include_mesh and not isinstance(mesh, UnboundMesh):
         text += " on " + _mesh_text(mesh)
     return text
 

@@ -1,0 +1,248 @@
+"""`ttir-partition`: a global-view program with its shardings chosen -> the SPMD ttir meshc lowers.
+
+Reads what `ttir-propagate-sharding` wrote (and runs it first when the module carries no
+chosen shardings), then per function:
+
+* each argument enters through `ttir.mesh_shard full_to_shard` with its spec (a spec the op
+  cannot state, e.g. `[S10, R]`, enters replicated and is resharded);
+* each op computes on local shapes (global / pieces per dim): where an operand's sharding is not
+  the one the op's rule requires for its chosen result sharding, a `ttir.reshard` is inserted
+  (one per value and target), which `reshard-to-collectives` lowers to collectives or
+  point-to-point moves; a partial sum reaching an op that needs the value becomes an all_reduce
+  (or a reduce_scatter) that way;
+* `ttir.sharding_constraint` becomes the reshard to its spec (or nothing);
+* each result is resharded to its spec and leaves through `ttir.mesh_shard shard_to_full`.
+
+Shape-carrying attributes follow the local shapes (reshape's `shape`, broadcast's repeat
+counts, a splat constant's value); a non-splat constant is made replicated and resharded.
+Uneven splits are a located error naming the dim (pad the tensor). On one device the
+annotations are dropped and nothing else changes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects import func
+from xdsl.dialects.builtin import (
+    ArrayAttr,
+    DenseArrayBase,
+    DenseIntOrFPElementsAttr,
+    IntegerAttr,
+    ModuleOp,
+    TensorType,
+    i64,
+)
+from xdsl.ir import Operation, SSAValue
+from xdsl.passes import ModulePass
+from xdsl.rewriter import InsertPoint, Rewriter
+
+from meshc.diagnostics import LocatedError
+from meshc.dialects import ttir
+from meshc.dialects.tt import ShardingAttr
+from meshc.dialects.ttir.sharding_constraint import ShardingConstraintOp
+from meshc.layout.errors import LayoutError
+from meshc.layout.mesh import Mesh, ShardingSpec
+from meshc.layout.sharding_rules import local_shape, replicated
+from meshc.passes.propagate_sharding import propagate_module
+from meshc.passes.sharding_ir import (
+    CHOSEN,
+    body_ops,
+    chosen_specs,
+    function_specs,
+    has_annotations,
+    is_global_view,
+    mesh_of,
+    op_rule,
+    set_function_specs,
+    shape,
+)
+
+
+def _local_type(t: TensorType, spec: ShardingSpec, where: Operation, what: str) -> TensorType:
+    try:
+        local = local_shape(tuple(t.get_shape()), spec)
+    except LayoutError as e:
+        raise LocatedError(f"{what}: {e}", where) from None
+    return TensorType(t.element_type, local, t.encoding)
+
+
+def _expressible(spec: ShardingSpec) -> bool:
+    """Can `ttir.mesh_shard` state it: no partial sums, each dim's axes in ascending order."""
+    return not spec.partial and all(list(d) == sorted(d) for d in spec.dims)
+
+
+def _mesh_shard(value: SSAValue, spec: ShardingSpec, to_device: bool, result_type: TensorType) -> Operation:
+    full = shape(value) if to_device else tuple(result_type.get_shape())
+    sharded = any(spec.dims)
+    dims = [-1] * spec.mesh.rank
+    for d, axes in enumerate(spec.dims):
+        for a in axes:
+            dims[a] = d
+    return ttir.MeshShardOp.create(
+        operands=[value], result_types=[result_type],
+        attributes={
+            "shard_type": ttir.ShardTypeAttr("devices" if sharded else "replicate"),
+            "shard_direction": ttir.ShardDirectionAttr("full_to_shard" if to_device else "shard_to_full"),
+            "shard_shape": DenseArrayBase.from_list(i64, [spec.num_pieces(d) for d in range(len(full))]),
+            "shard_dims": DenseArrayBase.from_list(i64, dims),
+        })
+
+
+class _Partitioner:
+    def __init__(self, f: func.FuncOp, mesh: Mesh):
+        self.f, self.mesh = f, mesh
+        self.spec: dict[SSAValue, ShardingSpec] = {}
+        self.cache: dict[tuple[SSAValue, ShardingSpec], SSAValue] = {}
+        self.globals: dict[SSAValue, tuple[int, ...]] = {}
+
+    def insert(self, new: Operation, before: Operation) -> Operation:
+        new.location = before.location
+        Rewriter.insert_op(new, InsertPoint.before(before))
+        return new
+
+    def reshard(self, v: SSAValue, target: ShardingSpec, before: Operation) -> SSAValue:
+        src = self.spec[v]
+        if src == target:
+            return v
+        key = (v, target)
+        if key not in self.cache:
+            t = v.type
+            assert isinstance(t, TensorType)
+            full = TensorType(t.element_type, self.global_shape(v), t.encoding)
+            op = ttir.ReshardOp.create(
+                operands=[v], result_types=[_local_type(full, target, before, "reshard")],
+                attributes={"source": ShardingAttr(src), "target": ShardingAttr(target)})
+            self.insert(op, before)
+            self.spec[op.results[0]] = target
+            self.globals[op.results[0]] = self.global_shape(v)
+            self.cache[key] = op.results[0]
+        return self.cache[key]
+
+    def reshard_all_uses(self, v: SSAValue, target: ShardingSpec, before: Operation) -> None:
+        new = self.reshard(v, target, before)
+        v.replace_uses_with_if(new, lambda use: use.operation is not new.owner)
+
+    def global_shape(self, v: SSAValue) -> tuple[int, ...]:
+        return self.globals.get(v, shape(v))
+
+    def run(self) -> None:
+        f, mesh = self.f, self.mesh
+        ins, outs = function_specs(f, mesh)
+        ops = body_ops(f)
+        ret = ops[-1]
+        first = ops[0]
+        for arg, spec in zip(list(f.body.blocks.first.args), ins):
+            if not arg.uses:
+                continue
+            t = arg.type
+            assert isinstance(t, TensorType)
+            enter = spec if _expressible(spec) else replicated(mesh, len(spec.dims))
+            ms = self.insert(_mesh_shard(arg, enter, True, _local_type(t, enter, f, f"argument #{arg.index}")), first)
+            arg.replace_uses_with_if(ms.results[0], lambda use: use.operation is not ms)
+            self.spec[ms.results[0]] = enter
+            self.globals[ms.results[0]] = shape(arg)
+            if enter != spec:
+                _local_type(t, spec, f, f"argument #{arg.index}")
+                self.reshard_all_uses(ms.results[0], spec, first)
+        for op in ops[:-1]:
+            self.partition_op(op)
+        for i, (v, spec) in enumerate(zip(list(ret.operands), outs)):
+            local = self.reshard(v, spec if _expressible(spec) else replicated(mesh, len(spec.dims)), ret)
+            t = local.type
+            assert isinstance(t, TensorType)
+            full = TensorType(t.element_type, self.global_shape(local), t.encoding)
+            ms = self.insert(_mesh_shard(local, self.spec[local], False, full), ret)
+            ret.operands[i] = ms.results[0]
+        set_function_specs(f, None, None)
+
+    def partition_op(self, op: Operation) -> None:
+        chosen = chosen_specs(op)
+        if chosen is None:
+            raise LocatedError("this op has no chosen sharding (tt.shardings); run ttir-propagate-sharding first", op)
+        if isinstance(op, ShardingConstraintOp):
+            new = self.reshard(op.input, chosen[0], op)
+            op.result.replace_all_uses_with(new)
+            Rewriter.erase_op(op)
+            return
+        required = op_rule(op).require(chosen)
+        if required is None:
+            raise LocatedError(f"no operand shardings compute the chosen result shardings "
+                               f"{[str(s) for s in chosen]}", op)
+        for i, (v, spec) in enumerate(zip(list(op.operands), required)):
+            op.operands[i] = self.reshard(v, spec, op)
+        if op.name == "ttir.constant" and any(chosen[0].dims) and not op.value.is_splat():  # type: ignore[attr-defined]
+            self.local_results(op, (replicated(self.mesh, len(chosen[0].dims)),))
+            self.reshard_all_uses(op.results[0], chosen[0], op.next_op)  # type: ignore[arg-type]
+        else:
+            self.local_results(op, chosen)
+        del op.attributes[CHOSEN]
+
+    def local_results(self, op: Operation, specs) -> None:
+        for r, spec in zip(list(op.results), specs):
+            t = r.type
+            assert isinstance(t, TensorType)
+            full = tuple(t.get_shape())
+            lt = _local_type(t, spec, op, "result")
+            new = Rewriter.replace_value_with_new_type(r, lt) if lt != t else r
+            self.spec[new] = spec
+            self.globals[new] = full
+        self.fix_attributes(op)
+
+    def fix_attributes(self, op: Operation) -> None:
+        out = shape(op.results[0])
+        if op.name == "ttir.reshape" and "shape" in op.attributes:
+            old = op.attributes["shape"]
+            assert isinstance(old, ArrayAttr)
+            kind = old.data[0].type if old.data else i64  # type: ignore[attr-defined]
+            op.attributes["shape"] = ArrayAttr([IntegerAttr(n, kind) for n in out])
+        elif op.name == "ttir.broadcast" and "broadcast_dimensions" in op.attributes:
+            src = shape(op.operands[0])
+            src = (1,) * (len(out) - len(src)) + src
+            op.attributes["broadcast_dimensions"] = DenseArrayBase.from_list(
+                i64, [o // s if s != o else 1 for s, o in zip(src, out)])
+        elif op.name == "ttir.constant":
+            value = op.attributes["value"]
+            assert isinstance(value, DenseIntOrFPElementsAttr)
+            rt = op.results[0].type
+            assert isinstance(rt, TensorType)
+            if tuple(value.type.get_shape()) != out:
+                vt = TensorType(value.type.get_element_type(), out)
+                op.attributes["value"] = DenseIntOrFPElementsAttr.from_list(vt, [value.get_values()[0]])
+
+
+def _strip(module: ModuleOp) -> None:
+    """One device: drop the annotations and the chosen shardings."""
+    for op in list(module.walk()):
+        if isinstance(op, ShardingConstraintOp):
+            op.result.replace_all_uses_with(op.input)
+            Rewriter.erase_op(op)
+        elif isinstance(op, func.FuncOp):
+            set_function_specs(op, None, None)
+        elif CHOSEN in op.attributes:
+            del op.attributes[CHOSEN]
+
+
+@dataclass(frozen=True)
+class PartitionPass(ModulePass):
+    name = "ttir-partition"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        partition_module(op)
+
+
+def partition_module(module: ModuleOp) -> None:
+    if not is_global_view(module):
+        if has_annotations(module):
+            propagate_module(module)  # raises the located error
+        return
+    mesh = mesh_of(module)
+    if mesh.size == 1:
+        _strip(module)
+        return
+    if not any(o.attributes.get(CHOSEN) is not None for o in module.walk()):
+        propagate_module(module)
+    for f in list(module.walk()):
+        if isinstance(f, func.FuncOp) and f.body.blocks:
+            _Partitioner(f, mesh).run()

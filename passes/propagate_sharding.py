@@ -1,0 +1,169 @@
+"""`ttir-propagate-sharding`: give every value of a global-view program a sharding.
+
+Inputs: the user's annotations (`tt.sharding` on function arguments and results,
+`ttir.sharding_constraint` on any value; unannotated arguments and results are replicated).
+Output: every op carries `tt.shardings = [#tt.sharding<...>, ...]` (one a result), every
+argument and result its `tt.sharding`; `ttir-partition` then makes the SPMD program.
+
+The per-op rules are `meshc.layout.sharding_rules`. The priorities (docs/propagation.md):
+
+1. User annotations win: an annotated argument, result or constrained value has that sharding.
+2. Backward hints: walking from the end, an op whose result has a wanted sharding (a user
+   annotation first, then what its users want) asks its operands for what `Rule.require` says;
+   the first wish a value receives is kept (annotations before derived wishes, later users
+   before earlier ones).
+3. Forward choice: in program order, each op picks among the wanted sharding of its results,
+   the merge of its operands' shardings (`Rule.merge`: per factor the first operand sharding
+   it), the sharding each operand proposes alone (`Rule.propose`, operands in order), and replication,
+   the one that moves the fewest bytes: the bytes of resharding its operands to what that
+   choice requires, plus the bytes of taking its result to the wanted sharding (or, for a
+   partial sum nobody wants as such, of reducing it). Bytes are the reshard planner's
+   (`plan_reshard(...).delivered_bytes`). Ties go to the smaller per-device result, then to the
+   earlier candidate in the order above.
+
+Programs with SPMD ops (hand-written `ttir.mesh_shard`, collectives) are left alone; so is a
+module on one device (nothing to shard). Errors (located): an op with no sharding rule, an
+annotation whose rank or mesh does not fit, annotations in an SPMD program.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects import func
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.ir import Operation, SSAValue
+from xdsl.passes import ModulePass
+
+from meshc.diagnostics import LocatedError
+from meshc.dialects.ttir.sharding_constraint import ShardingConstraintOp
+from meshc.layout.mesh import Mesh, ShardingSpec
+from meshc.layout.sharding_rules import replicated
+from meshc.passes.sharding_ir import (
+    body_ops,
+    function_specs,
+    has_annotations,
+    is_global_view,
+    mesh_of,
+    op_rule,
+    reshard_bytes,
+    set_chosen,
+    set_function_specs,
+    shape,
+)
+
+
+def _local_elems(value: SSAValue, spec: ShardingSpec) -> int:
+    return math.prod(-(-n // spec.num_pieces(d)) for d, n in enumerate(shape(value)))
+
+
+def constraint_spec(op: ShardingConstraintOp, mesh: Mesh) -> ShardingSpec:
+    return op.sharding.on_mesh(mesh.shape)
+
+
+def propagate_function(f: func.FuncOp, mesh: Mesh) -> dict[SSAValue, ShardingSpec]:
+    """Choose the sharding of every value of `f`; writes them on the ops and the signature."""
+    ins, outs = function_specs(f, mesh)
+    ops = body_ops(f)
+    ret = ops[-1]
+    chosen: dict[SSAValue, ShardingSpec] = dict(zip(f.body.blocks.first.args, ins))
+
+    wanted: dict[SSAValue, ShardingSpec] = {}
+    for v, spec in zip(ret.operands, outs):
+        wanted.setdefault(v, spec)
+    for op in ops:
+        if isinstance(op, ShardingConstraintOp):
+            wanted.setdefault(op.input, constraint_spec(op, mesh))
+    for op in reversed(ops[:-1]):
+        if isinstance(op, ShardingConstraintOp):
+            continue
+        want = [wanted.get(r) for r in op.results]
+        if not op.results or any(w is None for w in want):
+            continue
+        req = op_rule(op).require(want)  # type: ignore[arg-type]
+        if req is not None:
+            for v, spec in zip(op.operands, req):
+                wanted.setdefault(v, spec)
+
+    for op in ops[:-1]:
+        if isinstance(op, ShardingConstraintOp):
+            spec = constraint_spec(op, mesh)
+            chosen[op.result] = spec
+            set_chosen(op, (spec,))
+            continue
+        if not op.results:
+            raise LocatedError("an op without results has no place in a global-view program", op)
+        specs = choose(op, chosen, wanted, mesh)
+        for r, s in zip(op.results, specs):
+            chosen[r] = s
+        set_chosen(op, specs)
+    set_function_specs(f, ins, outs)
+    return chosen
+
+
+def choose(op: Operation, chosen: dict[SSAValue, ShardingSpec], wanted: dict[SSAValue, ShardingSpec],
+           mesh: Mesh) -> tuple[ShardingSpec, ...]:
+    """The results' sharding with the fewest bytes moved (priorities in the module docstring)."""
+    rule = op_rule(op)
+    cands: list[tuple[ShardingSpec, ...]] = []
+    want = tuple(wanted.get(r) for r in op.results)
+    if all(w is not None for w in want):
+        cands.append(want)  # type: ignore[arg-type]
+    if len(op.operands) > 1:
+        merged = rule.merge({i: chosen[v] for i, v in enumerate(op.operands)})
+        if merged is not None:
+            cands.append(merged)
+    for i, v in enumerate(op.operands):
+        p = rule.propose(i, chosen[v])
+        if p is not None:
+            cands.append(p)
+    cands.append(tuple(replicated(mesh, len(shape(r))) for r in op.results))
+
+    best, best_key = None, None
+    for idx, cand in enumerate(dict.fromkeys(cands)):
+        req = rule.require(cand)
+        if req is None:
+            continue
+        cost = sum(reshard_bytes(v, chosen[v], s) for v, s in zip(op.operands, req))
+        for r, c, w in zip(op.results, cand, want):
+            if w is not None:
+                extra = reshard_bytes(r, c, w)
+                cost += 0.0 if math.isinf(extra) else extra
+            elif c.partial:
+                cost += reshard_bytes(r, c, ShardingSpec(mesh, c.dims))
+        if math.isinf(cost):
+            continue
+        key = (cost, sum(_local_elems(r, c) for r, c in zip(op.results, cand)), idx)
+        if best_key is None or key < best_key:
+            best, best_key = cand, key
+    assert best is not None  # replication is always possible
+    return best
+
+
+@dataclass(frozen=True)
+class PropagateShardingPass(ModulePass):
+    name = "ttir-propagate-sharding"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        propagate_module(op)
+
+
+def propagate_module(module: ModuleOp) -> bool:
+    """Propagate in every function of a global-view module on more than one device; False
+    (nothing done) otherwise. Annotations in an SPMD program are a located error."""
+    if not is_global_view(module):
+        if has_annotations(module):
+            bad = next(o for o in module.walk() if o.name in ("ttir.sharding_constraint", "func.func")
+                       and (o.name != "func.func" or o.arg_attrs is not None or o.res_attrs is not None))
+            raise LocatedError("sharding annotations belong to global-view programs; this one already has SPMD ops "
+                               "(ttir.mesh_shard, collectives): drop the annotations or the SPMD ops", bad)
+        return False
+    mesh = mesh_of(module)
+    if mesh.size == 1:
+        return False
+    for f in list(module.walk()):
+        if isinstance(f, func.FuncOp) and f.body.blocks:
+            propagate_function(f, mesh)
+    return True

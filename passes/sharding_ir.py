@@ -1,0 +1,186 @@
+"""The IR side of global-view sharding, shared by ttir-propagate-sharding, ttir-partition and
+ttir-auto-shard: ttir ops as `meshc.layout.sharding_rules.OpInfo`, the function annotations, the
+chosen specs carried on ops (`tt.shardings`), and the bytes a reshard costs (the planner's).
+
+A module is *global view* when it has none of the SPMD ops (`ttir.mesh_shard`, collectives,
+reshards): those are written per device by hand, and the sharding passes leave them alone.
+"""
+
+from __future__ import annotations
+
+import math
+from functools import lru_cache
+
+from xdsl.dialects import func
+from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, ModuleOp, TensorType
+from xdsl.ir import Operation, SSAValue
+from xdsl.utils.exceptions import VerifyException
+
+from meshc.diagnostics import LocatedError
+from meshc.dialects.element_types import data_type_name
+from meshc.dialects.tt import ShardingAttr
+from meshc.dialects.ttir.sharding_constraint import ShardingConstraintOp, check_annotation
+from meshc.layout.errors import LayoutError
+from meshc.layout.mesh import Mesh, ShardingSpec
+from meshc.layout.sharding_rules import OpInfo, Rule, replicated, rule_for
+from meshc.passes.lowering_utils import module_mesh
+
+SPMD_OPS = ("ttir.mesh_shard", "ttir.all_gather", "ttir.reduce_scatter", "ttir.all_reduce", "ttir.all_to_all",
+            "ttir.collective_permute", "ttir.reshard", "ttir.point_to_point", "ttir.all_slice")
+CHOSEN = "tt.shardings"
+"""The op attribute ttir-propagate-sharding writes: one #tt.sharding a result."""
+
+
+def is_global_view(module: ModuleOp) -> bool:
+    return not any(op.name in SPMD_OPS for op in module.walk())
+
+
+def has_annotations(module: ModuleOp) -> bool:
+    for op in module.walk():
+        if isinstance(op, ShardingConstraintOp) or CHOSEN in op.attributes:
+            return True
+        if isinstance(op, func.FuncOp):
+            for attrs in (op.arg_attrs, op.res_attrs):
+                if attrs is not None and any("tt.sharding" in d.data for d in attrs.data):
+                    return True
+    return False
+
+
+def mesh_of(module: ModuleOp) -> Mesh:
+    return Mesh(module_mesh(module))
+
+
+def shape(value: SSAValue) -> tuple[int, ...]:
+    t = value.type
+    assert isinstance(t, TensorType)
+    return tuple(t.get_shape())
+
+
+def _dims(values, rank: int) -> list[int]:
+    from meshc.dialects.shape_rules import ints_of
+
+    return [d + rank if d < 0 else d for d in ints_of(values)]
+
+
+def op_info(op: Operation) -> OpInfo:
+    """The op as the sharding rules see it; LocatedError for a non-tensor or non-ttir op."""
+    from meshc.dialects.ttir import bool_value, int_value
+
+    if not op.name.startswith("ttir.") or not all(isinstance(v.type, TensorType) for v in (*op.operands, *op.results)):
+        raise LocatedError(f"a global-view program holds ttir ops on tensors; '{op.name}' has no sharding rule", op)
+    kind = op.name.split(".", 1)[1]
+    ins = tuple(shape(v) for v in op.operands)
+    outs = tuple(shape(v) for v in op.results)
+    attrs: dict = {}
+    rank = len(ins[0]) if ins else 0
+    a = op.attributes
+    if kind in ("sum", "mean", "max"):
+        attrs["dims"] = tuple(op.reduced_dims())  # type: ignore[attr-defined]
+        attrs["keep_dim"] = bool_value(a.get("keep_dim"))
+    elif kind == "softmax":
+        attrs["dim"] = _dims([int_value(a["dimension"])], rank)[0]
+    elif kind == "concat":
+        attrs["dim"] = _dims([int_value(a["dim"])], rank)[0]
+    elif kind == "transpose":
+        d0, d1 = op.dims()  # type: ignore[attr-defined]
+        perm = list(range(rank))
+        perm[d0], perm[d1] = perm[d1], perm[d0]
+        attrs["permutation"] = tuple(perm)
+    elif kind == "permute":
+        attrs["permutation"] = tuple(_dims(a["permutation"], rank))
+    elif kind == "matmul":
+        attrs["transpose_a"] = bool_value(a.get("transpose_a"))
+        attrs["transpose_b"] = bool_value(a.get("transpose_b"))
+    return OpInfo(kind, ins, outs, attrs)
+
+
+def op_rule(op: Operation) -> Rule:
+    try:
+        return rule_for(op_info(op))
+    except LayoutError as e:
+        raise LocatedError(str(e), op) from None
+
+
+def dtype_name(value: SSAValue) -> str:
+    t = value.type
+    assert isinstance(t, TensorType)
+    return data_type_name(t.element_type) or "f32"
+
+
+@lru_cache(maxsize=65536)
+def _bytes(shape_: tuple[int, ...], dtype: str, src: ShardingSpec, tgt: ShardingSpec) -> float:
+    from meshc.layout.reshard import plan_reshard
+
+    try:
+        return float(plan_reshard(shape_, dtype, src, tgt).delivered_bytes)
+    except LayoutError:
+        return math.inf
+
+
+def reshard_bytes(value: SSAValue, src: ShardingSpec, tgt: ShardingSpec) -> float:
+    """Bytes the fewest-bytes plan delivers to move `value` from `src` to `tgt` (inf: no plan,
+    e.g. turning a value into partial sums)."""
+    if src == tgt:
+        return 0.0
+    return _bytes(shape(value), dtype_name(value), src, tgt)
+
+
+def function_specs(f: func.FuncOp, mesh: Mesh) -> tuple[list[ShardingSpec], list[ShardingSpec]]:
+    """The annotated (else replicated) spec of every argument and result; LocatedError at the
+    function naming a bad annotation."""
+
+    def read(attrs: ArrayAttr | None, types, what: str) -> list[ShardingSpec]:
+        out = []
+        for i, t in enumerate(types):
+            d = attrs.data[i].data if attrs is not None and i < len(attrs.data) else {}
+            attr = d.get("tt.sharding")
+            if attr is None:
+                out.append(replicated(mesh, len(t.get_shape())))
+                continue
+            try:
+                spec = check_annotation(attr, t, mesh.shape, f"{what} #{i}")
+            except VerifyException as e:
+                raise LocatedError(str(e), f) from None
+            assert spec is not None
+            out.append(spec)
+        return out
+
+    ins = read(f.arg_attrs, f.function_type.inputs.data, "argument")
+    outs = read(f.res_attrs, f.function_type.outputs.data, "result")
+    return ins, outs
+
+
+def set_function_specs(f: func.FuncOp, ins: list[ShardingSpec] | None, outs: list[ShardingSpec] | None) -> None:
+    """Write (or with None, remove) the `tt.sharding` of every argument and result."""
+
+    def write(attrs: ArrayAttr | None, specs: list[ShardingSpec] | None, n: int) -> ArrayAttr | None:
+        dicts = []
+        for i in range(n):
+            d = dict(attrs.data[i].data) if attrs is not None and i < len(attrs.data) else {}
+            d.pop("tt.sharding", None)
+            if specs is not None:
+                d["tt.sharding"] = ShardingAttr(specs[i])
+            dicts.append(DictionaryAttr(d))
+        return ArrayAttr(dicts) if any(d.data for d in dicts) else None
+
+    f.arg_attrs = write(f.arg_attrs, ins, len(f.function_type.inputs.data))
+    f.res_attrs = write(f.res_attrs, outs, len(f.function_type.outputs.data))
+
+
+def chosen_specs(op: Operation) -> tuple[ShardingSpec, ...] | None:
+    attr = op.attributes.get(CHOSEN)
+    if attr is None:
+        return None
+    assert isinstance(attr, ArrayAttr)
+    return tuple(a.spec for a in attr.data)  # type: ignore[attr-defined]
+
+
+def set_chosen(op: Operation, specs: tuple[ShardingSpec, ...]) -> None:
+    op.attributes[CHOSEN] = ArrayAttr([ShardingAttr(s) for s in specs])
+
+
+def body_ops(f: func.FuncOp) -> list[Operation]:
+    """The ops of a function body, the return last; LocatedError for control flow."""
+    if len(f.body.blocks) != 1:
+        raise LocatedError("a global-view function has one block", f)
+    return list(f.body.blocks.first.ops)
