@@ -166,7 +166,7 @@ class _Partitioner:
             op.result.replace_all_uses_with(new)
             Rewriter.erase_op(op)
             return
-        required = op_rule(op).require(chosen)
+        required = op_rule(op, self.global_shape).require(chosen)
         if required is None:
             raise LocatedError(f"no operand shardings compute the chosen result shardings "
                                f"{[str(s) for s in chosen]}", op)

@@ -8,6 +8,8 @@ argument and result its `tt.sharding`; `ttir-partition` then makes the SPMD prog
 The per-op rules are `meshc.layout.sharding_rules`. The priorities (docs/propagation.md):
 
 1. User annotations win: an annotated argument, result or constrained value has that sharding.
+   An unannotated argument is replicated; an unannotated result is replicated when it is
+   returned (resharded there if need be) but asks nothing of the ops computing it.
 2. Backward hints: walking from the end, an op whose result has a wanted sharding (a user
    annotation first, then what its users want) asks its operands for what `Rule.require` says;
    the first wish a value receives is kept (annotations before derived wishes, later users
@@ -63,6 +65,10 @@ def constraint_spec(op: ShardingConstraintOp, mesh: Mesh) -> ShardingSpec:
     return op.sharding.on_mesh(mesh.shape)
 
 
+def _annotated(attrs, n: int) -> list[bool]:
+    return [attrs is not None and i < len(attrs.data) and "tt.sharding" in attrs.data[i].data for i in range(n)]
+
+
 def propagate_function(f: func.FuncOp, mesh: Mesh) -> dict[SSAValue, ShardingSpec]:
     """Choose the sharding of every value of `f`; writes them on the ops and the signature."""
     ins, outs = function_specs(f, mesh)
@@ -71,8 +77,9 @@ def propagate_function(f: func.FuncOp, mesh: Mesh) -> dict[SSAValue, ShardingSpe
     chosen: dict[SSAValue, ShardingSpec] = dict(zip(f.body.blocks.first.args, ins))
 
     wanted: dict[SSAValue, ShardingSpec] = {}
-    for v, spec in zip(ret.operands, outs):
-        wanted.setdefault(v, spec)
+    for v, spec, annotated in zip(ret.operands, outs, _annotated(f.res_attrs, len(outs))):
+        if annotated:  # an unannotated result is replicated at the return, but wants nothing earlier
+            wanted.setdefault(v, spec)
     for op in ops:
         if isinstance(op, ShardingConstraintOp):
             wanted.setdefault(op.input, constraint_spec(op, mesh))

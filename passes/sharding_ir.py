@@ -59,18 +59,21 @@ def shape(value: SSAValue) -> tuple[int, ...]:
 def _dims(values, rank: int) -> list[int]:
     from meshc.dialects.shape_rules import ints_of
 
-    return [d + rank if d < 0 else d for d in ints_of(values)]
+    vals = values if isinstance(values, list) else ints_of(values)
+    return [d + rank if d < 0 else d for d in vals]
 
 
-def op_info(op: Operation) -> OpInfo:
-    """The op as the sharding rules see it; LocatedError for a non-tensor or non-ttir op."""
+def op_info(op: Operation, shape_of=None) -> OpInfo:
+    """The op as the sharding rules see it; LocatedError for a non-tensor or non-ttir op.
+    `shape_of(value)` gives the global shape of a value (default: its type's shape)."""
     from meshc.dialects.ttir import bool_value, int_value
 
     if not op.name.startswith("ttir.") or not all(isinstance(v.type, TensorType) for v in (*op.operands, *op.results)):
         raise LocatedError(f"a global-view program holds ttir ops on tensors; '{op.name}' has no sharding rule", op)
     kind = op.name.split(".", 1)[1]
-    ins = tuple(shape(v) for v in op.operands)
-    outs = tuple(shape(v) for v in op.results)
+    shape_of = shape_of or shape
+    ins = tuple(shape_of(v) for v in op.operands)
+    outs = tuple(shape_of(v) for v in op.results)
     attrs: dict = {}
     rank = len(ins[0]) if ins else 0
     a = op.attributes
@@ -94,9 +97,9 @@ def op_info(op: Operation) -> OpInfo:
     return OpInfo(kind, ins, outs, attrs)
 
 
-def op_rule(op: Operation) -> Rule:
+def op_rule(op: Operation, shape_of=None) -> Rule:
     try:
-        return rule_for(op_info(op))
+        return rule_for(op_info(op, shape_of))
     except LayoutError as e:
         raise LocatedError(str(e), op) from None
 
