@@ -42,7 +42,7 @@ from xdsl.passes import ModulePass
 from meshc.diagnostics import LocatedError
 from meshc.dialects.ttir.sharding_constraint import ShardingConstraintOp
 from meshc.layout.mesh import Mesh, ShardingSpec
-from meshc.layout.sharding_rules import replicated
+from meshc.layout.sharding_rules import canonical, replicated
 from meshc.passes.sharding_ir import (
     body_ops,
     function_specs,
@@ -62,7 +62,7 @@ def _local_elems(value: SSAValue, spec: ShardingSpec) -> int:
 
 
 def constraint_spec(op: ShardingConstraintOp, mesh: Mesh) -> ShardingSpec:
-    return op.sharding.on_mesh(mesh.shape)
+    return canonical(op.sharding.on_mesh(mesh.shape))
 
 
 def _annotated(attrs, n: int) -> list[bool]:

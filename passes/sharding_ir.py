@@ -22,7 +22,7 @@ from meshc.dialects.tt import ShardingAttr
 from meshc.dialects.ttir.sharding_constraint import ShardingConstraintOp, check_annotation
 from meshc.layout.errors import LayoutError
 from meshc.layout.mesh import Mesh, ShardingSpec
-from meshc.layout.sharding_rules import OpInfo, Rule, replicated, rule_for
+from meshc.layout.sharding_rules import OpInfo, Rule, canonical, replicated, rule_for
 from meshc.passes.lowering_utils import module_mesh
 
 SPMD_OPS = ("ttir.mesh_shard", "ttir.all_gather", "ttir.reduce_scatter", "ttir.all_reduce", "ttir.all_to_all",
@@ -145,7 +145,7 @@ def function_specs(f: func.FuncOp, mesh: Mesh) -> tuple[list[ShardingSpec], list
             except VerifyException as e:
                 raise LocatedError(str(e), f) from None
             assert spec is not None
-            out.append(spec)
+            out.append(canonical(spec))
         return out
 
     ins = read(f.arg_attrs, f.function_type.inputs.data, "argument")

@@ -361,6 +361,17 @@ def rule_for(info: OpInfo) -> Rule:
     return Rule(info, make(info), linear=info.kind in LINEAR)
 
 
+def canonical(spec: ShardingSpec) -> ShardingSpec:
+    """The same placement without mesh axes of one device (they split and sum nothing):
+    `[S01, R]` on a 1x4 mesh is `[S1, R]`. Propagation works on canonical specs only."""
+    keep = [a for a in range(spec.mesh.rank) if spec.mesh.shape[a] > 1]
+    dims = tuple(tuple(a for a in d if a in keep) for d in spec.dims)
+    partial = tuple(a for a in spec.partial if a in keep)
+    if dims == spec.dims and partial == spec.partial:
+        return spec
+    return ShardingSpec(spec.mesh, dims, partial)
+
+
 def replicated(mesh: Mesh, rank: int) -> ShardingSpec:
     return ShardingSpec(mesh, tuple(() for _ in range(rank)))
 
