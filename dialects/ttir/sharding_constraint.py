@@ -48,7 +48,7 @@ def check_annotation(attr: Attribute, t: Attribute, mesh: tuple[int, ...] | None
     try:
         return attr.on_mesh(mesh)
     except LayoutError as e:
-        raise VerifyException(f"{what}: {e} (the module's device mesh is {'x'.join(map(str, mesh))})") from None
+        raise VerifyException(f"{what}: {e}") from None
 
 
 @irdl_op_definition
