@@ -28,11 +28,11 @@ func.func @f() attributes {c = #tt.sharding<[S0, S01], mesh = 2x2>} {
 
 // -----
 
-// expected-error @+1 {{bad sharding spec: the spec names no mesh}}
-func.func @f() attributes {c = #tt.sharding<[S0, R]>} {
+// expected-error @+1 {{bad sharding spec: mesh axis 'DP' has no size: write DP=<n> or give the mesh}}
+func.func @f() attributes {c = #tt.sharding<[B/DP, R]>} {
   func.return
 }
-// CHECK: sharding-errors.mlir:32:{{[0-9]+}}: error: bad sharding spec: the spec names no mesh
+// CHECK: sharding-errors.mlir:32:48: error: bad sharding spec: mesh axis 'DP' has no size
 
 // -----
 

@@ -52,3 +52,11 @@ func.func @named() attributes {a = #tt.sharding<[T=8/DP=2/TP=4, H]>, b = #tt.sha
                                d = #tt.sharding<[E=8/EP=8, M]>} {
   func.return
 }
+
+// Without a mesh an index-form spec is over the module's device mesh (docs/propagation.md):
+// it prints without one, as written.
+// CHECK-LABEL: func.func @module_mesh
+// CHECK-SAME: (%x: tensor<8x8xf32> {tt.sharding = #tt.sharding<[S0, R]>}) -> (tensor<8x8xf32> {tt.sharding = #tt.sharding<[R, S10] P(2)>})
+func.func @module_mesh(%x: tensor<8x8xf32> {tt.sharding = #tt.sharding<[S0, R]>}) -> (tensor<8x8xf32> {tt.sharding = #tt.sharding<[R, S10] P2>}) {
+  func.return %x : tensor<8x8xf32>
+}
