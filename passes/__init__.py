@@ -26,6 +26,7 @@ _PASSES: dict[str, tuple[str, str]] = {
     # issue 13: global-view programs
     "ttir-propagate-sharding": ("propagate_sharding", "PropagateShardingPass"),
     "ttir-partition": ("partition", "PartitionPass"),
+    "ttir-auto-shard": ("auto_shard", "AutoShardPass"),
 }
 
 

@@ -72,13 +72,25 @@ def _annotated(attrs, n: int) -> list[bool]:
 def propagate_function(f: func.FuncOp, mesh: Mesh) -> dict[SSAValue, ShardingSpec]:
     """Choose the sharding of every value of `f`; writes them on the ops and the signature."""
     ins, outs = function_specs(f, mesh)
+    chosen = plan_function(f, mesh, ins, outs, _annotated(f.res_attrs, len(outs)))
+    for op in body_ops(f)[:-1]:
+        set_chosen(op, tuple(chosen[r] for r in op.results))
+    set_function_specs(f, ins, outs)
+    return chosen
+
+
+def plan_function(f: func.FuncOp, mesh: Mesh, ins: list[ShardingSpec], outs: list[ShardingSpec],
+                  wish_results: list[bool]) -> dict[SSAValue, ShardingSpec]:
+    """The sharding of every value of `f` for argument specs `ins` and result specs `outs`
+    (`wish_results[i]`: result i's spec is a wish upstream, as an annotation is); the IR is
+    not changed."""
     ops = body_ops(f)
     ret = ops[-1]
     chosen: dict[SSAValue, ShardingSpec] = dict(zip(f.body.blocks.first.args, ins))
 
     wanted: dict[SSAValue, ShardingSpec] = {}
-    for v, spec, annotated in zip(ret.operands, outs, _annotated(f.res_attrs, len(outs))):
-        if annotated:  # an unannotated result is replicated at the return, but wants nothing earlier
+    for v, spec, wish in zip(ret.operands, outs, wish_results):
+        if wish:  # an unannotated result is replicated at the return, but wants nothing earlier
             wanted.setdefault(v, spec)
     for op in ops:
         if isinstance(op, ShardingConstraintOp):
@@ -96,17 +108,12 @@ def propagate_function(f: func.FuncOp, mesh: Mesh) -> dict[SSAValue, ShardingSpe
 
     for op in ops[:-1]:
         if isinstance(op, ShardingConstraintOp):
-            spec = constraint_spec(op, mesh)
-            chosen[op.result] = spec
-            set_chosen(op, (spec,))
+            chosen[op.result] = constraint_spec(op, mesh)
             continue
         if not op.results:
             raise LocatedError("an op without results has no place in a global-view program", op)
-        specs = choose(op, chosen, wanted, mesh)
-        for r, s in zip(op.results, specs):
+        for r, s in zip(op.results, choose(op, chosen, wanted, mesh)):
             chosen[r] = s
-        set_chosen(op, specs)
-    set_function_specs(f, ins, outs)
     return chosen
 
 

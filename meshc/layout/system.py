@@ -18,6 +18,12 @@ from functools import cached_property
 
 from meshc.layout.errors import LayoutError
 
+# the machine's rates (the simulator's time model, docs/simulator.md; ttir-auto-shard's estimate)
+ETH_BYTES_PER_S = 100e9 / 8  # an ethernet link, each direction
+DRAM_BYTES_PER_S = 288e9  # a chip's DRAM
+NOC_BYTES_PER_S = 32 * 1e9  # a chip's network on chip: 32 B a cycle at 1 GHz
+HOST_BYTES_PER_S = 32e9  # the host link (PCIe gen4 x16)
+
 GiB = 1 << 30
 
 

@@ -19,10 +19,9 @@ from __future__ import annotations
 
 from collections import Counter
 
-ETH_BYTES_PER_S = 100e9 / 8
-DRAM_BYTES_PER_S = 288e9
-NOC_BYTES_PER_S = 32 * 1e9
-HOST_BYTES_PER_S = 32e9
+from meshc.layout.system import DRAM_BYTES_PER_S, ETH_BYTES_PER_S, HOST_BYTES_PER_S, NOC_BYTES_PER_S
+
+__all__ = ["DRAM_BYTES_PER_S", "ETH_BYTES_PER_S", "HOST_BYTES_PER_S", "NOC_BYTES_PER_S", "Traffic"]
 
 
 _FIELDS = ("link", "noc", "dram_read", "dram_write", "host_to_device", "device_to_host", "delivered")
