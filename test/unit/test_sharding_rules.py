@@ -38,6 +38,7 @@ def _matmul(a, b, ta, tb):
 CASES = {
     "add": ([(8, 16), (1, 16)], (8, 16), {}, lambda xs, s: xs[0] + xs[1]),
     "multiply": ([(4, 8, 16), (8, 16)], (4, 8, 16), {}, lambda xs, s: xs[0] * xs[1]),
+    "where": ([(8, 16), (1, 16), (8, 1)], (8, 16), {}, lambda xs, s: np.where(xs[0] > 0, xs[1], xs[2])),
     "relu": ([(8, 16)], (8, 16), {}, lambda xs, s: np.maximum(xs[0], 0)),
     "matmul": ([(8, 16), (16, 8)], (8, 8), {}, lambda xs, s: xs[0] @ xs[1]),
     "matmul_t": ([(16, 8), (8, 16)], (8, 8), {"transpose_a": True, "transpose_b": True},
