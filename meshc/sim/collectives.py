@@ -27,22 +27,11 @@ import itertools
 
 import numpy as np
 
+from meshc.layout.collectives import groups
 from meshc.layout.errors import LayoutError
 from meshc.sim.machine import Machine
 
 REDUCERS = {"sum": np.add, "max": np.maximum, "min": np.minimum, "prod": np.multiply}
-
-
-def groups(mesh_shape: tuple[int, ...], cluster_axis: int | None) -> list[list[int]]:
-    """Device-index groups along `cluster_axis` (each ordered along the axis), or the whole mesh."""
-    n = int(np.prod(mesh_shape))
-    if cluster_axis is None:
-        return [list(range(n))]
-    if not 0 <= cluster_axis < len(mesh_shape):
-        raise LayoutError(f"cluster_axis {cluster_axis} is out of range for the {len(mesh_shape)}-d mesh {mesh_shape}")
-    ids = np.arange(n).reshape(mesh_shape)
-    moved = np.moveaxis(ids, cluster_axis, -1).reshape(-1, mesh_shape[cluster_axis])
-    return [list(map(int, row)) for row in moved]
 
 
 class Collectives:
