@@ -122,7 +122,7 @@ from meshc.dialects.ttir.reshard import (
     ReshardOp,
 )
 from meshc.dialects.ttir.sharding_constraint import ShardingConstraintOp
-from meshc.layout.collectives import COLLECTIVES
+from meshc.dialects.ttir.collectives import collective_op_table
 
 _ATTRIBUTES = [ShardTypeAttr, ShardDirectionAttr, ReduceTypeAttr]
 _OPS = [
@@ -136,10 +136,9 @@ _OPS = [
     ShardingConstraintOp,
 ]  # fmt: skip
 
-COLLECTIVE_OPS = {op.name.split(".", 1)[1]: op for op in (
+COLLECTIVE_OPS = collective_op_table((
     AllGatherOp, ReduceScatterOp, AllReduceOp, AllToAllOp, AllSliceOp, CollectivePermuteOp,
-)}  # fmt: skip
+), "ttir")  # fmt: skip
 """The ttir op of each collective kind (meshc.layout.collectives.COLLECTIVES)."""
-assert set(COLLECTIVE_OPS) == set(COLLECTIVES), "every collective kind has its ttir op"
 
 TTIR = Dialect("ttir", _OPS, _ATTRIBUTES)

@@ -8,6 +8,7 @@ from xdsl.irdl import attr_def, irdl_op_definition, operand_def, result_def
 from xdsl.utils.exceptions import VerifyException
 
 from meshc.dialects import shape_rules as rules
+from meshc.layout.collectives import COLLECTIVES
 from meshc.dialects.ttir.attributes import ReduceTypeAttr, ShardDirectionAttr, ShardTypeAttr
 from meshc.dialects.ttir.base import (
     CollectiveBase,
@@ -185,3 +186,12 @@ class CollectivePermuteBase(TTIROpBase):
 @irdl_op_definition
 class CollectivePermuteOp(CollectivePermuteBase):
     name = "ttir.collective_permute"
+
+
+def collective_op_table(ops, dialect: str) -> dict:
+    """{kind: op class} for a dialect's collective ops, checked to name every kind of
+    meshc.layout.collectives.COLLECTIVES exactly once (the registry every dialect derives from)."""
+    table = {op.name.split(".", 1)[1]: op for op in ops}
+    if set(table) != set(COLLECTIVES) or len(table) != len(ops):
+        raise AssertionError(f"the {dialect} collective ops {sorted(table)} must be one op a kind of {sorted(COLLECTIVES)}")
+    return table

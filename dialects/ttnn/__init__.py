@@ -76,7 +76,7 @@ from meshc.dialects.ttnn.memory import (
     TTNNLayoutAttr,
     check_ttnn_layout,
 )
-from meshc.layout.collectives import COLLECTIVES
+from meshc.dialects.ttir.collectives import collective_op_table
 
 _ATTRIBUTES = [
     BufferTypeAttr, TensorMemoryLayoutAttr, ShardOrientationAttr, CoreRangeAttr, CoreRangeSetAttr,
@@ -89,10 +89,9 @@ _OPS = [
     PointToPointOp, AllSliceOp, MoeRouteOp, MoeDispatchOp, MoeCombineOp,
 ]  # fmt: skip
 
-COLLECTIVE_OPS = {op.name.split(".", 1)[1]: op for op in (
+COLLECTIVE_OPS = collective_op_table((
     AllGatherOp, ReduceScatterOp, AllReduceOp, AllToAllOp, AllSliceOp, CollectivePermuteOp,
-)}  # fmt: skip
+), "ttnn")  # fmt: skip
 """The ttnn op of each collective kind (meshc.layout.collectives.COLLECTIVES)."""
-assert set(COLLECTIVE_OPS) == set(COLLECTIVES), "every collective kind has its ttnn op"
 
 TTNN = Dialect("ttnn", _OPS, _ATTRIBUTES)
