@@ -86,7 +86,7 @@ def simulate(shape, dtype, src: ShardingSpec, tgt: ShardingSpec):
     the ops it became, data checked). The program replicates x, cuts it to `src` (a reshard that
     only slices), runs the measured reshard, and gathers the result back to compare with x."""
     import meshc
-    from meshc.interp.runner import run
+    from meshc import run
     from meshc.sim.encoding import quantize
 
     mesh = Mesh(src.mesh.shape)

@@ -14,6 +14,8 @@ from xdsl.dialects.builtin import ArrayAttr, DenseArrayBase, DenseIntOrFPElement
 from xdsl.ir import Attribute
 from xdsl.utils.exceptions import VerifyException
 
+from meshc.layout.mesh import dims_from_shard_dims
+
 Shape = tuple[int, ...]
 
 
@@ -201,13 +203,11 @@ def mesh_pieces(rank: int, shard_dims: Sequence[int], mesh: Shape | None) -> tup
     the product of the axes splitting it; without a mesh, one piece each (the dims still checked)."""
     if mesh is not None and len(shard_dims) != len(mesh):
         raise VerifyException(f"shard_dims has {len(shard_dims)} entries, expected one per mesh axis of {fmt(mesh)}")
-    pieces = [1] * rank
     for a, d in enumerate(shard_dims):
         if d != -1 and not 0 <= d < rank:
             raise VerifyException(f"shard_dims[{a}] = {d} is not a dim of the rank-{rank} tensor")
-        if d >= 0 and mesh is not None:
-            pieces[d] *= mesh[a]
-    return tuple(pieces)
+    dims = dims_from_shard_dims(shard_dims, rank)
+    return tuple(1 if mesh is None else math.prod(mesh[a] for a in axes) for axes in dims)
 
 
 def check_even_split(full: Shape, pieces: Sequence[int]) -> None:

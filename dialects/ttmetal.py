@@ -49,6 +49,7 @@ from xdsl.utils.exceptions import VerifyException
 from meshc.dialects import shape_rules as rules
 from meshc.dialects.ttir import check_attr_name, check_form, mesh_shape_of
 from meshc.layout.collectives import COLLECTIVES
+from meshc.layout.shapes import fold_2d
 
 # ----------------------------------------------------------------------------- types
 
@@ -285,8 +286,7 @@ _SELECTORS = ("y", "x", "all")
 
 def block_shape(shape: tuple[int, ...], select: Sequence[str], grid: tuple[int, int]) -> tuple[int, int]:
     """Shape of the block a core sees of a buffer folded to 2-d, under (row, col) selectors."""
-    h = rules.prod(shape[:-1]) if len(shape) > 1 else 1
-    w = shape[-1] if shape else 1
+    h, w = fold_2d(shape)
     out = []
     for n, sel, what in ((h, select[0], "rows"), (w, select[1], "cols")):
         if sel == "all":

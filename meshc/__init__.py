@@ -3,6 +3,7 @@
 Python API (see docs/design.md):
     meshc.parse(text) -> ModuleOp
     meshc.compile(module_or_text, pipeline) -> ModuleOp
+    meshc.lower(module, pipeline) -> ModuleOp   (ttir lowered for the simulator)
     meshc.run(module, inputs) -> RunResult
     meshc.from_jax(fn, *example_args, mesh=None) -> ModuleOp   (needs jax: pip install meshc[jax])
     meshc.visualize_sharding(shape, spec, mesh) -> MeshView   which chip holds which block
@@ -32,11 +33,39 @@ def compile(module_or_text, pipeline: str, name: str = "<input>"):
     return module
 
 
-def run(module, inputs=None, **kwargs):
-    """Run a ttir, ttnn or ttmetal module on the simulator; returns a RunResult."""
-    from meshc.interp.runner import run as _run
+def lower(module, pipeline: str | None = None, target: str = "ttnn"):
+    """A ttir module lowered for the simulator with `pipeline` (default ttir-to-<target>-pipeline:
+    the module keeps the `#tt.device` it carries; one without runs on one n150 chip), as a clone;
+    a ttnn or ttmetal module is returned as it is."""
+    from meshc.interp.runner import RunError, dialect_of
 
-    return _run(module, inputs or {}, **kwargs)
+    if dialect_of(module) != "ttir":
+        return module
+    if target not in ("ttnn", "ttmetal"):
+        raise RunError(f"target '{target}' is not ttnn or ttmetal")
+    return compile(module.clone(), pipeline or f"ttir-to-{target}-pipeline")
+
+
+def run(module, inputs=None, entry: str | None = None, seed: int | None = None, mode: str = "sim",
+        pipeline: str | None = None, system=None, progress=None, target: str = "ttnn",
+        source_device=None, abstract: bool = False):
+    """Run a ttir, ttnn or ttmetal module (or its text) on the simulator, a ttir module lowered
+    first (to `target`, with `pipeline`); mode="golden" runs it on numpy. `progress` is an
+    interpreter listener; `source_device` the device of the program before it was lowered
+    (default: the module's own); `abstract=True` runs on shapes only (meshc.interp.runner.run).
+    Returns a RunResult; lowering errors raise DiagnosticError, bad input
+    meshc.interp.runner.RunError."""
+    from meshc.dialects.tt import module_device
+    from meshc.interp.runner import run as run_lowered, run_golden
+
+    if isinstance(module, str):
+        module = parse(module)
+    if mode == "golden":
+        return run_golden(module, inputs or {}, entry, seed, progress)
+    # the device of the program as written (a caller that lowered it already passes it)
+    source_device = source_device if source_device is not None else module_device(module)
+    return run_lowered(lower(module, pipeline, target), inputs or {}, entry, seed, system=system,
+                       progress=progress, source_device=source_device, abstract=abstract)
 
 
 def from_jax(fn, *example_args, mesh=None, system=None):

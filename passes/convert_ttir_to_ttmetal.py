@@ -37,7 +37,10 @@ from xdsl.utils.exceptions import VerifyException
 
 from meshc.diagnostics import LocatedError
 from meshc.layout.collectives import COLLECTIVES
-from meshc.passes.lowering_utils import encoding_of, fold_2d, module_mesh, prod
+from meshc.layout.shapes import fold_2d
+from meshc.dialects.ttnn import MemoryConfigAttr
+from meshc.layout.memory_config import MemoryConfig
+from meshc.passes.lowering_utils import distribution_attrs, encoding_of, memory_config_for, module_mesh, prod
 
 _UNARY = {"ttir.exp", "ttir.log", "ttir.relu", "ttir.sigmoid", "ttir.tanh", "ttir.gelu", "ttir.neg", "ttir.sqrt", "ttir.typecast"}
 _BINARY = {"ttir.add", "ttir.subtract", "ttir.multiply", "ttir.div", "ttir.maximum"}
@@ -166,10 +169,6 @@ class _FuncLowering:
         return new
 
     def create_buffer(self, t: TensorType, before: Operation, origin: Operation, host: bool = False) -> SSAValue:
-        from meshc.dialects.ttnn import MemoryConfigAttr
-        from meshc.layout.memory_config import MemoryConfig
-        from meshc.passes.convert_ttir_to_ttnn import memory_config_for
-
         shape = tuple(t.get_shape())
         attrs: dict[str, Attribute] = {}
         if host or encoding_of(t) is None:
@@ -205,8 +204,6 @@ class _FuncLowering:
     def distribution(self, full: TensorType, shard_dims, origin: Operation) -> dict[str, Attribute]:
         attrs: dict[str, Attribute] = {"shard_dims": DenseArrayBase.from_list(i64, list(shard_dims))}
         if prod(self.mesh) > 1:
-            from meshc.passes.convert_ttir_to_ttnn import distribution_attrs
-
             d = distribution_attrs(tuple(full.get_shape()), full.element_type, self.mesh, list(shard_dims), origin)
             attrs["form"] = d["form"]
             if "config" in d:

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import func
-from xdsl.dialects.builtin import AffineMapAttr, DenseArrayBase, ModuleOp, StringAttr, TensorType, i64
+from xdsl.dialects.builtin import AffineMapAttr, DenseArrayBase, ModuleOp, TensorType, i64
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
@@ -35,8 +35,9 @@ from meshc.layout.errors import LayoutError
 from meshc.passes.lowering_utils import (
     encoding_of,
     fix_function_types,
-    fold_2d,
+    distribution_attrs,
     host_type,
+    memory_config_for,
     module_device_model,
     module_mesh,
     prod,
@@ -68,85 +69,6 @@ def check_ttnn_device(module: ModuleOp) -> None:
             f"{'x'.join(map(str, dev.mesh_shape))}; lower this device with convert-ttir-to-ttmetal instead",
             module,
         )
-
-
-def memory_config_for(t: TensorType, op: Operation, core_map: AffineMapAttr | None, backend: str = "TTNN"):
-    """The MemoryConfig (and tile) realising a tensor's #tt.metal_layout, or a located error.
-
-    TTNN and TTMetal buffers share it: both place a buffer with a TTNN memory config.
-    """
-    from meshc.layout.memory_config import MemoryConfig
-
-    model = encoding_of(t).model()  # type: ignore[union-attr]
-    grid = tuple(model.grid)
-    if len(grid) == 1:
-        grid = (1,) + grid
-    if len(grid) != 2:
-        raise LocatedError(
-            f"{backend} cannot realise the layout grid {'x'.join(map(str, model.grid))} of {t}: "
-            f"{backend} shards over a 2-d core grid of one chip", op)
-    tile = tuple(model.element.shape) if model.tiled else None
-    if model.memory_space == "dram":
-        if grid != (1, 1):
-            raise LocatedError(
-                f"{backend} cannot realise the DRAM layout grid {grid[0]}x{grid[1]} of {t}: {backend} keeps DRAM "
-                "tensors interleaved over the banks; use a 1x1 grid", op)
-        return MemoryConfig("dram", "interleaved"), tile, model.dtype.name
-    shape = tuple(t.get_shape())
-    h, w = fold_2d(shape)
-    if tile is not None and len(shape) >= 2:  # TTNN pads every 2-d slice to whole tiles
-        h = prod(shape[:-2]) * (-(-shape[-2] // tile[0]) * tile[0])
-    shard = (-(-h // grid[0]), -(-w // grid[1]))
-    if tile is not None:  # TTNN shards tiled tensors in whole tiles
-        shard = (-(-shard[0] // tile[0]) * tile[0], -(-shard[1] // tile[1]) * tile[1])
-    orientation = "row_major"
-    phys = grid
-    if core_map is not None:
-        if str(core_map.data) != "(d0, d1) -> (d1, d0)":
-            raise LocatedError(
-                f"{backend} cannot realise the core map {core_map.data}: {backend} places block shards in row-major "
-                "or column-major order only", op)
-        orientation, phys = "col_major", (grid[1], grid[0])
-    try:
-        cfg = MemoryConfig("l1", "block_sharded", grid=phys, shard_shape=shard, orientation=orientation)
-    except LayoutError as e:
-        raise LocatedError(f"{backend} cannot realise the layout of {t}: {e}", op) from None
-    return cfg, tile, model.dtype.name
-
-
-def _find_attr_class(name: str):
-    from meshc.dialects import ttnn
-
-    for a in ttnn._ATTRIBUTES:
-        if getattr(a, "name", None) == name:
-            return a
-    return None
-
-
-def distribution_attrs(shape: tuple[int, ...], elem_type, mesh: tuple[int, ...], shard_dims, op) -> dict[str, Attribute]:
-    """mapper, config and form for distributing `shape` over `mesh` as `shard_dims` says
-    (meshc.layout.sharded_buffer.lower_distribution: the 2D config when TT-Mesh's 2D infra
-    expresses the mapper, else the ND one)."""
-    from meshc.dialects.element_types import data_type_name
-    from meshc.layout.sharded_buffer import datum_size, lower_distribution, spec_from_shard_dims
-
-    try:
-        spec_from_shard_dims(shard_dims, len(shape), mesh)
-    except LayoutError as e:
-        raise LocatedError(f"cannot distribute over the module's mesh {'x'.join(map(str, mesh))}: {e}", op) from None
-    try:
-        mapper, config, form = lower_distribution(shape, mesh, shard_dims, datum_size(data_type_name(elem_type) or "f32"))
-    except LayoutError as e:
-        raise LocatedError(f"cannot lower the distribution to a TTNN mesh mapper and ShardedBufferConfig: {e}",
-                           op) from None
-    out: dict[str, Attribute] = {"form": StringAttr(form)}
-    mapper_cls = _find_attr_class("ttnn.mesh_mapper")
-    if mapper_cls is not None:
-        out["mapper"] = mapper_cls.from_model(mapper)
-    config_cls = _find_attr_class("ttnn.sharded_buffer_config")
-    if config_cls is not None:
-        out["config"] = config_cls.from_model(config)
-    return out
 
 
 @dataclass(frozen=True)

@@ -1,42 +1,41 @@
-"""Helpers shared by meshc's passes: the module's mesh and chip grid, tensor types and layouts.
+"""Helpers shared by meshc's passes: the module's mesh and chip grid, tensor types and layouts,
+the memory config of a metal layout and the distribution attributes of a host <-> mesh transfer
+(both lowerings, to ttnn and to ttmetal, use them).
 
-Nothing here rewrites IR on its own; the passes call these to read the module's device,
-fold shapes to 2-d as TTNN buffers do, and pick core grids.
+Nothing here rewrites IR on its own; the facts come from meshc.layout.
 """
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 from xdsl.dialects import func
-from xdsl.dialects.builtin import ModuleOp, NoneAttr, TensorType
+from xdsl.dialects.builtin import AffineMapAttr, ModuleOp, NoneAttr, StringAttr, TensorType
 from xdsl.ir import Attribute, Operation
 
 from meshc.diagnostics import LocatedError
+from meshc.dialects.element_types import data_type_name
+from meshc.dialects.tt import module_device, module_mesh_shape, module_system
+from meshc.dialects.ttnn import MeshMapperAttr, ShardedBufferConfigAttr
+from meshc.layout.errors import LayoutError
+from meshc.layout.mesh import spec_from_shard_dims
+from meshc.layout.metal_layout import UnrealisableLayout, ttnn_memory_config
+from meshc.layout.shapes import fmt_shape
+from meshc.layout.sharded_buffer import datum_size, lower_distribution
 
 
 def module_mesh(module: ModuleOp) -> tuple[int, ...]:
-    from meshc.dialects.ttir import device_mesh_shape
-
-    dev = module.attributes.get("tt.device")
-    return (1,) if dev is None else device_mesh_shape(dev)
+    """The module's mesh shape; one device when it has no `#tt.device`."""
+    return module_mesh_shape(module) or (1,)
 
 
 def module_device_model(module: ModuleOp):
     """The module's Device model, or None."""
-    dev = module.attributes.get("tt.device")
-    return None if dev is None else _model(dev)
-
-
-@lru_cache(maxsize=64)
-def _model(attr: Attribute):
-    return attr.model()  # type: ignore[attr-defined]
+    return module_device(module)
 
 
 def chip_grid(module: ModuleOp) -> tuple[int, int]:
-    sysattr = module.attributes.get("tt.system_desc")
-    if sysattr is not None:
-        sysdesc = _model(sysattr)
+    """The core grid of the module's chips: its system's first chip's, else 8x8."""
+    sysdesc = module_system(module)
+    if sysdesc is not None:
         g = sysdesc.chips[0].grid
         return int(g[0]), int(g[1])
     return (8, 8)
@@ -48,14 +47,6 @@ def prod(xs) -> int:
         n *= int(x)
     return n
 
-
-def fold_2d(shape: tuple[int, ...]) -> tuple[int, int]:
-    """Outer dims folded into the height, as TTNN buffers store N-d tensors."""
-    if not shape:
-        return (1, 1)
-    if len(shape) == 1:
-        return (1, shape[0])
-    return (prod(shape[:-1]), shape[-1])
 
 
 def largest_divisor_at_most(n: int, limit: int) -> int:
@@ -90,6 +81,42 @@ def fix_function_types(module: ModuleOp) -> None:
             if isinstance(op, func.ReturnOp) and op.parent_op() is f:
                 outs = [v.type for v in op.operands]
         f.function_type = func.FunctionType.from_lists(ins, outs)
+
+
+def memory_config_for(t: TensorType, op: Operation, core_map: AffineMapAttr | None, backend: str = "TTNN"):
+    """(MemoryConfig, tile, data type name) realising a tensor's #tt.metal_layout
+    (meshc.layout.metal_layout.ttnn_memory_config), or a located error naming `backend`.
+    A `core_map` must be the transpose (the grid reinterpreted as transposed)."""
+    model = encoding_of(t).model()  # type: ignore[union-attr]
+    transposed = False
+    if core_map is not None and model.memory_space != "dram" and len(model.grid) <= 2:
+        if str(core_map.data) != "(d0, d1) -> (d1, d0)":
+            raise LocatedError(
+                f"{backend} cannot realise the core map {core_map.data}: {backend} places block shards in row-major "
+                "or column-major order only", op)
+        transposed = True
+    try:
+        cfg, tile = ttnn_memory_config(model, tuple(t.get_shape()), transposed, backend)
+    except UnrealisableLayout as e:
+        raise LocatedError(f"{backend} cannot realise the {e.subject} of {t}: {e.reason}", op) from None
+    return cfg, tile, model.dtype.name
+
+
+def distribution_attrs(shape: tuple[int, ...], elem_type, mesh: tuple[int, ...], shard_dims, op) -> dict[str, Attribute]:
+    """form, mapper and config for distributing `shape` over `mesh` as `shard_dims` says
+    (meshc.layout.sharded_buffer.lower_distribution: the 2D config when TT-Mesh's 2D infra
+    expresses the mapper, else the ND one)."""
+    try:
+        spec_from_shard_dims(shard_dims, len(shape), mesh)
+    except LayoutError as e:
+        raise LocatedError(f"cannot distribute over the module's mesh {fmt_shape(mesh)}: {e}", op) from None
+    try:
+        mapper, config, form = lower_distribution(shape, mesh, shard_dims, datum_size(data_type_name(elem_type) or "f32"))
+    except LayoutError as e:
+        raise LocatedError(f"cannot lower the distribution to a TTNN mesh mapper and ShardedBufferConfig: {e}",
+                           op) from None
+    return {"form": StringAttr(form), "mapper": MeshMapperAttr.from_model(mapper),
+            "config": ShardedBufferConfigAttr.from_model(config)}
 
 
 def fail(op: Operation, message: str) -> LocatedError:

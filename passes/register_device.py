@@ -14,21 +14,20 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import ModuleOp
+from xdsl.dialects.builtin import Builtin, ModuleOp
+from xdsl.parser import Parser
 from xdsl.passes import ModulePass
 
 from meshc.diagnostics import LocatedError
+from meshc.dialects.tt import DEVICE_ATTR, TT, DeviceAttr, SystemDescAttr, set_module_device
+from meshc.layout.device import derive_device
 from meshc.layout.errors import LayoutError
-
-
-def _fmt(shape) -> str:
-    return "x".join(str(n) for n in shape)
+from meshc.layout.shapes import fmt_shape
+from meshc.layout.system import SYSTEMS, mesh_view_chips, system
 
 
 def load_system(spec: str, module: ModuleOp):
     """The SystemDesc named by `spec` (a system name or a file with a #tt.system_desc)."""
-    from meshc.layout.system import SYSTEMS, system
-
     if spec in SYSTEMS:
         return system(spec)
     if "/" not in spec and not spec.endswith(".mlir"):
@@ -38,12 +37,11 @@ def load_system(spec: str, module: ModuleOp):
             text = f.read().strip()
     except OSError as e:
         raise LocatedError(f"cannot read system description '{spec}': {e.strerror}", module) from None
-    from meshc.dialects.tt import SystemDescAttr
-    from meshc.driver import make_context
-    from xdsl.parser import Parser
-
+    ctx = Context()
+    ctx.load_dialect(Builtin)
+    ctx.load_dialect(TT)
     try:
-        attr = Parser(make_context(), text, spec).parse_attribute()
+        attr = Parser(ctx, text, spec).parse_attribute()
     except Exception as e:  # a parse or verification error in the system file
         raise LocatedError(f"'{spec}' does not hold a valid #tt.system_desc: {str(e).strip().splitlines()[-1].strip()}", module) from None
     if not isinstance(attr, SystemDescAttr):
@@ -57,8 +55,8 @@ def check_mesh_fits(mesh: tuple[int, ...], sysdesc, system_name: str, module: Mo
         n *= s
     if n > sysdesc.num_chips:
         raise LocatedError(
-            f"mesh {_fmt(mesh)} needs {n} chips, but system '{system_name}' has {sysdesc.num_chips} "
-            f"(chip mesh {_fmt(sysdesc.mesh_shape)})",
+            f"mesh {fmt_shape(mesh)} needs {n} chips, but system '{system_name}' has {sysdesc.num_chips} "
+            f"(chip mesh {fmt_shape(sysdesc.mesh_shape)})",
             module,
         )
     # Which chips the mesh takes is meshc.layout.system.mesh_view_chips: the chips at the same
@@ -74,24 +72,19 @@ class RegisterDevicePass(ModulePass):
     mesh_shape: tuple[int, ...] | None = None
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        from meshc.dialects.tt import DeviceAttr, SystemDescAttr
-        from meshc.layout.device import derive_device
-        from meshc.layout.system import mesh_view_chips
-
         sysdesc = load_system(self.system, op)
         mesh = tuple(self.mesh_shape) if self.mesh_shape else tuple(sysdesc.mesh_shape)
         if any(s < 1 for s in mesh):
-            raise LocatedError(f"mesh-shape {_fmt(mesh)} must have positive sizes", op)
+            raise LocatedError(f"mesh-shape {fmt_shape(mesh)} must have positive sizes", op)
         check_mesh_fits(mesh, sysdesc, self.system, op)
         try:
             device = derive_device(mesh, system=sysdesc, chip_ids=mesh_view_chips(sysdesc, mesh))
         except LayoutError as e:
-            raise LocatedError(f"cannot derive a device for mesh {_fmt(mesh)} on '{self.system}': {e}", op) from None
+            raise LocatedError(f"cannot derive a device for mesh {fmt_shape(mesh)} on '{self.system}': {e}", op) from None
         new = DeviceAttr.from_model(device)
-        old = op.attributes.get("tt.device")
+        old = op.attributes.get(DEVICE_ATTR)
         if old is not None and old != new:
             raise LocatedError(
                 f"the module already runs on the device {old}; tt-register-device{{system={self.system} "
                 f"mesh-shape={','.join(map(str, mesh))}}} would replace it with {new}", op)
-        op.attributes["tt.system_desc"] = SystemDescAttr.from_model(sysdesc)
-        op.attributes["tt.device"] = new
+        set_module_device(op, device, sysdesc)

@@ -46,20 +46,13 @@ from xdsl.utils.exceptions import VerifyException
 
 from meshc.diagnostics import LocatedError
 from meshc.dialects.element_types import data_type_of
+from meshc.dialects.tt import enclosing_module, module_device, system_or_default
 from meshc.layout.collectives import COLLECTIVES
 from meshc.layout.errors import LayoutError
+from meshc.layout.system import chips_system
 
 _SI32 = IntegerType(32, Signedness.SIGNED)
 _UI32 = IntegerType(32, Signedness.UNSIGNED)
-
-
-def _dtype_name(t: TensorType) -> str:
-    """The data type name of a tensor's elements (meshc.dialects.element_types); for a type the
-    device does not hold, the LayoutError of `get_dtype`, which lists the data types there are."""
-    from meshc.layout.dtypes import get_dtype
-
-    name = data_type_name(t.element_type)
-    return name if name is not None else get_dtype(str(t.element_type)).name
 
 
 def _i(value: int, kind=_SI32) -> IntegerAttr:
@@ -68,30 +61,15 @@ def _i(value: int, kind=_SI32) -> IntegerAttr:
 
 def _system_of(op):
     """The topology between the module's devices (device i = the i-th chip of its `#tt.device`):
-    its `#tt.system_desc`, else the system a program on its device runs on
-    (meshc.layout.system.default_system, as the simulator picks it); None when the module has
-    no device."""
-    from xdsl.dialects.builtin import ModuleOp as _Module
-
-    from meshc.dialects.tt import module_device, module_system
-    from meshc.layout.system import SystemDesc, default_system
-
-    module = op
-    while module is not None and not isinstance(module, _Module):
-        module = module.parent_op()
-    if module is None or "tt.device" not in module.attributes:
+    its system (tt.system_or_default) restricted to those chips; None when the module has no
+    device."""
+    module = enclosing_module(op)
+    device = None if module is None else module_device(module)
+    if device is None:
         return None
     try:
-        device = module_device(module)
-        sysdesc = module_system(module)
-        if sysdesc is None:
-            sysdesc = default_system(tuple(device.mesh_shape), device.chip_ids)
-        ids = [int(c) for c in device.chip_ids]
-        index = {c: i for i, c in enumerate(ids)}
-        links = tuple(sorted((min(index[a], index[b]), max(index[a], index[b]))
-                             for a, b in sysdesc.links if a in index and b in index))
-        return SystemDesc(tuple(sysdesc.chips[c] for c in ids), links, tuple(sysdesc.mesh_shape))
-    except (LayoutError, AttributeError, IndexError):
+        return chips_system(system_or_default(module), device.chip_ids)
+    except (LayoutError, IndexError):
         return None
 
 

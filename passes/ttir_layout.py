@@ -22,11 +22,11 @@ from xdsl.rewriter import Rewriter
 from meshc.diagnostics import LocatedError
 from meshc.dialects.element_types import data_type_name
 from meshc.layout.errors import LayoutError
+from meshc.layout.shapes import fold_2d
 from meshc.passes.lowering_utils import (
     chip_grid,
     encoding_of,
     fix_function_types,
-    fold_2d,
     largest_divisor_at_most,
     with_encoding,
 )

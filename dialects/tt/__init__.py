@@ -45,9 +45,13 @@ from meshc.dialects.tt.layout import MetalLayoutAttr, TileType, check_tensor_lay
 from meshc.dialects.tt.module import (
     DEVICE_ATTR,
     SYSTEM_DESC_ATTR,
+    enclosing_module,
+    mesh_shape_of,
     module_device,
+    module_mesh_shape,
     module_system,
     set_module_device,
+    system_or_default,
     verify_module,
 )
 from meshc.dialects.tt.sharding import ShardingAttr, check_sharding

@@ -20,12 +20,12 @@ from meshc.dialects.tt.parsing import (
     _parse_int_list,
     _parse_key,
     _print_int_list,
-    _shape_text,
     _vals,
 )
 from meshc.layout.device import Device
 from meshc.layout.errors import LayoutError
 from meshc.layout.system import ChipDesc, SystemDesc, get_arch, system
+from meshc.layout.shapes import fmt_shape
 
 
 @irdl_attr_definition
@@ -52,6 +52,13 @@ class DeviceAttr(ParametrizedAttribute):
         return cls(GridAttr(device.grid_shape, device.mapping), device.mesh_shape, device.chip_ids)
 
     def model(self) -> Device:
+        cached = self.__dict__.get("_model")
+        if cached is None:
+            cached = self._build_model()
+            object.__setattr__(self, "_model", cached)  # attributes are immutable: build once
+        return cached
+
+    def _build_model(self) -> Device:
         m = self.worker_grid.affine_map
         if m is None:
             raise VerifyException("the workerGrid of a device needs a map from the logical grid to "
@@ -82,7 +89,7 @@ class DeviceAttr(ParametrizedAttribute):
     def print_parameters(self, printer: Printer) -> None:
         printer.print_string("<workerGrid = ")
         printer.print_attribute(self.worker_grid)
-        printer.print_string(f", meshShape = {_shape_text(_vals(self.mesh_shape))}, chipIds = ")
+        printer.print_string(f", meshShape = {fmt_shape(_vals(self.mesh_shape))}, chipIds = ")
         _print_int_list(printer, _vals(self.chip_ids))
         printer.print_string(">")
 
@@ -137,7 +144,7 @@ class ChipDescAttr(ParametrizedAttribute):
     def verify(self) -> None:
         g = _vals(self.grid)
         if len(g) != 2 or any(v <= 0 for v in g):
-            raise VerifyException(f"a chip's grid must be 2-d with positive sizes, got {_shape_text(g)}")
+            raise VerifyException(f"a chip's grid must be 2-d with positive sizes, got {fmt_shape(g)}")
         for key, v in (("l1Size", self.l1_size), ("dramBanks", self.dram_banks), ("dramBankSize", self.dram_bank_size)):
             if v.data <= 0:
                 raise VerifyException(f"{key} must be positive, got {v.data}")
@@ -168,7 +175,7 @@ class ChipDescAttr(ParametrizedAttribute):
 
     def print_parameters(self, printer: Printer) -> None:
         printer.print_string(
-            f"<arch = {self.arch_name}, grid = {_shape_text(_vals(self.grid))}, l1Size = {self.l1_size.data}, "
+            f"<arch = {self.arch_name}, grid = {fmt_shape(_vals(self.grid))}, l1Size = {self.l1_size.data}, "
             f"dramBanks = {self.dram_banks.data}, dramBankSize = {self.dram_bank_size.data}>")
 
 
@@ -267,7 +274,7 @@ class SystemDescAttr(ParametrizedAttribute):
         return (_ints(mesh), ArrayAttr(kinds), _ints(idx), ArrayAttr(coords), ArrayAttr(links))
 
     def print_parameters(self, printer: Printer) -> None:
-        printer.print_string(f"<meshShape = {_shape_text(_vals(self.mesh_shape))}, chipDescs = [")
+        printer.print_string(f"<meshShape = {fmt_shape(_vals(self.mesh_shape))}, chipDescs = [")
         for i, k in enumerate(self.chip_descs.data):
             if i:
                 printer.print_string(", ")

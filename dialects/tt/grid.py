@@ -12,8 +12,9 @@ from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 
 from meshc.dialects.syntax import AngleBody
-from meshc.dialects.tt.parsing import _ints, _parse_affine_map, _parse_dims, _shape_text, _vals
+from meshc.dialects.tt.parsing import _ints, _parse_affine_map, _parse_dims, _vals
 from meshc.layout.affine import AffineMap, parse_map
+from meshc.layout.shapes import fmt_shape
 
 
 @irdl_attr_definition
@@ -51,12 +52,12 @@ class GridAttr(ParametrizedAttribute):
     def verify(self) -> None:
         shape = self.grid_shape
         if not shape or any(s <= 0 for s in shape):
-            raise VerifyException(f"grid {_shape_text(shape) or '<empty>'} must have a rank of at least 1 "
+            raise VerifyException(f"grid {fmt_shape(shape) or '<empty>'} must have a rank of at least 1 "
                                   "and positive sizes")
         m = self.affine_map
         if m is not None and m.num_dims != len(shape):
             raise VerifyException(f"the grid map {m} takes {m.num_dims} dims, but the grid "
-                                  f"{_shape_text(shape)} has rank {len(shape)}")
+                                  f"{fmt_shape(shape)} has rank {len(shape)}")
 
     @classmethod
     def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
@@ -72,4 +73,4 @@ class GridAttr(ParametrizedAttribute):
 
     def _body(self) -> str:
         m = self.affine_map
-        return _shape_text(self.grid_shape) + ("" if m is None else f", {m}")
+        return fmt_shape(self.grid_shape) + ("" if m is None else f", {m}")

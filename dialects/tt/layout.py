@@ -31,10 +31,11 @@ from meshc.dialects.tt.enums import (
     OOBValAttr,
 )
 from meshc.dialects.tt.grid import GridAttr, MapAttr
-from meshc.dialects.tt.parsing import _ints, _parse_affine_map, _parse_dims, _shape_text, _vals
+from meshc.dialects.tt.parsing import _ints, _parse_affine_map, _parse_dims, _vals
 from meshc.layout.dtypes import DataType, get_dtype
 from meshc.layout.errors import LayoutError
 from meshc.layout.metal_layout import MetalLayout, Tile
+from meshc.layout.shapes import fmt_shape
 
 
 @irdl_attr_definition
@@ -52,7 +53,7 @@ class TileType(ParametrizedAttribute, TypeAttribute):
     def model(self) -> Tile:
         s = _vals(self.shape)
         if len(s) != 2:
-            raise VerifyException(f"a tile is 2-d, got {_shape_text(s)}")
+            raise VerifyException(f"a tile is 2-d, got {fmt_shape(s)}")
         return verified(lambda: Tile((s[0], s[1]), self.data_type.model()))
 
     @classmethod
@@ -71,7 +72,7 @@ class TileType(ParametrizedAttribute, TypeAttribute):
         return (_ints(shape), DataTypeAttr(dtype))
 
     def print_parameters(self, printer: Printer) -> None:
-        printer.print_string(f"<{_shape_text(_vals(self.shape))}, {self.data_type.data.value}>")
+        printer.print_string(f"<{fmt_shape(_vals(self.shape))}, {self.data_type.data.value}>")
 
 
 @irdl_attr_definition
@@ -162,7 +163,7 @@ def check_tensor_layout(t: Attribute) -> None:
         try:
             t.encoding.fits(shape)
         except LayoutError as e:
-            raise VerifyException(f"tensor<{_shape_text(shape)}x{t.element_type}> does not match its "
+            raise VerifyException(f"tensor<{fmt_shape(shape)}x{t.element_type}> does not match its "
                                   f"#tt.metal_layout: {e}") from e
 
 

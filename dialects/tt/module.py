@@ -11,7 +11,7 @@ from meshc.diagnostics import LocatedError, register_op_checker
 from meshc.dialects.tt.device import DeviceAttr, SystemDescAttr
 from meshc.layout.device import Device
 from meshc.layout.errors import LayoutError
-from meshc.layout.system import SystemDesc
+from meshc.layout.system import SystemDesc, default_system
 
 
 DEVICE_ATTR = "tt.device"
@@ -31,6 +31,41 @@ def _module_model(module: ModuleOp, key: str, cls: type[DeviceAttr] | type[Syste
 def module_device(module: ModuleOp) -> Device | None:
     """The device of a module (its `tt.device` attribute), or None."""
     return _module_model(module, DEVICE_ATTR, DeviceAttr)
+
+
+def module_mesh_shape(module: ModuleOp) -> tuple[int, ...] | None:
+    """The mesh shape of the module's device, or None when it has none."""
+    device = module_device(module)
+    return None if device is None else tuple(int(n) for n in device.mesh_shape)
+
+
+def enclosing_module(op: Operation) -> ModuleOp | None:
+    """The builtin module an op is in (the op itself when it is one), or None when detached."""
+    cur: Operation | None = op
+    while cur is not None and not isinstance(cur, ModuleOp):
+        cur = cur.parent_op()
+    return cur
+
+
+def mesh_shape_of(op: Operation) -> tuple[int, ...] | None:
+    """The mesh an op is verified against: the `tt.device` of its module.
+
+    None when the op is detached or its module has no device yet: the mesh-dependent checks
+    wait until `tt-register-device` attaches one (at run time such a module runs on one
+    device, docs/contracts.md).
+    """
+    module = enclosing_module(op)
+    return None if module is None else module_mesh_shape(module)
+
+
+def system_or_default(module: ModuleOp) -> SystemDesc:
+    """The system the module runs on: its `tt.system_desc`, else the one a program on its device
+    runs on (meshc.layout.system.default_system; one device when it has no device)."""
+    sysdesc = module_system(module)
+    if sysdesc is not None:
+        return sysdesc
+    device = module_device(module)
+    return default_system((1,) if device is None else tuple(device.mesh_shape), () if device is None else device.chip_ids)
 
 
 def module_system(module: ModuleOp) -> SystemDesc | None:

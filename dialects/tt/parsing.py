@@ -19,9 +19,6 @@ def _vals(arr: ArrayAttr[IntAttr]) -> tuple[int, ...]:
     return tuple(a.data for a in arr.data)
 
 
-def _shape_text(shape: Sequence[int]) -> str:
-    return "x".join(str(s) for s in shape)
-
 
 def _parse_affine_map(parser: AttrParser) -> AffineMap:
     """An affine map in MLIR syntax, read from the source text by meshc.layout.affine."""

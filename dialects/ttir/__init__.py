@@ -23,6 +23,7 @@ from __future__ import annotations
 from xdsl.ir import Dialect
 
 from meshc.dialects import shape_rules as rules
+from meshc.dialects.tt.module import enclosing_module
 from meshc.dialects.ttir.attributes import ReduceTypeAttr, ShardDirectionAttr, ShardTypeAttr, WordEnumAttr
 from meshc.dialects.ttir.base import (
     CollectiveBase,
@@ -34,8 +35,6 @@ from meshc.dialects.ttir.base import (
     check_attr_name,
     check_form,
     collective_args,
-    device_mesh_shape,
-    enclosing_module,
     int_value,
     mesh_shape_of,
     tensor_shape,

@@ -5,58 +5,18 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from xdsl.dialects.builtin import AnyTensorTypeConstr, ArrayAttr, BoolAttr, IntegerAttr, ModuleOp, TensorType
+from xdsl.dialects.builtin import AnyTensorTypeConstr, ArrayAttr, BoolAttr, IntegerAttr, TensorType
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.irdl import IRDLOperation, attr_def, operand_def, opt_attr_def, result_def, traits_def
 from xdsl.traits import NoMemoryEffect
 from xdsl.utils.exceptions import VerifyException
 
 from meshc.dialects import shape_rules as rules
+from meshc.dialects.tt.module import mesh_shape_of
 from meshc.layout.collectives import Collective, CollectiveArgs
 
 
 # ----------------------------------------------------------------------------- helpers
-
-_mesh_cache: dict[int, tuple[Attribute, tuple[int, ...]]] = {}
-
-
-def device_mesh_shape(device_attr: Attribute) -> tuple[int, ...]:
-    """The mesh shape of a `#tt.device` attribute (cached per attribute object)."""
-    hit = _mesh_cache.get(id(device_attr))
-    if hit is not None and hit[0] is device_attr:
-        return hit[1]
-    mesh = getattr(device_attr, "mesh_shape", None)
-    if mesh is None or callable(mesh):
-        mesh = device_attr.model().mesh_shape  # type: ignore[attr-defined]
-    if isinstance(mesh, Attribute):
-        mesh = rules.ints_of(mesh)
-    shape = tuple(int(n) for n in mesh)
-    _mesh_cache[id(device_attr)] = (device_attr, shape)
-    return shape
-
-
-def enclosing_module(op: Operation) -> ModuleOp | None:
-    cur: Operation | None = op
-    while cur is not None and not isinstance(cur, ModuleOp):
-        cur = cur.parent_op()
-    return cur
-
-
-def mesh_shape_of(op: Operation) -> tuple[int, ...] | None:
-    """The mesh an op is verified against: the `tt.device` of its module.
-
-    None when the op is detached or its module has no device yet: the mesh-dependent checks
-    wait until `tt-register-device` attaches one (at run time such a module runs on one
-    device, docs/contracts.md).
-    """
-    module = enclosing_module(op)
-    if module is None:
-        return None
-    device = module.attributes.get("tt.device")
-    if device is None:
-        return None
-    return device_mesh_shape(device)
-
 
 def tensor_shape(value: SSAValue | Attribute) -> tuple[int, ...]:
     """The static shape of a tensor value; a dynamic dim is a verifier error."""

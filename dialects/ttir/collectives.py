@@ -18,6 +18,7 @@ from meshc.dialects.ttir.base import (
     mesh_shape_of,
     tensor_shape,
 )
+from meshc.layout.mesh import dims_from_shard_dims
 
 
 # ----------------------------------------------------------------------------- multi-device
@@ -60,12 +61,7 @@ class MeshShardOp(TTIROpBase):
         """Per tensor dim, the mesh axes splitting it (major first): a ShardingSpec's `dims`."""
         rank = len(tensor_shape(self.input))
         dims = rules.ints_of(self.shard_dims)
-        out: list[list[int]] = [[] for _ in range(rank)]
-        if not self.is_replicate:
-            for axis, d in enumerate(dims):
-                if d >= 0:
-                    out[d].append(axis)
-        return tuple(tuple(a) for a in out)
+        return dims_from_shard_dims(() if self.is_replicate else dims, rank)
 
     def verify_(self) -> None:
         full = tensor_shape(self.input) if self.is_full_to_shard else self.result_shape()

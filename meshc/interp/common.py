@@ -1,5 +1,6 @@
 """What the interpreters share: reading an op's kernel attributes, element types, distributed
-values, and the mesh / system a module runs on.
+values, finding the entry function. (The module's device and system are read by
+meshc.dialects.tt: module_mesh_shape, system_or_default.)
 
 A run-time value is a host `np.ndarray` or a `Distributed` value (one array a device, device
 order row-major over the mesh), as docs/contracts.md fixes.
@@ -111,33 +112,6 @@ def kernel_attrs(op: Operation) -> dict:
         f = op.attributes.get(flag)
         a[flag] = bool(f is not None and f.value.data)
     return a
-
-
-def module_mesh_shape(module: ModuleOp) -> tuple[int, ...]:
-    dev = module_device(module)
-    return (1,) if dev is None else tuple(int(n) for n in dev.mesh_shape)
-
-
-def module_device(module: ModuleOp):
-    """The module's `#tt.device` as a meshc.layout Device, or None."""
-    if module.attributes.get("tt.device") is None:
-        return None
-    from meshc.dialects.tt import module_device as md
-
-    return md(module)
-
-
-def module_system(module: ModuleOp, mesh_shape: tuple[int, ...]):
-    """The module's `#tt.system_desc` as a SystemDesc; without one, the system a program on
-    `mesh_shape` with the module's device runs on (meshc.layout.system.default_system)."""
-    from meshc.dialects.tt import module_system as own_system
-    from meshc.layout.system import default_system
-
-    sysdesc = own_system(module)
-    if sysdesc is not None:
-        return sysdesc
-    dev = module_device(module)
-    return default_system(mesh_shape, () if dev is None else dev.chip_ids)
 
 
 def find_entry(module: ModuleOp, entry: str | None):

@@ -1,10 +1,9 @@
-"""`run(module, inputs, **kw) -> RunResult`: run a module on the simulator (or on numpy).
+"""`run(module, inputs, **kw) -> RunResult`: run a module on the simulator; `run_golden` on numpy.
 
 - ttnn modules run on the simulator (meshc/interp/ttnn.py), ttmetal modules too
-  (meshc/interp/ttmetal.py);
-- ttir modules are first lowered with `ttir-to-ttnn-pipeline` (for the module's device, or
-  the `pipeline` given) and then run on the simulator; `mode="golden"` runs them on numpy;
-- `target="ttmetal"` lowers a ttir module with `ttir-to-ttmetal-pipeline` instead.
+  (meshc/interp/ttmetal.py); a ttir module is lowered first by the caller (meshc.run and
+  meshc-run lower it: lowering is the compiler's, not the interpreter's);
+- `run_golden` runs a ttir or ttnn module on numpy (meshc/interp/ttir.py).
 Inputs are matched to the entry function's arguments by name (`arg0`, `arg1`, ... or the
 `--input NAME=` names) or by position; with a `seed`, missing inputs are seeded random.
 """
@@ -24,11 +23,10 @@ from meshc.interp.common import (
     Distributed,
     element_dtype_name,
     find_entry,
-    module_mesh_shape,
-    module_system,
     random_input,
     shape_of,
 )
+from meshc.dialects.tt import module_device, module_mesh_shape, system_or_default
 from meshc.interp.func import FuncFunctions
 from meshc.layout.errors import LayoutError
 from meshc.layout.limits import MAX_TENSOR_BYTES
@@ -298,7 +296,7 @@ def run_golden(module: ModuleOp, inputs=None, entry: str | None = None, seed: in
     from meshc.interp.ttir import golden_functions, spmd_functions
 
     f = find_entry(module, entry)
-    mesh = module_mesh_shape(module)
+    mesh = module_mesh_shape(module) or (1,)
     ins = prepare_inputs(f, inputs, seed)
     golden = golden_functions(mesh)
     values = _interpret(module, f, [golden, spmd_functions(mesh, golden)], list(ins.values()),
@@ -306,56 +304,25 @@ def run_golden(module: ModuleOp, inputs=None, entry: str | None = None, seed: in
     return _finish(RunResult(inputs=ins, mode="golden", mesh_shape=mesh), f, values)
 
 
-def default_pipeline(module: ModuleOp, target: str = "ttnn") -> str:
-    """`ttir-to-<target>-pipeline`: a module keeps the `#tt.device` it carries (its chips, its
-    grid map); one without runs on one n150 chip."""
-    return f"ttir-to-{target}-pipeline"
-
-
-def lower(module: ModuleOp, pipeline: str | None = None, target: str = "ttnn") -> ModuleOp:
-    """A ttir module lowered for the simulator (a clone; the input is untouched)."""
-    import meshc
-
-    if dialect_of(module) != "ttir":
-        return module
-    if target not in ("ttnn", "ttmetal"):
-        raise RunError(f"target '{target}' is not ttnn or ttmetal")
-    spec = pipeline or default_pipeline(module, target)
-    return meshc.compile(module.clone(), spec)
-
-
 def run(module: ModuleOp, inputs=None, entry: str | None = None, seed: int | None = None,
-        mode: str = "sim", pipeline: str | None = None, system=None, progress=None,
-        target: str = "ttnn", source_device=None, abstract: bool = False) -> RunResult:
-    """Run `module` on the simulator: ttnn or ttmetal as it is, ttir lowered first (to `target`,
-    with `pipeline` or the default ttir-to-<target>-pipeline for its mesh); mode="golden" runs
-    it on numpy. Lowering errors raise meshc.diagnostics.DiagnosticError, bad input RunError.
-    `progress` is an interpreter listener; `source_device` the device of the program before it
-    was lowered (default: the module's own). `abstract=True` runs on shapes only (no tensor data;
-    inputs are ignored): the same allocations, traffic, time and memory report as a data run,
-    outputs are shape-only zero-stride arrays."""
-    if isinstance(module, str):
-        import meshc
-
-        module = meshc.parse(module)
-    if mode == "golden":
-        return run_golden(module, inputs, entry, seed, progress)
+        system=None, progress=None, source_device=None, abstract: bool = False) -> RunResult:
+    """Run a ttnn or ttmetal `module` on the simulator (a ttir module is lowered first by the
+    caller: meshc.run, meshc-run). `progress` is an interpreter listener; `source_device` the
+    device of the program before it was lowered (its chips run it; default: the module's own).
+    `abstract=True` runs on shapes only (no tensor data; inputs are ignored): the same
+    allocations, traffic, time and memory report as a data run, outputs are shape-only
+    zero-stride arrays. Bad input raises RunError."""
     d = dialect_of(module)
-    from meshc.interp.common import module_device
-
-    # the device of the program as written (a caller that lowered it already passes it)
-    source_device = source_device if source_device is not None else module_device(module)
     if d == "ttir":
-        module = lower(module, pipeline, target)
-        d = dialect_of(module)
+        raise RunError("a ttir module runs on the simulator once lowered: use meshc.run, which lowers it")
     from meshc.interp.ttnn import BufferLifetimes, sim_functions
     from meshc.layout.system import SystemDesc, system as named_system
     from meshc.sim.machine import Machine
 
     f = find_entry(module, entry)
-    mesh = module_mesh_shape(module)
+    mesh = module_mesh_shape(module) or (1,)
     if system is None:
-        sysdesc = module_system(module, mesh)
+        sysdesc = system_or_default(module)
     else:
         sysdesc = named_system(system) if isinstance(system, str) else system
         assert isinstance(sysdesc, SystemDesc)

@@ -18,6 +18,7 @@ import numpy as np
 
 from meshc.interp.common import Distributed, element_dtype_name, shape_of
 from meshc.dialects.ttnn.memory import result_placement
+from meshc.interp.runtime import DEFAULT_WHERE, SimTensor, where_of
 from meshc.sim.encoding import quantize
 
 
@@ -38,7 +39,6 @@ def spmd_sim_table(rt, located) -> dict:
     """{op class: interpreter function} for the ttnn point-to-point and MoE ops on the simulator runtime `rt`
     (meshc.interp.ttnn.SimRuntime); `located` wraps a function so errors point at the op."""
     from meshc.dialects import ttnn
-    from meshc.interp.ttnn import DEFAULT_WHERE, SimTensor, where_of
 
     m = rt.m
 

@@ -10,7 +10,6 @@ meaning (a `spmd(args, mesh_shape)` method: ttir.reshard, all_slice, the MoE ops
 
 from __future__ import annotations
 
-from typing import Any
 
 import numpy as np
 from xdsl.interpreter import Interpreter, InterpreterFunctions, impl, register_impls
@@ -20,7 +19,7 @@ from meshc.interp.common import Distributed, element_dtype_name, kernel_attrs, l
 from meshc.dialects.ttir import collective_args
 from meshc.layout.collectives import COLLECTIVES, collective
 from meshc.layout.errors import LayoutError
-from meshc.layout.mesh import Mesh, ShardingSpec
+from meshc.layout.mesh import ShardingSpec, spec_from_shard_dims
 from meshc.sim.compute import KINDS, run_kernel
 from meshc.sim.encoding import quantize
 
@@ -30,7 +29,6 @@ COLLECTIVE_KINDS = tuple(COLLECTIVES)
 
 def spec_for(shard_dims: tuple[int, ...], rank: int, mesh_shape: tuple[int, ...]) -> ShardingSpec:
     """The ShardingSpec of a mesh_shard / distribute: per mesh axis, the tensor dim it splits."""
-    dims: list[list[int]] = [[] for _ in range(rank)]
     if len(shard_dims) > len(mesh_shape):
         raise LayoutError(f"shard_dims {list(shard_dims)} has {len(shard_dims)} entries for a mesh of "
                           f"{len(mesh_shape)} axes; expected one entry per mesh axis")
@@ -38,9 +36,7 @@ def spec_for(shard_dims: tuple[int, ...], rank: int, mesh_shape: tuple[int, ...]
         if d >= rank:
             raise LayoutError(f"shard_dims entry {d} (mesh axis {axis}) is not a dim of a rank-{rank} tensor; "
                               f"expected -1 (replicate) or a dim below {rank}")
-        if d >= 0:
-            dims[d].append(axis)
-    return ShardingSpec(Mesh(mesh_shape), tuple(tuple(x) for x in dims))
+    return spec_from_shard_dims(shard_dims, rank, mesh_shape)
 
 
 def split_to_devices(full: np.ndarray, spec: ShardingSpec) -> Distributed:

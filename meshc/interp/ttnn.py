@@ -23,92 +23,22 @@ the peak L1 a core is the peak of the live tensors.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import numpy as np
 from xdsl.interpreter import Interpreter, InterpreterFunctions
 
 from meshc.diagnostics import LocatedError
-from meshc.dialects.ttnn.memory import result_placement
+from meshc.dialects.ttir import collective_args
 from meshc.interp.common import Distributed, element_dtype_name, kernel_attrs, shape_of, transfer_config
 from meshc.interp.common import located as located_impl
-from meshc.dialects.ttir import collective_args
+from meshc.interp.runtime import DEFAULT_WHERE, SimRuntime, SimTensor, Where, placement_of, where_of
+from meshc.interp.spmd_sim import spmd_sim_table
 from meshc.interp.ttir import COLLECTIVE_KINDS, constant_value, make_functions, shard_dims_of
 from meshc.layout.buffer_pieces import mesh_pieces
 from meshc.layout.collectives import collective
 from meshc.layout.dtypes import get_dtype
-from meshc.layout.errors import LayoutError
-from meshc.sim.collectives import Collectives
 from meshc.sim.compute import KINDS, run_kernel
 from meshc.sim.encoding import quantize
 from meshc.sim.machine import Machine
-from meshc.sim.memory import DEFAULT_CONFIG, MeshBuffer
-
-
-@dataclass
-class SimTensor:
-    buffer: MeshBuffer
-    refs: int = 0
-
-    @property
-    def shape(self) -> tuple[int, ...]:
-        return self.buffer.layout.shape
-
-
-Where = tuple  # (MemoryConfig, tile or None)
-DEFAULT_WHERE: Where = (DEFAULT_CONFIG, None)
-
-
-def placement_of(op, default: Where) -> Where:
-    """Where an op puts its result: (memory config, tile) from its `memory_config` attribute
-    and its result's `#ttnn.ttnn_layout` encoding; what they leave open comes from `default`
-    (meshc.dialects.ttnn.memory.result_placement, which the compile-time L1 check shares)."""
-    return result_placement(op, default)
-
-
-def where_of(t: "SimTensor") -> Where:
-    return t.buffer.layout.config, t.buffer.layout.tile
-
-
-class SimRuntime:
-    """The simulator state an interpretation of a ttnn program drives."""
-
-    def __init__(self, machine: Machine):
-        self.m = machine
-        self.coll = Collectives(machine)
-
-    # -------------------------------------------------------------- buffers
-    def new_tensor(self, op, shape, dtype, where: Where, name="") -> SimTensor:
-        try:
-            buf = self.m.allocate(shape, dtype, where[0], name or op.name, tile=where[1])
-        except LayoutError as e:
-            raise LocatedError(str(e), op) from None
-        return SimTensor(buf)
-
-    def release(self, t: SimTensor) -> None:
-        t.refs -= 1
-        if t.refs <= 0:
-            self.m.free(t.buffer)
-
-    def local_values(self, t: SimTensor) -> list[np.ndarray]:
-        return [self.m.peek(t.buffer, i) for i in range(len(t.buffer.devices))]
-
-    def store(self, t: SimTensor, vals: list[np.ndarray]) -> None:
-        for i, v in enumerate(vals):
-            self.m.poke(t.buffer, i, v)
-
-    def upload(self, op, vals: list[np.ndarray], dtype, where: Where) -> SimTensor:
-        t = self.new_tensor(op, vals[0].shape, dtype, where)
-        self.m.write(t.buffer, vals)
-        return t
-
-    def as_device(self, op, x, dtype) -> SimTensor:
-        """A host operand of a device op goes to every device first (replicated, counted)."""
-        if isinstance(x, SimTensor):
-            return x
-        n = self.m.num_devices
-        vals = list(x) if isinstance(x, Distributed) else [np.asarray(x)] * n
-        return self.upload(op, vals, dtype, DEFAULT_WHERE)
 
 
 def _count_operand(rt: SimRuntime, t: SimTensor, times: int = 1) -> None:
@@ -319,9 +249,7 @@ def sim_functions(machine: Machine) -> tuple[InterpreterFunctions, SimRuntime]:
     table[ttnn.ToLayoutOp] = to_layout
     table[ttnn.ConstantOp] = constant
     table[ttnn.EmptyOp] = empty
-    from meshc.interp.spmd_sim import spmd_sim_table  # point_to_point, all_slice, MoE
-
-    table.update(spmd_sim_table(rt, located))
+    table.update(spmd_sim_table(rt, located))  # point_to_point, MoE
     cls = make_functions(table, InterpreterFunctions, "TTNNSimFunctions")
     return cls(), rt
 

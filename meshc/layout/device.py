@@ -24,6 +24,7 @@ from meshc.layout.affine import AffineExpr, AffineMap, Const, Dim, as_map, grid_
 from meshc.layout.errors import LayoutError
 from meshc.layout.limits import MAX_CHIP_ID, MAX_CORES, MAX_DEVICES, as_ints, check_count
 from meshc.layout.system import SystemDesc
+from meshc.layout.shapes import fmt_shape
 
 DEFAULT_CHIP_GRID = (8, 8)
 
@@ -31,9 +32,6 @@ DEFAULT_CHIP_GRID = (8, 8)
 def _fmt_point(p) -> str:
     return "(" + ", ".join(str(int(v)) for v in p) + ")"
 
-
-def _fmt_shape(shape) -> str:
-    return "x".join(str(int(s)) for s in shape)
 
 
 @dataclass(frozen=True)
@@ -80,7 +78,7 @@ class Device:
         bad = np.nonzero(np.any((pts < 0) | (pts >= np.array(self.grid_shape, dtype=np.int64)), axis=1))[0]
         if bad.size:
             raise LayoutError(f"logical core {_fmt_point(pts[bad[0]])} lies outside the "
-                              f"{_fmt_shape(self.grid_shape)} worker grid")
+                              f"{fmt_shape(self.grid_shape)} worker grid")
         phys = self.mapping.evaluate(pts)
         idx = phys[:, 0]
         bad = np.nonzero((idx < 0) | (idx >= len(self.chip_ids)))[0]
@@ -93,7 +91,7 @@ class Device:
     def _check_shape(self) -> None:
         if self.mapping.num_dims != self.rank:
             raise LayoutError(f"the device map {self.mapping} takes {self.mapping.num_dims} dims, but the "
-                              f"worker grid {_fmt_shape(self.grid_shape)} has rank {self.rank}")
+                              f"worker grid {fmt_shape(self.grid_shape)} has rank {self.rank}")
         if self.mapping.num_results != 3:
             raise LayoutError(f"the device map {self.mapping} has {self.mapping.num_results} results; "
                               "expected 3: (chip index, y, x)")
@@ -156,15 +154,15 @@ class Device:
         non-negative and distinct (what `#tt.device` can check on its own).
         """
         if not self.grid_shape or any(s <= 0 for s in self.grid_shape):
-            raise LayoutError(f"the worker grid {_fmt_shape(self.grid_shape) or '<empty>'} must have a rank "
+            raise LayoutError(f"the worker grid {fmt_shape(self.grid_shape) or '<empty>'} must have a rank "
                               "of at least 1 and positive sizes")
         if not self.mesh_shape or any(s <= 0 for s in self.mesh_shape):
-            raise LayoutError(f"meshShape {_fmt_shape(self.mesh_shape) or '<empty>'} must have positive sizes")
+            raise LayoutError(f"meshShape {fmt_shape(self.mesh_shape) or '<empty>'} must have positive sizes")
         self._check_shape()
         n = prod(self.mesh_shape)
         if len(self.chip_ids) != n:
             raise LayoutError(f"chipIds has {len(self.chip_ids)} chips, but meshShape "
-                              f"{_fmt_shape(self.mesh_shape)} needs {n}")
+                              f"{fmt_shape(self.mesh_shape)} needs {n}")
         seen: dict[int, int] = {}
         for i, c in enumerate(self.chip_ids):
             if c < 0:
@@ -196,7 +194,7 @@ class Device:
             i = outside[0]
             chip = self.chip_ids[phys[i, 0]]
             raise LayoutError(f"logical core {_fmt_point(pts[i])} maps to core ({phys[i, 1]}, {phys[i, 2]}) "
-                              f"of chip {chip}, outside its {_fmt_shape(g[i])} grid")
+                              f"of chip {chip}, outside its {fmt_shape(g[i])} grid")
         key = (phys[:, 0] * (grids[:, 0].max()) + phys[:, 1]) * grids[:, 1].max() + phys[:, 2]
         order = np.argsort(key, kind="stable")
         dup = np.nonzero(key[order][1:] == key[order][:-1])[0]
@@ -239,12 +237,12 @@ def derive_device(
     else:
         mesh = as_ints(mesh_shape, "a mesh shape")
     if not mesh or any(s <= 0 for s in mesh):
-        raise LayoutError(f"mesh shape {_fmt_shape(mesh) or '<empty>'} must have positive sizes")
+        raise LayoutError(f"mesh shape {fmt_shape(mesh) or '<empty>'} must have positive sizes")
     n = prod(mesh)
     check_count(n, MAX_DEVICES, f"mesh {_fmt_shape(mesh)}", "devices")
     ids = tuple(range(n)) if chip_ids is None else as_ints(chip_ids, "chip_ids")
     if len(ids) != n:
-        raise LayoutError(f"{len(ids)} chip ids given, but mesh shape {_fmt_shape(mesh)} needs {n}")
+        raise LayoutError(f"{len(ids)} chip ids given, but mesh shape {fmt_shape(mesh)} needs {n}")
     if chip_grid is None:
         if system is not None:
             bad = [c for c in ids if not 0 <= c < system.num_chips]

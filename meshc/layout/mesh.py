@@ -179,3 +179,24 @@ def bind_spec(spec: ShardingSpec, mesh: Mesh) -> ShardingSpec:
     if used and max(used) >= mesh.rank:
         raise LayoutError(f"spec {spec} uses mesh axis {max(used)}, but the mesh {mesh} has {mesh.rank} axes")
     return ShardingSpec(mesh, spec.dims, spec.partial, spec.dim_names, spec.dim_sizes)
+
+
+def dims_from_shard_dims(shard_dims, rank: int) -> tuple[tuple[int, ...], ...]:
+    """Per tensor dim, the mesh axes splitting it (major first), when mesh axis `a` splits tensor
+    dim `shard_dims[a]` (-1: none): a ShardingSpec's `dims` from a mesh_shard's `shard_dims`."""
+    dims: list[list[int]] = [[] for _ in range(rank)]
+    for axis, d in enumerate(shard_dims):
+        if d >= rank:
+            raise LayoutError(f"shard_dims entry {d} is not a dim of the rank-{rank} tensor")
+        if d >= 0:
+            dims[d].append(axis)
+    return tuple(tuple(x) for x in dims)
+
+
+def spec_from_shard_dims(shard_dims, rank: int, mesh_shape) -> ShardingSpec:
+    """The ShardingSpec of a mesh_shard / distribute / buffer write over `mesh_shape`."""
+    if isinstance(mesh_shape, Mesh):
+        mesh = mesh_shape
+    else:
+        mesh = Mesh((int(mesh_shape),) if np.ndim(mesh_shape) == 0 else tuple(int(n) for n in mesh_shape))
+    return ShardingSpec(mesh, dims_from_shard_dims(shard_dims, rank))

@@ -25,6 +25,7 @@ from math import prod
 from meshc.layout.affine import AffineExpr, AffineMap, Dim, as_map
 from meshc.layout.dtypes import DataType, get_dtype
 from meshc.layout.errors import LayoutError
+from meshc.layout.shapes import ceil_div, fmt_shape, fold_2d, round_up
 
 MEMORY_SPACES = ("system", "dram", "l1")
 OOB_VALUES = ("undef", "zero", "one", "inf", "neginf")
@@ -32,12 +33,6 @@ TILE_SHAPES = ((32, 32), (16, 32), (32, 16), (16, 16), (8, 32), (4, 32), (2, 32)
 """Tile shapes the hardware supports (rows x cols); 16x16 faces, or narrower for the short tiles."""
 
 
-def _fmt(shape) -> str:
-    return "x".join(str(int(s)) for s in shape)
-
-
-def _ceil_div(a: int, b: int) -> int:
-    return -(-a // b)
 
 
 @dataclass(frozen=True)
@@ -51,8 +46,8 @@ class Tile:
         object.__setattr__(self, "shape", tuple(int(s) for s in self.shape))
         object.__setattr__(self, "dtype", get_dtype(self.dtype))
         if self.shape not in TILE_SHAPES:
-            raise LayoutError(f"tile shape {_fmt(self.shape)} is not supported; expected one of "
-                              f"{', '.join(_fmt(s) for s in TILE_SHAPES)}")
+            raise LayoutError(f"tile shape {fmt_shape(self.shape)} is not supported; expected one of "
+                              f"{', '.join(fmt_shape(s) for s in TILE_SHAPES)}")
         if self.dtype.is_block_float:
             self.dtype.bytes_for(*self.shape)  # a whole number of exponent blocks
 
@@ -61,7 +56,7 @@ class Tile:
         return self.dtype.bytes_for(*self.shape)
 
     def __str__(self) -> str:
-        return f"{_fmt(self.shape)}, {self.dtype.name}"
+        return f"{fmt_shape(self.shape)}, {self.dtype.name}"
 
 
 def _check_choice(value: str, choices: tuple[str, ...], what: str) -> str:
@@ -101,15 +96,15 @@ class MetalLayout:
         _check_choice(self.oob, OOB_VALUES, "OOB value")
         _check_choice(self.memory_space, MEMORY_SPACES, "memory space")
         if not self.grid or any(g <= 0 for g in self.grid):
-            raise LayoutError(f"grid <{_fmt(self.grid)}> must have a rank of at least 1 and positive sizes")
+            raise LayoutError(f"grid <{fmt_shape(self.grid)}> must have a rank of at least 1 and positive sizes")
         if self.linear.num_results != len(self.grid):
             raise LayoutError(f"the LINEAR map {self.linear} has {self.linear.num_results} results, but the "
-                              f"grid <{_fmt(self.grid)}> has rank {len(self.grid)}")
+                              f"grid <{fmt_shape(self.grid)}> has rank {len(self.grid)}")
         if len(self.shard_shape) != len(self.grid):
-            raise LayoutError(f"the memref shard {_fmt(self.shard_shape)} has rank {len(self.shard_shape)}, "
-                              f"but the grid <{_fmt(self.grid)}> has rank {len(self.grid)}")
+            raise LayoutError(f"the memref shard {fmt_shape(self.shard_shape)} has rank {len(self.shard_shape)}, "
+                              f"but the grid <{fmt_shape(self.grid)}> has rank {len(self.grid)}")
         if any(s <= 0 for s in self.shard_shape):
-            raise LayoutError(f"the memref shard {_fmt(self.shard_shape)} must have positive sizes")
+            raise LayoutError(f"the memref shard {fmt_shape(self.shard_shape)} must have positive sizes")
         if not isinstance(self.element, Tile) and self.element.is_block_float:
             raise LayoutError(f"{self.element.name} elements are stored in tiles only (a shared exponent every "
                               f"16 elements); use a tile element type such as 32x32 tiles of {self.element.name}")
@@ -141,34 +136,34 @@ class MetalLayout:
         shape = _check_tensor_shape(shape)
         if self.linear.num_dims != len(shape):
             raise LayoutError(f"the LINEAR map {self.linear} takes {self.linear.num_dims} dims, but the "
-                              f"tensor {_fmt(shape)} has rank {len(shape)}")
+                              f"tensor {fmt_shape(shape)} has rank {len(shape)}")
         collapsed = self.collapsed_shape(shape)
         have = self.shard_elements
         for i, (n, g, s) in enumerate(zip(collapsed, self.grid, have)):
             if s * g < n:
-                unit = f" of {_fmt(self.element.shape)} tiles" if isinstance(self.element, Tile) else ""
+                unit = f" of {fmt_shape(self.element.shape)} tiles" if isinstance(self.element, Tile) else ""
                 raise LayoutError(
-                    f"the memref shard {_fmt(self.shard_shape)}{unit} on grid <{_fmt(self.grid)}> covers "
-                    f"{_fmt(tuple(a * b for a, b in zip(have, self.grid)))} elements, but the tensor "
-                    f"{_fmt(shape)} collapses to {_fmt(collapsed)}: dim {i} needs {n}, has {s * g}")
+                    f"the memref shard {fmt_shape(self.shard_shape)}{unit} on grid <{fmt_shape(self.grid)}> covers "
+                    f"{fmt_shape(tuple(a * b for a, b in zip(have, self.grid)))} elements, but the tensor "
+                    f"{fmt_shape(shape)} collapses to {fmt_shape(collapsed)}: dim {i} needs {n}, has {s * g}")
         derived = shard_shape_for(self.linear, shape, self.grid, self.element if self.tiled else None)
         if derived != self.shard_shape:
             i = next(i for i, (a, b) in enumerate(zip(self.shard_shape, derived)) if a != b)
             unit, how = "", f"ceil({collapsed[i]} / {self.grid[i]})"
             if isinstance(self.element, Tile):
-                unit = f" of {_fmt(self.element.shape)} tiles"
+                unit = f" of {fmt_shape(self.element.shape)} tiles"
                 if i >= len(derived) - 2:
                     how = f"ceil({how} / {self.element.shape[i - len(derived) + 2]})"
             raise LayoutError(
-                f"the memref shard {_fmt(self.shard_shape)}{unit} is larger than the shard of tensor {_fmt(shape)} "
-                f"on grid <{_fmt(self.grid)}>: the tensor collapses to {_fmt(collapsed)}, so the shard is "
-                f"{_fmt(derived)}{unit} ({how} = {derived[i]} in dim {i}, not {self.shard_shape[i]})")
+                f"the memref shard {fmt_shape(self.shard_shape)}{unit} is larger than the shard of tensor {fmt_shape(shape)} "
+                f"on grid <{fmt_shape(self.grid)}>: the tensor collapses to {fmt_shape(collapsed)}, so the shard is "
+                f"{fmt_shape(derived)}{unit} ({how} = {derived[i]} in dim {i}, not {self.shard_shape[i]})")
 
 
 def _check_tensor_shape(shape) -> tuple[int, ...]:
     shape = tuple(int(s) for s in shape)
     if any(s <= 0 for s in shape):
-        raise LayoutError(f"tensor shape {_fmt(shape) or '<scalar>'} must have static, positive sizes "
+        raise LayoutError(f"tensor shape {fmt_shape(shape) or '<scalar>'} must have static, positive sizes "
                           "to be laid out")
     return shape
 
@@ -181,7 +176,7 @@ def collapsed_shape(linear: "AffineMap | str", shape) -> tuple[int, ...]:
     for i, (lo, hi) in enumerate(linear.bounds(shape)):
         if lo < 0:
             raise LayoutError(f"result {i} of the LINEAR map {linear} reaches {lo} on tensor "
-                              f"{_fmt(shape)}; LINEAR values must not be negative")
+                              f"{fmt_shape(shape)}; LINEAR values must not be negative")
         out.append(hi + 1)
     return tuple(out)
 
@@ -234,15 +229,15 @@ def shard_shape_for(linear: AffineMap, shape, grid, tile: Tile | None = None) ->
     collapsed = collapsed_shape(linear, shape)
     if len(collapsed) != len(grid):
         raise LayoutError(f"the LINEAR map {linear} gives {len(collapsed)} dims, but the grid "
-                          f"<{_fmt(grid)}> has rank {len(grid)}")
+                          f"<{fmt_shape(grid)}> has rank {len(grid)}")
     if any(g <= 0 for g in grid):
-        raise LayoutError(f"grid <{_fmt(grid)}> must have positive sizes")
-    shard = [_ceil_div(n, g) for n, g in zip(collapsed, grid)]
+        raise LayoutError(f"grid <{fmt_shape(grid)}> must have positive sizes")
+    shard = [ceil_div(n, g) for n, g in zip(collapsed, grid)]
     if tile is not None:
         if len(shard) < 2:
             raise LayoutError("a tiled layout needs a grid of rank 2 or more (tiles cover the last two dims)")
-        shard[-2] = _ceil_div(shard[-2], tile.shape[0])
-        shard[-1] = _ceil_div(shard[-1], tile.shape[1])
+        shard[-2] = ceil_div(shard[-2], tile.shape[0])
+        shard[-1] = ceil_div(shard[-1], tile.shape[1])
     return tuple(shard)
 
 
@@ -267,3 +262,46 @@ def build_metal_layout(
     layout = MetalLayout(linear, oob, tuple(grid), shard, element, memory_space)
     layout.verify_against(shape)
     return layout
+
+
+class UnrealisableLayout(LayoutError):
+    """A metal layout no TTNN memory config holds: `subject` names the part, `reason` says why."""
+
+    def __init__(self, subject: str, reason: str):
+        super().__init__(f"the {subject}: {reason}")
+        self.subject = subject
+        self.reason = reason
+
+
+def ttnn_memory_config(layout: MetalLayout, shape, transposed: bool = False, backend: str = "TTNN"):
+    """(MemoryConfig, tile or None) realising `layout` for a tensor of `shape` (TTNN and TTMetal
+    buffers both place with it): DRAM interleaved for a DRAM layout (its grid must be 1x1); else
+    L1 block-sharded over the layout's 2-d grid (a 1-d grid is one row), a shard being the 2-d
+    fold split over the grid, every 2-d slice padded to whole tiles and shards in whole tiles when
+    tiled; `transposed` (the grid reinterpreted as its transpose) places the shards col_major on
+    the transposed grid. UnrealisableLayout (naming `backend`) when no memory config holds it."""
+    from meshc.layout.memory_config import MemoryConfig
+
+    grid = layout.grid
+    if len(grid) == 1:
+        grid = (1,) + grid
+    if len(grid) != 2:
+        raise UnrealisableLayout(f"layout grid {fmt_shape(layout.grid)}", f"{backend} shards over a 2-d core grid of one chip")
+    tile = tuple(layout.element.shape) if isinstance(layout.element, Tile) else None
+    if layout.memory_space == "dram":
+        if grid != (1, 1):
+            raise UnrealisableLayout(f"DRAM layout grid {grid[0]}x{grid[1]}",
+                                     f"{backend} keeps DRAM tensors interleaved over the banks; use a 1x1 grid")
+        return MemoryConfig("dram", "interleaved"), tile
+    shape = tuple(shape)
+    h, w = fold_2d(shape)
+    if tile is not None and len(shape) >= 2:  # TTNN pads every 2-d slice to whole tiles
+        h = prod(shape[:-2]) * round_up(shape[-2], tile[0])
+    shard = (ceil_div(h, grid[0]), ceil_div(w, grid[1]))
+    if tile is not None:  # TTNN shards tiled tensors in whole tiles
+        shard = (round_up(shard[0], tile[0]), round_up(shard[1], tile[1]))
+    orientation, phys = ("col_major", (grid[1], grid[0])) if transposed else ("row_major", grid)
+    try:
+        return MemoryConfig("l1", "block_sharded", grid=phys, shard_shape=shard, orientation=orientation), tile
+    except LayoutError as e:
+        raise UnrealisableLayout("layout", str(e)) from None

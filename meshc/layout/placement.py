@@ -35,21 +35,16 @@ from meshc.layout.memory_config import CoreRangeSet, MemoryConfig
 from meshc.layout.numerics import decode, encode
 from meshc.layout.system import Arch, get_arch
 from meshc.layout.tensor_layout import TensorLayout, check_tile, normalize_shape
+from meshc.layout.shapes import ceil_div, fmt_shape
 
 _STORE = {"f32": "<f4", "f16": "<f2", "bf16": "<u2", "u32": "<u4", "u16": "<u2", "u8": "u1", "si32": "<i4"}
 """How one stored element of each element-by-element data type reads as numpy."""
 
 
-def _cdiv(a: int, b: int) -> int:
-    return -(-a // b)
-
 
 def _round_up(a: int, b: int) -> int:
-    return _cdiv(a, b) * b
+    return ceil_div(a, b) * b
 
-
-def _fmt(shape) -> str:
-    return "x".join(str(v) for v in shape)
 
 
 @dataclass
@@ -322,7 +317,7 @@ class Placement:
         return self.decode_pages(dst.reshape(self.num_pages, self.page_bytes))
 
     def __repr__(self) -> str:
-        return (f"Placement({_fmt(self.shape)}x{self.dtype.name}, tile={self.layout.tile}, "
+        return (f"Placement({fmt_shape(self.shape)}x{self.dtype.name}, tile={self.layout.tile}, "
                 f"{self.config.buffer} {self.config.layout}, {self.num_pages} pages on {len(self.owners)} owners)")
 
 
@@ -396,13 +391,13 @@ def _derive_shard_2d(cfg: MemoryConfig, layout_rows: int, layout_cols: int, ph: 
     crs: CoreRangeSet = cfg.grid  # type: ignore[assignment]
     n = crs.num_cores
     if cfg.layout == "height_sharded":
-        return _cdiv(layout_rows, n) * ph, wp
+        return ceil_div(layout_rows, n) * ph, wp
     if cfg.layout == "width_sharded":
-        return hp, _cdiv(layout_cols, n) * pw
+        return hp, ceil_div(layout_cols, n) * pw
     gr, gc = crs.ranges[0].shape
     if cfg.orientation == "col_major":
         gr, gc = gc, gr
-    return _cdiv(layout_rows, gr) * ph, _cdiv(layout_cols, gc) * pw
+    return ceil_div(layout_rows, gr) * ph, ceil_div(layout_cols, gc) * pw
 
 
 def _sharded_2d(shape, d, tile, cfg: MemoryConfig, a: Arch) -> Placement:
@@ -417,9 +412,9 @@ def _sharded_2d(shape, d, tile, cfg: MemoryConfig, a: Arch) -> Placement:
         ph, pw0 = tile
         ss = cfg.shard_shape or _derive_shard_2d(cfg, hp // ph, wp // pw0, ph, pw0, hp, wp)
     sh, sw = ss
-    what = f"shard shape {_fmt(ss)}"
+    what = f"shard shape {fmt_shape(ss)}"
     if tile is not None and (sh % tile[0] or sw % tile[1]):
-        raise LayoutError(f"{what} is not a whole number of {_fmt(tile)} tiles")
+        raise LayoutError(f"{what} is not a whole number of {fmt_shape(tile)} tiles")
     if cfg.layout == "height_sharded" and sw != wp:
         raise LayoutError(f"height sharding keeps whole rows: the shard width must be the tensor width {wp}"
                           f"{' (padded to tiles)' if tile else ''}; got {what}")
@@ -432,7 +427,7 @@ def _sharded_2d(shape, d, tile, cfg: MemoryConfig, a: Arch) -> Placement:
         sr, sc = sh, 1
     else:
         sr, sc = sh // tile[0], sw // tile[1]
-    gr, gc = _cdiv(rows, sr), _cdiv(cols, sc)  # the shard grid
+    gr, gc = ceil_div(rows, sr), ceil_div(cols, sc)  # the shard grid
     nshards = gr * gc
     if cfg.layout == "block_sharded":
         rng = crs.ranges[0]
@@ -468,20 +463,20 @@ def _nd_sharded(shape, d, tile, cfg: MemoryConfig, a: Arch) -> Placement:
     ss = cfg.shard_shape
     assert ss is not None
     if len(ss) != len(shape):
-        raise LayoutError(f"nd sharding needs one shard extent per tensor dim: shard shape {_fmt(ss)} has "
-                          f"{len(ss)} dims, the tensor {_fmt(shape)} has {len(shape)}")
+        raise LayoutError(f"nd sharding needs one shard extent per tensor dim: shard shape {fmt_shape(ss)} has "
+                          f"{len(ss)} dims, the tensor {fmt_shape(shape)} has {len(shape)}")
     layout = TensorLayout(shape, d, tile, page_width=None if tile else ss[-1])
     if len(shape) == 1:  # a vector is one row: shard it as a 1 x n matrix
         shape, ss = (1,) + tuple(shape), (layout.page_shape[0],) + tuple(ss)
     if tile is not None and (ss[-2] % tile[0] or ss[-1] % tile[1]):
-        raise LayoutError(f"shard shape {_fmt(ss)}: its last two extents must be whole {_fmt(tile)} tiles")
+        raise LayoutError(f"shard shape {fmt_shape(ss)}: its last two extents must be whole {fmt_shape(tile)} tiles")
     ph, pw = layout.page_shape
     # page coordinates over (outer dims..., page row in slice, page col)
     o, pr, pc = layout.page_coords()
     outer_shape = shape[:-2]
     outer_idx = np.unravel_index(o, outer_shape) if outer_shape else ()
     local_shard_pages = [ss[-2] // ph, ss[-1] // pw]
-    grid = [_cdiv(n, s) for n, s in zip(shape, ss)]  # shard grid over the tensor dims
+    grid = [ceil_div(n, s) for n, s in zip(shape, ss)]  # shard grid over the tensor dims
     coords = [ix for ix in outer_idx] + [pr, pc]
     per_dim_page_extent = list(ss[:-2]) + local_shard_pages
     shard_id = np.zeros_like(pr)
@@ -508,6 +503,6 @@ def _check_capacity(p: Placement) -> None:
     need = p.owner_slots * p.aligned_page_bytes
     if len(need) and need.max() > cap:
         k = int(np.argmax(need))
-        raise CapacityError(f"{p.config.layout.replace('_', ' ')} {_fmt(p.shape)}x{p.dtype.name} needs "
+        raise CapacityError(f"{p.config.layout.replace('_', ' ')} {fmt_shape(p.shape)}x{p.dtype.name} needs "
                             f"{int(need[k])} B on {_owner_name(p.owners[k])}, but {where} "
                             f"holds {cap} B: {int(need[k]) - cap} B short")

@@ -31,9 +31,10 @@ import numpy as np
 
 from meshc.layout.errors import LayoutError, UnsupportedSharding
 from meshc.layout.limits import as_int, tensor_shape as tensor_shape_of
-from meshc.layout.mesh import Mesh, ShardingSpec
+from meshc.layout.mesh import Mesh, ShardingSpec, spec_from_shard_dims
 from meshc.layout.mesh_mappers import MeshMapper, as_mesh, spec_of, uneven_error
 from meshc.layout.sharding_spec import format_spec
+from meshc.layout.shapes import fold_2d
 
 ROW_MAJOR = "row_major"
 COL_MAJOR = "col_major"
@@ -241,7 +242,7 @@ def _flat2d(shape: Sequence[int]) -> tuple[int, int]:
     """(height, width) of the 2D buffer a tensor flattens to: (prod of outer dims, innermost)."""
     if len(shape) == 0:
         raise LayoutError("a 0-d tensor has no 2D buffer form; reshape it to (1,) first")
-    return math.prod(shape[:-1]), shape[-1]
+    return fold_2d(shape)
 
 
 def _even_spec(tensor_shape, mesh: Mesh, mapper) -> ShardingSpec:
@@ -332,17 +333,6 @@ def lower_mesh_mapper_nd(tensor_shape: Sequence[int], mesh_shape, mapper, datum_
             raise uneven_error(mapper, d, n, k)
         shard.append(max(-(-n // k), 1))
     return NDShardedBufferConfig(math.prod(shape) * datum_size, shape, tuple(shard), mesh.shape, spec.dims)
-
-
-def spec_from_shard_dims(shard_dims: Sequence[int], rank: int, mesh_shape) -> ShardingSpec:
-    """The ShardingSpec of `shard_dims` (per mesh axis, the tensor dim it splits, or -1)."""
-    dims: list[list[int]] = [[] for _ in range(rank)]
-    for axis, d in enumerate(shard_dims):
-        if d >= rank:
-            raise LayoutError(f"shard_dims entry {d} is not a dim of the rank-{rank} tensor")
-        if d >= 0:
-            dims[d].append(axis)
-    return ShardingSpec(as_mesh(mesh_shape), tuple(tuple(x) for x in dims))
 
 
 def datum_size(dtype) -> int:

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 from meshc.layout.errors import LayoutError
+from meshc.layout.shapes import fmt_shape
 
 # the machine's rates (the simulator's time model, docs/simulator.md; ttir-auto-shard's estimate)
 ETH_BYTES_PER_S = 100e9 / 8  # an ethernet link, each direction
@@ -153,9 +154,6 @@ def system(name: str) -> SystemDesc:
     return mesh_system(SYSTEMS[name])
 
 
-def _fmt(shape) -> str:
-    return "x".join(str(n) for n in shape)
-
 
 def mesh_fits(mesh_shape: tuple[int, ...], system_mesh: tuple[int, ...]) -> bool:
     """Whether a device mesh (size-1 axes ignored) fits a chip mesh, aligned at the last axis."""
@@ -177,8 +175,8 @@ def mesh_view_chips(system: SystemDesc, mesh_shape: tuple[int, ...]) -> tuple[in
     if not mesh_fits(mesh_shape, smesh):
         n = math.prod(mesh_shape)
         if n > system.num_chips:
-            raise LayoutError(f"a {_fmt(mesh_shape)} device mesh needs {n} chips, but the system "
-                              f"has {system.num_chips} (chip mesh {_fmt(smesh)})")
+            raise LayoutError(f"a {fmt_shape(mesh_shape)} device mesh needs {n} chips, but the system "
+                              f"has {system.num_chips} (chip mesh {fmt_shape(smesh)})")
         return tuple(system.chip_at(c) for c in itertools.islice(itertools.product(*[range(k) for k in smesh]), n))
     sq = tuple(k for k in mesh_shape if k > 1)
     ms = (1,) * (len(smesh) - len(sq)) + sq
@@ -199,3 +197,13 @@ def default_system(mesh_shape: tuple[int, ...], chip_ids=()) -> SystemDesc:
         if math.prod(shape) >= max(chips_needed, math.prod(mesh_shape)):
             return system(name)
     return mesh_system(tuple(mesh_shape))
+
+
+def chips_system(system: SystemDesc, chip_ids) -> SystemDesc:
+    """The part of `system` a device's chips make up: device i is chip `chip_ids[i]`, linked as the
+    system links those chips (the topology a reshard between the device's devices runs on)."""
+    ids = [int(c) for c in chip_ids]
+    index = {c: i for i, c in enumerate(ids)}
+    links = tuple(sorted((min(index[a], index[b]), max(index[a], index[b]))
+                         for a, b in system.links if a in index and b in index))
+    return SystemDesc(tuple(system.chips[c] for c in ids), links, tuple(system.mesh_shape))

@@ -17,7 +17,6 @@ mesh; its bytes are the regions at that address (`regions`), not a copy.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 
@@ -27,6 +26,7 @@ from meshc.layout.dtypes import DataType, get_dtype
 from meshc.layout.errors import LayoutError
 from meshc.layout.memory_config import MemoryConfig
 from meshc.layout.placement import Placement, place
+from meshc.layout.shapes import fold_2d
 from meshc.sim.encoding import decode, encode, storage_dtype
 
 FAST_LAYOUTS = ("interleaved", "height_sharded", "width_sharded", "block_sharded")
@@ -51,9 +51,8 @@ def shard_layout(shape: tuple[int, ...], dtype, config: MemoryConfig, tile=None,
 
 
 def fold2d(shape: tuple[int, ...]) -> tuple[int, int]:
-    if len(shape) == 0:
-        return 1, 1
-    return math.prod(shape[:-1]), shape[-1]
+    """The 2-d fold of a tensor shape (meshc.layout.shapes.fold_2d)."""
+    return fold_2d(shape)
 
 
 @dataclass(frozen=True)

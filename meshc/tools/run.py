@@ -208,9 +208,11 @@ def run(argv: list[str] | None = None) -> int:
 def _run_one(args, text: str, golden_text: str | None, inputs: dict) -> int:
     from rich.console import Console
 
+    from meshc import lower, run as sim_run
+    from meshc.dialects.tt import module_device
     from meshc.interp.check import check_output, program_computes
-    from meshc.interp.common import element_dtype_name, find_entry, module_device
-    from meshc.interp.runner import RunError, dialect_of, lower, run as sim_run, run_golden
+    from meshc.interp.common import element_dtype_name, find_entry
+    from meshc.interp.runner import RunError, dialect_of, run_golden
     from meshc.tools.run_progress import RunProgress
     from meshc.layout.errors import LayoutError
 

@@ -4,7 +4,7 @@ system's first chips in row-major chip order (device i on chip i), routed over t
 import pytest
 
 import meshc
-from meshc.interp.common import module_system
+from meshc.dialects.tt import system_or_default
 from meshc.layout.errors import LayoutError
 from meshc.layout.system import system
 from meshc.sim.machine import Machine
@@ -32,5 +32,5 @@ def test_a_2x2x2_module_runs_on_a_t3k():
     text = ('module attributes {tt.device = #tt.device<workerGrid = #tt.grid<2x16x16, (d0, d1, d2) -> '
             '(d2 floordiv 8 + (d1 floordiv 8) * 2 + d0 * 4, d1 mod 8, d2 mod 8)>, meshShape = 2x2x2, '
             'chipIds = [0, 1, 2, 3, 4, 5, 6, 7]>} {}')
-    sysdesc = module_system(meshc.parse(text), (2, 2, 2))
+    sysdesc = system_or_default(meshc.parse(text))
     assert tuple(sysdesc.mesh_shape) == (2, 4) and sysdesc.num_chips == 8

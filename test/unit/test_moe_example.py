@@ -88,7 +88,7 @@ def t3k_hops(a: int, b: int) -> int:
 
 def test_example_on_the_simulator(inputs):
     from meshc.dialects import ttnn
-    from meshc.interp.runner import lower, run
+    from meshc import lower, run
     from meshc.layout.reshard import lower_bound_bytes, plan_reshard
     from meshc.layout.system import system
 

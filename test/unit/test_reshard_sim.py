@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 import meshc
-from meshc.interp.runner import run
+from meshc import run
 from meshc.layout.mesh import Mesh, ShardingSpec
 from meshc.layout.reshard import plan_reshard
 from meshc.layout.system import mesh_system

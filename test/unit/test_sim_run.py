@@ -7,7 +7,8 @@ import numpy as np
 import pytest
 
 import meshc
-from meshc.interp.runner import RunError, run, run_golden
+from meshc import run
+from meshc.interp.runner import RunError, run_golden
 
 DEVICE_2x4 = ("#tt.device<workerGrid = #tt.grid<16x32, (d0, d1) -> (d1 floordiv 8 + (d0 floordiv 8) * 4, "
               "d0 mod 8, d1 mod 8)>, meshShape = 2x4, chipIds = [0, 1, 2, 3, 4, 5, 6, 7]>")
