@@ -80,9 +80,9 @@ def set_module_device(module: ModuleOp, device: Device, sysdesc: SystemDesc | No
         device.verify(system=sysdesc)
     except LayoutError as e:
         raise LocatedError(f"device does not fit the system: {e}", module) from e
-    module.attributes[DEVICE_ATTR] = DeviceAttr.from_model(device)
     if sysdesc is not None:
         module.attributes[SYSTEM_DESC_ATTR] = SystemDescAttr.from_model(sysdesc)
+    module.attributes[DEVICE_ATTR] = DeviceAttr.from_model(device)
 
 
 def verify_module(module: ModuleOp) -> None:
