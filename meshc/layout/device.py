@@ -52,9 +52,9 @@ class Device:
         if bad:
             raise LayoutError(f"chip id {bad[0]} is out of range; chip ids lie in [0, {MAX_CHIP_ID})")
         if all(s > 0 for s in self.grid_shape):
-            check_count(self.num_cores, MAX_CORES, f"grid {_fmt_shape(self.grid_shape)}", "cores")
+            check_count(self.num_cores, MAX_CORES, f"grid {fmt_shape(self.grid_shape)}", "cores")
         if all(s > 0 for s in self.mesh_shape):
-            check_count(prod(self.mesh_shape), MAX_DEVICES, f"mesh {_fmt_shape(self.mesh_shape)}", "devices")
+            check_count(prod(self.mesh_shape), MAX_DEVICES, f"mesh {fmt_shape(self.mesh_shape)}", "devices")
 
     # -------------------------------------------------------------- evaluation
 
@@ -239,7 +239,7 @@ def derive_device(
     if not mesh or any(s <= 0 for s in mesh):
         raise LayoutError(f"mesh shape {fmt_shape(mesh) or '<empty>'} must have positive sizes")
     n = prod(mesh)
-    check_count(n, MAX_DEVICES, f"mesh {_fmt_shape(mesh)}", "devices")
+    check_count(n, MAX_DEVICES, f"mesh {fmt_shape(mesh)}", "devices")
     ids = tuple(range(n)) if chip_ids is None else as_ints(chip_ids, "chip_ids")
     if len(ids) != n:
         raise LayoutError(f"{len(ids)} chip ids given, but mesh shape {fmt_shape(mesh)} needs {n}")
@@ -261,7 +261,7 @@ def derive_device(
     gy, gx = grid_ints
     if gy <= 0 or gx <= 0:
         raise LayoutError(f"chip grid {gy}x{gx} must have positive sizes")
-    check_count(n * gy * gx, MAX_CORES, f"mesh {_fmt_shape(mesh)} of {gy}x{gx}-core chips", "cores")
+    check_count(n * gy * gx, MAX_CORES, f"mesh {fmt_shape(mesh)} of {gy}x{gx}-core chips", "cores")
 
     rank = max(2, len(mesh))
     m = (1,) * (rank - len(mesh)) + mesh  # mesh padded to the grid's rank
