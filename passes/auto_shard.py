@@ -33,7 +33,9 @@ from xdsl.ir import SSAValue
 from xdsl.passes import ModulePass
 
 from meshc.diagnostics import LocatedError
-from meshc.layout.mesh import Mesh, ShardingSpec
+from meshc.dialects.tt import module_device
+from meshc.layout.mesh import Mesh, ShardingSpec, spec_from_shard_dims
+from meshc.layout.shapes import fmt_shape
 from meshc.layout.sharding_rules import canonical, replicated
 from meshc.layout.system import ETH_BYTES_PER_S, HOST_BYTES_PER_S, NOC_BYTES_PER_S, SYSTEMS
 from meshc.passes.lowering_utils import module_mesh
@@ -102,11 +104,10 @@ def placements(value: SSAValue, mesh: Mesh) -> list[ShardingSpec]:
     axes = [a for a in range(mesh.rank) if mesh.shape[a] > 1]
     out = []
     for choice in itertools.product(range(-1, len(full)), repeat=len(axes)):
-        dims: list[list[int]] = [[] for _ in full]
+        shard_dims = [-1] * mesh.rank
         for a, d in zip(axes, choice):
-            if d >= 0:
-                dims[d].append(a)
-        spec = ShardingSpec(mesh, tuple(tuple(d) for d in dims))
+            shard_dims[a] = d
+        spec = spec_from_shard_dims(shard_dims, len(full), mesh)
         if spec.is_even(full):
             out.append(spec)
     return out
@@ -162,15 +163,15 @@ class AutoShardPass(ModulePass):
     system: str | None = None
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        if "tt.device" not in op.attributes:
+        if module_device(op) is None:
             if self.mesh_shape is None:
                 raise LocatedError("ttir-auto-shard needs a mesh: give mesh-shape=A,B or a module with a #tt.device", op)
             n = math.prod(self.mesh_shape)
             name = self.system or next((s for s, m in SYSTEMS.items() if math.prod(m) >= n), "galaxy")
             RegisterDevicePass(name, tuple(self.mesh_shape)).apply(ctx, op)
         elif self.mesh_shape is not None and tuple(self.mesh_shape) != module_mesh(op):
-            raise LocatedError(f"mesh-shape {'x'.join(map(str, self.mesh_shape))} differs from the module's device "
-                               f"mesh {'x'.join(map(str, module_mesh(op)))}", op)
+            raise LocatedError(f"mesh-shape {fmt_shape(self.mesh_shape)} differs from the module's device "
+                               f"mesh {fmt_shape(module_mesh(op))}", op)
         if not is_global_view(op):
             raise LocatedError("ttir-auto-shard takes a global-view program; this one already has SPMD ops "
                                "(ttir.mesh_shard, collectives)", op)

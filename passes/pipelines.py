@@ -21,6 +21,7 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 
 from meshc.dialects.reference import attach_reference, make_reference
+from meshc.dialects.tt import module_device
 from meshc.passes.convert_ttir_to_ttmetal import ConvertTTIRToTTMetalPass
 from meshc.passes.convert_ttir_to_ttnn import ConvertTTIRToTTNNPass
 from meshc.passes.partition import PartitionPass
@@ -46,7 +47,7 @@ class _PipelineBase(ModulePass):
 
     def front(self, op: ModuleOp) -> list[ModulePass]:
         passes: list[ModulePass] = []
-        if self.system is not None or self.mesh_shape is not None or "tt.device" not in op.attributes:
+        if self.system is not None or self.mesh_shape is not None or module_device(op) is None:
             passes.append(RegisterDevicePass(self.system or "n150", self.mesh_shape))
         passes += [PropagateShardingPass(), PartitionPass(), ReshardToCollectivesPass()]
         passes.append(TTIRLayoutPass(self.memory_space, self.memory_layout, self.tiled))

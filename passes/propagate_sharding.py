@@ -42,6 +42,7 @@ from xdsl.passes import ModulePass
 from meshc.diagnostics import LocatedError
 from meshc.dialects.ttir.sharding_constraint import ShardingConstraintOp
 from meshc.layout.mesh import Mesh, ShardingSpec
+from meshc.layout.shapes import ceil_div
 from meshc.layout.sharding_rules import canonical, replicated
 from meshc.passes.sharding_ir import (
     body_ops,
@@ -58,7 +59,7 @@ from meshc.passes.sharding_ir import (
 
 
 def _local_elems(value: SSAValue, spec: ShardingSpec) -> int:
-    return math.prod(-(-n // spec.num_pieces(d)) for d, n in enumerate(shape(value)))
+    return math.prod(ceil_div(n, spec.num_pieces(d)) for d, n in enumerate(shape(value)))
 
 
 def constraint_spec(op: ShardingConstraintOp, mesh: Mesh) -> ShardingSpec:

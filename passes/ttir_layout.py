@@ -22,7 +22,7 @@ from xdsl.rewriter import Rewriter
 from meshc.diagnostics import LocatedError
 from meshc.dialects.element_types import data_type_name
 from meshc.layout.errors import LayoutError
-from meshc.layout.shapes import fold_2d
+from meshc.layout.shapes import ceil_div, fold_2d
 from meshc.passes.lowering_utils import (
     chip_grid,
     encoding_of,
@@ -39,7 +39,7 @@ def layout_grid(shape: tuple[int, ...], grid: tuple[int, int], tiled: bool, shar
         return (1, 1)
     h, w = fold_2d(shape)
     if tiled:
-        h, w = -(-h // TILE[0]), -(-w // TILE[1])
+        h, w = ceil_div(h, TILE[0]), ceil_div(w, TILE[1])
     return largest_divisor_at_most(max(h, 1), grid[0]), largest_divisor_at_most(max(w, 1), grid[1])
 
 

@@ -39,6 +39,7 @@ from meshc.layout.l1_budget import L1Budget, LiveTensor, l1_budget
 from meshc.layout.memory_config import MemoryConfig
 from meshc.layout.system import get_arch
 from meshc.passes.lowering_utils import fix_function_types
+from meshc.layout.shapes import fmt_shape
 
 DRAM = MemoryConfig("dram", "interleaved")
 _HOST_RESULTS = (ttnn.GetDeviceOp, ttnn.ConstantOp, ttnn.AggregateTensorOp, ttnn.FromDeviceOp)
@@ -121,7 +122,7 @@ def _tensors(block: Block) -> list[_Tensor]:
 
 def _name(t: _Tensor) -> str:
     v = t.value
-    shape = "x".join(map(str, v.type.get_shape()))
+    shape = fmt_shape(v.type.get_shape())
     what = f"%{v.name_hint}" if v.name_hint else f"result {v.index} of '{t.op.name}'"
     return f"{what} ({shape}x{_dtype(v)})"
 

@@ -25,6 +25,7 @@ from meshc.diagnostics import register_type_checker
 from meshc.layout.errors import LayoutError
 from meshc.layout.mesh import Mesh, ShardingSpec, UnboundMesh, bind_spec
 from meshc.layout.sharding_spec import SpecSyntaxError, format_spec, parse_spec_unbound
+from meshc.layout.shapes import fmt_shape
 
 
 def _sh_split_mesh(body: str) -> int | None:
@@ -109,7 +110,7 @@ def check_sharding(t) -> None:
         return
     spec = t.encoding.spec
     shape = tuple(t.get_shape())
-    what = f"tensor<{'x'.join(map(str, shape))}x{t.element_type}>"
+    what = f"tensor<{fmt_shape(shape)}x{t.element_type}>"
     if len(shape) != spec.rank:
         raise VerifyException(f"{what} has rank {len(shape)} but its #tt.sharding spec "
                               f"{format_spec(spec, include_mesh=False)} has {spec.rank} dims")

@@ -28,6 +28,7 @@ from meshc.diagnostics import register_type_checker
 from meshc.dialects.syntax import AngleBody, verified
 from meshc.layout import memory_config as mc
 from meshc.layout.errors import LayoutError
+from meshc.layout.shapes import fmt_shape
 
 
 
@@ -192,7 +193,7 @@ class ShardSpecAttr(ParametrizedAttribute):
     def verify(self) -> None:
         super().verify()
         if any(v <= 0 for v in self.shape):
-            raise VerifyException(f"shard shape {'x'.join(map(str, self.shape))} must have positive extents")
+            raise VerifyException(f"shard shape {fmt_shape(self.shape)} must have positive extents")
 
     def model(self) -> mc.ShardSpec:
         return mc.ShardSpec(self.core_range_set.model(), self.shape, self.orientation.data)
@@ -218,7 +219,7 @@ class ShardSpecAttr(ParametrizedAttribute):
     def print_parameters(self, printer: Printer) -> None:
         printer.print_string("<")
         printer.print_attribute(self.core_range_set)
-        printer.print_string(f", <{'x'.join(map(str, self.shape))}>, <{self.orientation.data}>>")
+        printer.print_string(f", <{fmt_shape(self.shape)}>, <{self.orientation.data}>>")
 
 
 @irdl_attr_definition
@@ -400,7 +401,7 @@ def check_ttnn_layout(t) -> None:
     shape = tuple(t.get_shape())
 
     def what() -> str:  # built only for a message: printing a type is slow
-        return f"tensor<{'x'.join(map(str, shape))}x{t.element_type}>"
+        return f"tensor<{fmt_shape(shape)}x{t.element_type}>"
 
     if any(d < 0 for d in shape):
         raise VerifyException(f"{what()} with a #ttnn.ttnn_layout must have a static shape")

@@ -27,6 +27,7 @@ import numpy as np
 
 from meshc.layout.errors import LayoutError
 from meshc.layout.mesh import Mesh, ShardingSpec
+from meshc.layout.shapes import fmt_shape
 
 _TOKEN = re.compile(r'\s*(?:(?P<str>"(?:[^"\\]|\\.)*")|(?P<sym>@[A-Za-z_][\w$.]*)|(?P<int>-?\d+)'
                     r'|(?P<word>[A-Za-z_][\w.]*)|(?P<punct>[\[\]{}(),=<>:?]))')
@@ -238,14 +239,14 @@ def hlo_spec(text: str, rank: int, mesh_shape: tuple[int, ...]) -> ShardingSpec:
         raise ShardingSyntaxError(f"'{text}' tiles {tile_rank} dims, but the tensor has rank {rank}")
     if devices.size != mesh.size:
         raise ShardingSyntaxError(f"'{text}' places the tensor on {devices.size} devices, but the mesh "
-                                  f"{'x'.join(map(str, mesh_shape))} has {mesh.size}")
+                                  f"{fmt_shape(mesh_shape)} has {mesh.size}")
     want: dict[tuple[int, ...], set[int]] = {}
     for idx in np.ndindex(*devices.shape):
         want.setdefault(idx[:tile_rank], set()).add(int(devices[idx]))
     for spec in _candidate_specs(rank, mesh, devices.shape[:tile_rank]):
         if _spec_devices(spec) == want:
             return spec
-    raise ShardingSyntaxError(f"no sharding spec over the mesh {'x'.join(map(str, mesh_shape))} puts the "
+    raise ShardingSyntaxError(f"no sharding spec over the mesh {fmt_shape(mesh_shape)} puts the "
                               f"tiles of '{text}' on the devices it names")
 
 

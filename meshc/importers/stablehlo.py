@@ -55,6 +55,7 @@ from meshc.layout.mesh import ShardingSpec
 from meshc.layout.system import SYSTEMS
 from meshc.layout.system import system as system_desc
 from meshc.passes.register_device import RegisterDevicePass
+from meshc.layout.shapes import fmt_shape
 
 
 class Importer:
@@ -227,7 +228,7 @@ class Importer:
             fits = [s for s in SYSTEMS if system_desc(s).num_chips >= n]
             if not fits:
                 raise LocatedError(f"no known system has the {n} devices of the mesh "
-                                   f"{'x'.join(map(str, self.mesh_shape))}", self.source)
+                                   f"{fmt_shape(self.mesh_shape)}", self.source)
             system = min(fits, key=lambda s: system_desc(s).num_chips)
         RegisterDevicePass(system=system, mesh_shape=self.mesh_shape).apply(Context(), module)
 

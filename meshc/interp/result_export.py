@@ -19,6 +19,7 @@ from collections import Counter
 import numpy as np
 
 from meshc.sim.traffic import DRAM_BYTES_PER_S, ETH_BYTES_PER_S, HOST_BYTES_PER_S, NOC_BYTES_PER_S
+from meshc.layout.shapes import fmt_shape
 
 
 def _output_info(name: str, v) -> dict:
@@ -93,10 +94,10 @@ def summary(result) -> str:
     """A few lines: outputs, traffic totals, peak memory, time estimate."""
     tot = _totals(result.traffic)
     outs = ", ".join(
-        f"{o['name']} {'x'.join(map(str, o['shape'])) or 'scalar'} {o['dtype']}" if "shape" in o
+        f"{o['name']} {fmt_shape(o['shape']) or 'scalar'} {o['dtype']}" if "shape" in o
         else f"{o['name']} (on {len(o['per_device'])} devices)"
         for o in (_output_info(n, v) for n, v in zip(result.names, result.outputs)))
-    mesh = "x".join(map(str, result.mesh_shape))
+    mesh = fmt_shape(result.mesh_shape)
     lines = [
         f"{result.mode} run on a {mesh} mesh: {len(result.ops)} ops, outputs: {outs or 'none'}",
         f"ethernet {tot['ethernet_bytes']:,} B (delivered {tot['delivered_bytes']:,} B), NOC {tot['noc_bytes']:,} B, "

@@ -31,6 +31,7 @@ from meshc.interp.func import FuncFunctions
 from meshc.layout.errors import LayoutError
 from meshc.layout.limits import MAX_TENSOR_BYTES
 from meshc.sim.traffic import Traffic
+from meshc.layout.shapes import ceil_div, fmt_shape
 
 
 class RunError(ValueError):
@@ -155,7 +156,7 @@ def tensor_bytes_error(t, what: str) -> str | None:
     if any(n < 0 for n in shape):
         return f"{what} {t} has a dynamic or negative dimension; the simulator runs static shapes only"
     width = getattr(t.element_type, "bitwidth", 32)
-    nbytes = math.prod(shape) * max(1, -(-int(width) // 8))
+    nbytes = math.prod(shape) * max(1, ceil_div(int(width), 8))
     if nbytes > MAX_TENSOR_BYTES:
         return (f"{what} {t} holds {nbytes} bytes, more than the simulator materialises "
                 f"({MAX_TENSOR_BYTES} bytes, meshc.layout.limits.MAX_TENSOR_BYTES)")
@@ -212,7 +213,7 @@ def _prepare_inputs(f: func.FuncOp, inputs, seed: int | None) -> dict[str, np.nd
             continue
         x = np.asarray(inputs[name])
         if tuple(x.shape) != shape:
-            raise RunError(f"input '{name}' has shape {'x'.join(map(str, x.shape)) or 'scalar'}, but "
+            raise RunError(f"input '{name}' has shape {fmt_shape(x.shape) or 'scalar'}, but "
                            f"@{f.sym_name.data} takes {a.type}")
         want = get_dtype(dtype).host_dtype
         if x.dtype != want and not _converts_exactly(x.dtype, dtype, want):

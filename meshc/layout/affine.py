@@ -23,6 +23,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from meshc.layout.errors import LayoutError
+from meshc.layout.shapes import ceil_div
 
 # ----------------------------------------------------------------------------- expressions
 
@@ -262,7 +263,7 @@ def _bounds(e: AffineExpr, ranges: list[tuple[int, int]]) -> tuple[int, int]:
     if e.kind == "floordiv":
         return min(alo // blo, alo // bhi), max(ahi // blo, ahi // bhi)
     if e.kind == "ceildiv":
-        return min(-(-alo // blo), -(-alo // bhi)), max(-(-ahi // blo), -(-ahi // bhi))
+        return min(ceil_div(alo, blo), ceil_div(alo, bhi)), max(ceil_div(ahi, blo), ceil_div(ahi, bhi))
     # mod: exact when the operand stays inside one period of a constant divisor
     if blo == bhi and alo // blo == ahi // blo:
         return alo % blo, ahi % blo

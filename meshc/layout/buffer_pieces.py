@@ -26,6 +26,7 @@ from numpy.lib.stride_tricks import as_strided
 from meshc.layout.errors import LayoutError
 from meshc.layout.mesh_mappers import as_mesh
 from meshc.layout.sharded_buffer import NDShardedBufferConfig, ShardedBufferConfig, _mesh_2d
+from meshc.layout.shapes import fmt_shape
 
 
 class MeshPieces:
@@ -36,7 +37,7 @@ class MeshPieces:
         if isinstance(config, NDShardedBufferConfig):
             mesh = as_mesh(mesh_shape)
             if mesh.shape != config.mesh_shape:
-                raise LayoutError(f"the config is for mesh {'x'.join(map(str, config.mesh_shape))}, not {mesh}")
+                raise LayoutError(f"the config is for mesh {fmt_shape(config.mesh_shape)}, not {mesh}")
             self.mesh_shape = mesh.shape
             self.folded = config.global_shape
             self.block = config.shard_shape
@@ -76,8 +77,8 @@ class MeshPieces:
     def _fold(self, x: np.ndarray) -> np.ndarray:
         x = np.asarray(x)
         if math.prod(x.shape) != math.prod(self.folded):
-            raise LayoutError(f"a {'x'.join(map(str, x.shape))} tensor is not the config's "
-                              f"{'x'.join(map(str, self.folded))} buffer")
+            raise LayoutError(f"a {fmt_shape(x.shape)} tensor is not the config's "
+                              f"{fmt_shape(self.folded)} buffer")
         return x.reshape(self.folded)
 
     def view(self, x: np.ndarray, readers: bool = False) -> np.ndarray | None:
@@ -161,8 +162,8 @@ def local_view(block_pieces: np.ndarray, mesh_rank: int, local_shape) -> np.ndar
     lead = block_pieces.shape[:mesh_rank]
     local = tuple(int(n) for n in local_shape)
     if math.prod(block_pieces.shape[mesh_rank:]) != math.prod(local):
-        raise LayoutError(f"a {'x'.join(map(str, block_pieces.shape[mesh_rank:]))} shard does not hold a "
-                          f"{'x'.join(map(str, local))} piece")
+        raise LayoutError(f"a {fmt_shape(block_pieces.shape[mesh_rank:])} shard does not hold a "
+                          f"{fmt_shape(local)} piece")
     v = _reshaped_view(block_pieces, lead + local)
     return block_pieces.reshape(lead + local) if v is None else v
 

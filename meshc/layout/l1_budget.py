@@ -24,10 +24,11 @@ from meshc.layout.dtypes import DataType, get_dtype
 from meshc.layout.memory_config import MemoryConfig
 from meshc.layout.placement import place
 from meshc.layout.system import get_arch
+from meshc.layout.shapes import round_up
 
 
 def _align_up(n: int, alignment: int) -> int:
-    return -(-n // alignment) * alignment
+    return round_up(n, alignment)
 
 
 @dataclass(frozen=True)

@@ -14,6 +14,7 @@ import math
 import numbers
 
 from meshc.layout.errors import LayoutError
+from meshc.layout.shapes import fmt_shape
 
 MAX_CORES = 1 << 20
 """Cores in one core range set or one device's logical grid (a 64x64 mesh of 16x16-core chips)."""
@@ -68,7 +69,7 @@ def tensor_shape(shape, what: str = "a tensor shape", minimum: int = 0) -> tuple
     bad = [n for n in dims if n < minimum]
     if bad:
         raise LayoutError(f"{what} {dims} has a dimension {bad[0]}; every dimension must be at least {minimum}")
-    check_count(math.prod(dims), MAX_SHAPE_ELEMENTS, f"tensor {'x'.join(map(str, dims))}", "elements")
+    check_count(math.prod(dims), MAX_SHAPE_ELEMENTS, f"tensor {fmt_shape(dims)}", "elements")
     return dims
 
 

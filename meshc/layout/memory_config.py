@@ -26,6 +26,7 @@ from dataclasses import dataclass
 
 from meshc.layout.errors import LayoutError
 from meshc.layout.limits import MAX_CORES, as_int, check_count
+from meshc.layout.shapes import fmt_shape
 
 BUFFERS = ("l1", "dram")
 LAYOUTS = ("interleaved", "height_sharded", "width_sharded", "block_sharded", "nd_sharded")
@@ -183,7 +184,7 @@ class MemoryConfig:
             except (TypeError, LayoutError):
                 raise LayoutError(f"a shard shape is a sequence of integers; got {self.shard_shape!r}") from None
             if not ss or any(v <= 0 for v in ss):
-                raise LayoutError(f"shard shape {'x'.join(map(str, ss))} must have positive extents")
+                raise LayoutError(f"shard shape {fmt_shape(ss)} must have positive extents")
             if self.layout != "nd_sharded" and len(ss) != 2:
                 raise LayoutError(f"{self.layout} takes a 2D shard shape (height, width) of the tensor "
                                   f"folded to 2D; got {len(ss)} dims (use nd_sharded for N-d shards)")

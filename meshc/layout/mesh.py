@@ -20,6 +20,7 @@ import numpy as np
 
 from meshc.layout.errors import LayoutError
 from meshc.layout.limits import MAX_DEVICES, as_ints, check_count
+from meshc.layout.shapes import ceil_div, fmt_shape
 
 
 @dataclass(frozen=True)
@@ -33,7 +34,7 @@ class Mesh:
         object.__setattr__(self, "names", tuple(self.names))
         if not self.shape or any(n < 1 for n in self.shape):
             raise LayoutError(f"a mesh needs at least one axis and every axis at least one device, got {self.shape}")
-        check_count(math.prod(self.shape), MAX_DEVICES, f"mesh {'x'.join(map(str, self.shape))}", "devices")
+        check_count(math.prod(self.shape), MAX_DEVICES, f"mesh {fmt_shape(self.shape)}", "devices")
         if self.names and len(self.names) != len(self.shape):
             raise LayoutError(f"mesh has {len(self.shape)} axes but {len(self.names)} names")
         if len(set(self.names)) != len(self.names):
@@ -70,12 +71,12 @@ class Mesh:
     def __str__(self) -> str:
         if self.names:
             return "[" + ", ".join(f"{n}={s}" for n, s in zip(self.names, self.shape)) + "]"
-        return "x".join(str(n) for n in self.shape)
+        return fmt_shape(self.shape)
 
 
 def chunk_bounds(n: int, k: int, i: int) -> tuple[int, int]:
     """[start, stop) of piece i when n elements split into k pieces as torch.chunk does."""
-    size = -(-n // k) if n else 0
+    size = ceil_div(n, k) if n else 0
     start = min(i * size, n)
     return start, min(start + size, n)
 

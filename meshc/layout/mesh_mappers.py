@@ -31,8 +31,9 @@ import numpy as np
 
 from meshc.layout.errors import LayoutError
 from meshc.layout.limits import as_int, check_elements
-from meshc.layout.mesh import Mesh, ShardingSpec, chunk_bounds
+from meshc.layout.mesh import Mesh, ShardingSpec, chunk_bounds, dims_from_shard_dims
 from meshc.layout.sharding_spec import format_spec, from_global, parse_spec, to_global
+from meshc.layout.shapes import ceil_div, fmt_shape
 
 
 def as_mesh(mesh_shape: Mesh | Sequence[int] | int) -> Mesh:
@@ -58,11 +59,8 @@ def _axis_spec(who: str, mesh: Mesh, rank: int, per_axis: Sequence[int | None]) 
     if len(per_axis) != mesh.rank:
         raise LayoutError(f"{who} gives {len(per_axis)} dims for a {mesh.rank}-d mesh {mesh}: "
                           f"expected one entry (a tensor dim or None) per mesh axis")
-    dims: list[list[int]] = [[] for _ in range(rank)]
-    for axis, d in enumerate(per_axis):
-        if d is not None:
-            dims[_norm_dim(who, as_int(d, f"{who}: a tensor dim"), rank)].append(axis)
-    return ShardingSpec(mesh, tuple(tuple(a) for a in dims))
+    shard_dims = [-1 if d is None else _norm_dim(who, as_int(d, f"{who}: a tensor dim"), rank) for d in per_axis]
+    return ShardingSpec(mesh, dims_from_shard_dims(shard_dims, rank))
 
 
 class MeshMapper(ABC):
@@ -262,7 +260,7 @@ def uneven_error(mapper, d: int, n: int, k: int) -> LayoutError:
     return LayoutError(
         f"{mapper}: dim {d} of size {n} does not split into {k} equal pieces "
         f"(torch.chunk gives {split_sizes(n, k)}); use a size divisible by {k}, "
-        f"or pad=True to zero-pad it to {max(-(-n // k), 1) * k}")
+        f"or pad=True to zero-pad it to {max(ceil_div(n, k), 1) * k}")
 
 
 def distribute(tensor: np.ndarray, mesh_shape, mapper, copy: bool = True) -> dict[tuple[int, ...], np.ndarray]:
@@ -272,17 +270,17 @@ def distribute(tensor: np.ndarray, mesh_shape, mapper, copy: bool = True) -> dic
     LayoutError names the dim and the torch.chunk sizes otherwise) unless it has `pad=True`.
     """
     tensor = np.asarray(tensor)
-    check_elements(tensor.shape, tensor.itemsize, f"the tensor {'x'.join(map(str, tensor.shape))}")
+    check_elements(tensor.shape, tensor.itemsize, f"the tensor {fmt_shape(tensor.shape)}")
     mesh = as_mesh(mesh_shape)
     spec = spec_of(mapper, mesh, tensor.ndim)
-    shard = [-(-n // spec.num_pieces(d)) for d, n in enumerate(tensor.shape)]
-    check_elements([mesh.size] + shard, tensor.itemsize, f"distributing {'x'.join(map(str, tensor.shape))} "
+    shard = [ceil_div(n, spec.num_pieces(d)) for d, n in enumerate(tensor.shape)]
+    check_elements([mesh.size] + shard, tensor.itemsize, f"distributing {fmt_shape(tensor.shape)} "
                                                          f"over mesh {mesh}")
     if isinstance(mapper, MeshMapper):
         pads = []
         for d, n in enumerate(tensor.shape):
             k = spec.num_pieces(d)
-            size = -(-n // k)
+            size = ceil_div(n, k)
             if n != size * k:
                 if not mapper.pad:
                     raise uneven_error(mapper, d, n, k)

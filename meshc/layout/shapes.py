@@ -8,6 +8,7 @@ last dim is the width; a 0-d tensor folds to (1, 1), a 1-d tensor of n to (1, n)
 from __future__ import annotations
 
 import math
+import operator
 from collections.abc import Sequence
 
 
@@ -29,5 +30,13 @@ def fold_2d(shape: Sequence[int]) -> tuple[int, int]:
 
 
 def fmt_shape(shape: Sequence[int]) -> str:
-    """`64x128`: a shape as MLIR writes one (a 0-d shape is the empty string)."""
-    return "x".join(str(int(n)) for n in shape)
+    """`64x128`: a shape as MLIR writes one (a 0-d shape is the empty string); an entry that is
+    not an integer (a bad shape an error message names) is written as it is."""
+    return "x".join(_dim_text(n) for n in shape)
+
+
+def _dim_text(n) -> str:
+    try:
+        return str(operator.index(n))
+    except TypeError:
+        return str(n)

@@ -34,7 +34,7 @@ from meshc.layout.limits import as_int, tensor_shape as tensor_shape_of
 from meshc.layout.mesh import Mesh, ShardingSpec, spec_from_shard_dims
 from meshc.layout.mesh_mappers import MeshMapper, as_mesh, spec_of, uneven_error
 from meshc.layout.sharding_spec import format_spec
-from meshc.layout.shapes import fold_2d
+from meshc.layout.shapes import ceil_div, fmt_shape, fold_2d
 
 ROW_MAJOR = "row_major"
 COL_MAJOR = "col_major"
@@ -206,9 +206,9 @@ class NDShardedBufferConfig:
         spec = self.spec()  # checks the axes
         for d, (n, s) in enumerate(zip(self.global_shape, self.shard_shape)):
             k = spec.num_pieces(d)
-            if n < 0 or s < 1 or s * k < n or (n and s > -(-n // k)) or (n == 0 and s != 1):
+            if n < 0 or s < 1 or s * k < n or (n and s > ceil_div(n, k)) or (n == 0 and s != 1):
                 raise LayoutError(f"dim {d}: a shard of {s} over {k} pieces does not cover {n} elements "
-                                  f"(expected shard {max(-(-n // k), 1)})")
+                                  f"(expected shard {max(ceil_div(n, k), 1)})")
         elems = math.prod(self.global_shape)
         if elems and (self.global_buffer_size < 1 or self.global_buffer_size % elems):
             raise LayoutError(f"global_buffer_size {self.global_buffer_size} is not a whole number of datums "
@@ -331,7 +331,7 @@ def lower_mesh_mapper_nd(tensor_shape: Sequence[int], mesh_shape, mapper, datum_
         k = spec.num_pieces(d)
         if n % k and isinstance(mapper, MeshMapper) and not mapper.pad:
             raise uneven_error(mapper, d, n, k)
-        shard.append(max(-(-n // k), 1))
+        shard.append(max(ceil_div(n, k), 1))
     return NDShardedBufferConfig(math.prod(shape) * datum_size, shape, tuple(shard), mesh.shape, spec.dims)
 
 
@@ -368,7 +368,7 @@ def check_config_fits(config, full_shape: Sequence[int], local_shape: Sequence[i
     size = math.prod(full) * int(datum_size)
     if config.global_buffer_size != size:
         raise LayoutError(f"global_buffer_size {config.global_buffer_size} is not the {size} bytes of the "
-                          f"{'x'.join(map(str, full))} tensor ({datum_size} B a datum)")
+                          f"{fmt_shape(full)} tensor ({datum_size} B a datum)")
     if isinstance(config, NDShardedBufferConfig):
         mesh = as_mesh(mesh_shape)
         if config.mesh_shape != mesh.shape:
@@ -392,7 +392,7 @@ def check_config_fits(config, full_shape: Sequence[int], local_shape: Sequence[i
     px, py = config.physical_shard_shape
     if (px, py) != (lw, lh):
         raise LayoutError(f"a shard of the config is {px}x{py} (x, y), but each device holds a "
-                          f"{'x'.join(map(str, local))} piece, {lw}x{lh} (x, y) when flattened")
+                          f"{fmt_shape(local)} piece, {lw}x{lh} (x, y) when flattened")
 
 
 def check_config_matches_mapper(config, mapper, full_shape: Sequence[int], mesh_shape, datum_size: int) -> None:
@@ -501,7 +501,7 @@ def _buffer(buffers, dev: Coord, shape: tuple[int, ...]) -> np.ndarray:
 def _write_nd(tensor: np.ndarray, config: NDShardedBufferConfig, mesh_shape) -> dict[Coord, np.ndarray]:
     mesh = as_mesh(mesh_shape)
     if mesh.shape != config.mesh_shape:
-        raise LayoutError(f"the config is for mesh {'x'.join(map(str, config.mesh_shape))}, not {mesh}")
+        raise LayoutError(f"the config is for mesh {fmt_shape(config.mesh_shape)}, not {mesh}")
     if tensor.shape != config.global_shape:
         raise LayoutError(f"the tensor has shape {tensor.shape}, the config's global_shape is {config.global_shape}")
     _check_tensor(tensor, config.global_buffer_size, "config")
@@ -522,7 +522,7 @@ def _write_nd(tensor: np.ndarray, config: NDShardedBufferConfig, mesh_shape) -> 
 def _read_nd(buffers, config: NDShardedBufferConfig, mesh_shape) -> np.ndarray:
     mesh = as_mesh(mesh_shape)
     if mesh.shape != config.mesh_shape:
-        raise LayoutError(f"the config is for mesh {'x'.join(map(str, config.mesh_shape))}, not {mesh}")
+        raise LayoutError(f"the config is for mesh {fmt_shape(config.mesh_shape)}, not {mesh}")
     replicated = config.spec().replicated_axes()
     readers = [c for c in mesh.coords() if not any(c[a] for a in replicated)]
     dtype = _buffers_dtype(buffers, readers)

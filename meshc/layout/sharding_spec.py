@@ -32,6 +32,7 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
 
 from meshc.layout.errors import LayoutError
 from meshc.layout.mesh import Mesh, ShardingSpec, UnboundMesh
+from meshc.layout.shapes import fmt_shape
 
 _INDEX_SHARD = re.compile(r"S([0-9]+)$")
 _INDEX_PARTIAL = re.compile(r"P([0-9]+)$")
@@ -302,7 +303,7 @@ def _interpret(items: list, mesh: Mesh | None, text: str) -> ShardingSpec:
 def _mesh_text(mesh: Mesh) -> str:
     if mesh.names:
         return "[" + ", ".join(f"{n}={s}" for n, s in zip(mesh.names, mesh.shape)) + "]"
-    return "x".join(str(n) for n in mesh.shape)
+    return fmt_shape(mesh.shape)
 
 
 def format_spec(spec: ShardingSpec, include_mesh: bool = True) -> str:

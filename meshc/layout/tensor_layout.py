@@ -24,6 +24,7 @@ import numpy as np
 from meshc.layout.dtypes import DataType, get_dtype
 from meshc.layout.errors import LayoutError
 from meshc.layout.limits import MAX_ELEMENTS, MAX_PAGES, as_int, check_count
+from meshc.layout.shapes import fmt_shape, round_up
 
 TILE_SHAPES: tuple[tuple[int, int], ...] = ((32, 32), (16, 32), (32, 16), (16, 16), (8, 32), (4, 32), (2, 32), (1, 32))
 FACE = 16
@@ -37,7 +38,7 @@ def normalize_shape(shape) -> tuple[int, ...]:
     if not dims:
         dims = (1,)
     if any(d <= 0 for d in dims):
-        raise LayoutError(f"tensor shape {'x'.join(map(str, dims))} has a dimension < 1; "
+        raise LayoutError(f"tensor shape {fmt_shape(dims)} has a dimension < 1; "
                           "every dimension must be at least 1")
     return dims
 
@@ -51,7 +52,7 @@ def check_tile(tile) -> tuple[int, int] | None:
         raise LayoutError(f"a tile shape is a pair (rows, cols) such as (32, 32), or None for row-major; "
                           f"got {tile!r}") from None
     if t not in TILE_SHAPES:
-        raise LayoutError(f"tile shape {'x'.join(map(str, t))} is not supported; expected one of "
+        raise LayoutError(f"tile shape {fmt_shape(t)} is not supported; expected one of "
                           + ", ".join(f"{a}x{b}" for a, b in TILE_SHAPES))
     return t  # type: ignore[return-value]
 
@@ -81,7 +82,7 @@ class TensorLayout:
             object.__setattr__(self, "page_width", pw)
         elif self.page_width is not None:
             object.__setattr__(self, "page_width", None)
-        what = f"tensor {'x'.join(map(str, self.shape))}"
+        what = f"tensor {fmt_shape(self.shape)}"
         check_count(self.num_pages, MAX_PAGES, what, "pages")
 
     # ------------------------------------------------------------------ folding
@@ -113,13 +114,13 @@ class TensorLayout:
     def slice_height(self) -> int:
         """Rows of one padded 2D slice."""
         ph = self.page_shape[0]
-        return -(-self.height // ph) * ph
+        return round_up(self.height, ph)
 
     @property
     def padded_shape(self) -> tuple[int, int]:
         """The folded, padded 2D shape the pages tile exactly."""
         ph, pw = self.page_shape
-        return self.outer * self.slice_height, -(-self.width // pw) * pw
+        return self.outer * self.slice_height, round_up(self.width, pw)
 
     @property
     def page_grid(self) -> tuple[int, int]:
@@ -224,7 +225,7 @@ class TensorLayout:
     def page_elements(self) -> np.ndarray:
         """(num_pages, page_elems) int64: flat (row-major) tensor index in each slot, -1 = padding."""
         check_count(self.num_pages * self.page_elems, MAX_ELEMENTS,
-                    f"tensor {'x'.join(map(str, self.shape))}", "padded elements")
+                    f"tensor {fmt_shape(self.shape)}", "padded elements")
         return self.to_pages(np.arange(self.size, dtype=np.int64).reshape(self.shape), oob=-1)
 
     def page_coords(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import bisect
 
 from meshc.layout.errors import CapacityError
+from meshc.layout.shapes import round_up
 
 
 class OutOfMemory(CapacityError):
@@ -21,7 +22,7 @@ class OutOfMemory(CapacityError):
 
 
 def align_up(n: int, alignment: int) -> int:
-    return -(-n // alignment) * alignment
+    return round_up(n, alignment)
 
 
 class Allocator:

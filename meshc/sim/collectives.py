@@ -30,6 +30,7 @@ import numpy as np
 from meshc.layout.collectives import groups
 from meshc.layout.errors import LayoutError
 from meshc.sim.machine import Machine
+from meshc.layout.shapes import round_up
 
 REDUCERS = {"sum": np.add, "max": np.maximum, "min": np.minimum, "prod": np.multiply}
 
@@ -161,7 +162,7 @@ class Collectives:
             return [self._copy(v) for v in vals]
         shape = vals[0].shape
         size = vals[0].size
-        padded = -(-size // n) * n
+        padded = round_up(size, n)
         flat = []
         for v in vals:
             if self.m.abstract:

@@ -40,6 +40,7 @@ from meshc.sim.links import router_for
 from meshc.sim.memory import MeshBuffer, ShardLayout, _as_items, fold2d, memory_config as as_memory_config, shard_layout
 from meshc.sim.store import Memory
 from meshc.sim.traffic import Traffic
+from meshc.layout.shapes import fmt_shape
 
 
 _PARALLEL_BYTES = 8 << 20
@@ -90,7 +91,7 @@ class Machine:
         if chip_ids is not None:
             chip_ids = tuple(int(c) for c in chip_ids)
             if len(chip_ids) != math.prod(self.mesh_shape):
-                raise LayoutError(f"{len(chip_ids)} chip ids for a {'x'.join(map(str, self.mesh_shape))} device mesh")
+                raise LayoutError(f"{len(chip_ids)} chip ids for a {fmt_shape(self.mesh_shape)} device mesh")
             bad = [c for c in chip_ids if not 0 <= c < nchips]
             if bad:
                 raise LayoutError(f"chip id {bad[0]} is not a chip of the {nchips}-chip system")
@@ -341,7 +342,7 @@ class Machine:
         for i, s in enumerate(shards):
             if tuple(np.shape(s)) != layout.shape:
                 raise LayoutError(f"device {i} shard has shape {tuple(np.shape(s))}, but buffer '{buf.name}' holds "
-                                  f"{'x'.join(map(str, layout.shape))} tensors")
+                                  f"{fmt_shape(layout.shape)} tensors")
         if not self.abstract:
             for i, s in enumerate(shards):
                 self.poke(buf, i, s)

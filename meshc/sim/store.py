@@ -25,6 +25,7 @@ from numpy.lib.stride_tricks import as_strided
 
 from meshc.layout.errors import LayoutError
 from meshc.sim.allocator import Allocator
+from meshc.layout.shapes import round_up
 
 _GRANULE = 64
 """Arrays grow in multiples of this many bytes."""
@@ -56,7 +57,7 @@ class Memory:
             raise LayoutError(f"bytes [0, {need}) are out of bounds of a {self.kind} unit ({self.size:,} B)")
         old = 0 if a is None else a.shape[2]
         cap = max(need, min(2 * old, self.size))
-        cap = min(-(-cap // _GRANULE) * _GRANULE, self.size)
+        cap = min(round_up(cap, _GRANULE), self.size)
         grown = np.zeros((self.num_units, self.rows, cap), np.uint8)
         if a is not None:
             grown[:, :, :old] = a

@@ -30,6 +30,7 @@ import numpy as np
 
 from meshc.diagnostics import Diagnostic, DiagnosticError, SourceFile, decode_source, op_diagnostic
 from meshc.tools.common import tool_main
+from meshc.layout.shapes import fmt_shape
 
 
 def _arg_parser() -> argparse.ArgumentParser:
@@ -144,7 +145,7 @@ def _summary(name: str, v, full: bool) -> str:
     if isinstance(v, list):
         return "\n".join(_summary(f"{name}@device{d}", x, full) for d, x in enumerate(v))
     v = np.asarray(v)
-    head = f"{name}: {'x'.join(map(str, v.shape)) or 'scalar'} {v.dtype}"
+    head = f"{name}: {fmt_shape(v.shape) or 'scalar'} {v.dtype}"
     if full:
         with np.printoptions(threshold=sys.maxsize, linewidth=120):
             return f"{head}\n{v}"
@@ -247,7 +248,7 @@ def _run_one(args, text: str, golden_text: str | None, inputs: dict) -> int:
     for name, v in zip(result.names, result.outputs):
         if args.abstract:
             shapes = [np.shape(x) for x in v] if isinstance(v, list) else [np.shape(v)]
-            print(f"{name}: {' | '.join('x'.join(map(str, sh)) or 'scalar' for sh in shapes)} (abstract: shape only)")
+            print(f"{name}: {' | '.join(fmt_shape(sh) or 'scalar' for sh in shapes)} (abstract: shape only)")
         else:
             print(_summary(name, v, args.full))
     if args.save_outputs:

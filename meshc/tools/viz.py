@@ -30,6 +30,7 @@ from meshc.viz.chip_picture import render_chip_png
 from meshc.viz.chip_text import render_chip_text
 from meshc.viz.mesh_picture import render_mesh_png
 from meshc.viz.mesh_text import render_mesh_text
+from meshc.layout.shapes import fmt_shape
 
 
 class _Usage(Exception):
@@ -137,7 +138,7 @@ def _view_from_flags(a):
     view = mesh_view(shape, a.spec, mesh, system=sysdesc, label=f"tensor<{a.shape}x{a.dtype}>", dtype=a.dtype)
     if a.layout_given:  # the memory layout of every chip's block
         block = next(b for b in view.blocks if not b.is_empty)
-        a.shape = "x".join(map(str, block.shape))
+        a.shape = fmt_shape(block.shape)
         view.local, _ = _placement_from_flags(a)
     return view
 

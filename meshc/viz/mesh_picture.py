@@ -16,6 +16,7 @@ from itertools import product
 from meshc.viz.chip_picture import draw_owners, save_figure
 from meshc.viz.model import MeshView, grid_of
 from meshc.viz.palette import colours, label_cell, points_per_unit
+from meshc.layout.shapes import ceil_div, fmt_shape
 
 MAX_PANELS = 64
 """Small multiples drawn at most (the rest are named in the panel area's title)."""
@@ -85,7 +86,7 @@ def _draw_tensor(fig, rect, view: MeshView, pal) -> None:
             ax.set_yticks([])
         axes[-1].set_xlabel("dim 0 (elements)", fontsize=8)
     more = f" (first {MAX_PANELS} of {len(combos)} panels)" if len(combos) > len(shown) else ""
-    fig.text(rect[0] + rect[2] / 2, rect[1] + rect[3] + 0.035, f"the tensor {'x'.join(map(str, view.shape))}, "
+    fig.text(rect[0] + rect[2] / 2, rect[1] + rect[3] + 0.035, f"the tensor {fmt_shape(view.shape)}, "
              f"block by block{more}", ha="center", fontsize=10)
 
 
@@ -149,7 +150,7 @@ def mesh_figure(view: MeshView, title: str | None = None):
     ncol = 1
     if nblocks <= MAX_LEGEND:
         ncol = min(4, max(1, (nblocks + 7) // 8))
-        legend_rows = -(-nblocks // ncol)
+        legend_rows = ceil_div(nblocks, ncol)
     legend_h = 0.24 * legend_rows + 0.3
     local = view.local is not None
     width = 17.0 if local else 13.0

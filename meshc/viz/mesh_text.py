@@ -14,6 +14,7 @@ from rich.console import Console
 from rich.table import Table
 
 from meshc.viz.model import MeshView
+from meshc.layout.shapes import fmt_shape
 
 MAX_CELLS = 1024
 """Tables above this many cells are left out (the block list still prints)."""
@@ -100,7 +101,7 @@ def _block_table(view: MeshView) -> Table:
         devs = ", ".join("(" + ",".join(map(str, c)) + ")" for c in b.devices[:6])
         if len(b.devices) > 6:
             devs += f", ... ({len(b.devices)})"
-        t.add_row(b.label, b.ranges(), "x".join(map(str, b.shape)), devs, _chips_text(b.chips, 12))
+        t.add_row(b.label, b.ranges(), fmt_shape(b.shape), devs, _chips_text(b.chips, 12))
     return t
 
 
@@ -122,5 +123,5 @@ def render_mesh_text(view: MeshView, console: Console | None = None, chip_detail
     if chip_detail and view.local is not None:
         from meshc.viz.chip_text import render_chip_text
 
-        con.print(f"inside every chip, its block ({'x'.join(map(str, view.local.shape))}) is laid out as:")
+        con.print(f"inside every chip, its block ({fmt_shape(view.local.shape)}) is laid out as:")
         render_chip_text(view.local, "the block on one chip", console=con)

@@ -27,6 +27,7 @@ from meshc.layout.errors import LayoutError
 from meshc.layout.mesh import Mesh, ShardingSpec
 from meshc.layout.sharding_spec import format_spec, parse_spec
 from meshc.layout.system import SystemDesc, default_system, mesh_view_chips
+from meshc.layout.shapes import fmt_shape
 
 
 @dataclass(frozen=True)
@@ -103,7 +104,7 @@ class MeshView:
         return k, n
 
     def title(self) -> str:
-        t = f"{self.label or 'tensor ' + 'x'.join(map(str, self.shape))}  {self.spec_text} on mesh {self.mesh}"
+        t = f"{self.label or 'tensor ' + fmt_shape(self.shape)}  {self.spec_text} on mesh {self.mesh}"
         nrep = self.mesh.size // max(len(self.blocks), 1)
         what = f"{len(self.blocks)} block{'s' if len(self.blocks) != 1 else ''} on {self.mesh.size} devices"
         if self.spec.partial:
@@ -141,7 +142,7 @@ def mesh_view(shape: Sequence[int], spec: ShardingSpec | str, mesh=None, *, chip
         spec = parse_spec(spec, None if mesh is None else _as_mesh(mesh))
     if len(shape) != spec.rank:
         raise LayoutError(f"sharding spec {format_spec(spec, include_mesh=False)} has {spec.rank} dims but "
-                          f"the tensor {'x'.join(map(str, shape))} has rank {len(shape)}")
+                          f"the tensor {fmt_shape(shape)} has rank {len(shape)}")
     m = spec.mesh
     chips = tuple(int(c) for c in chips) if chips is not None else default_chips(m.shape, system)
     if len(chips) != m.size:

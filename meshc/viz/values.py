@@ -28,6 +28,7 @@ from meshc.layout.errors import LayoutError
 from meshc.layout.mesh import Mesh, ShardingSpec
 from meshc.layout.mesh_mappers import ReplicateTensorToMesh, ShardTensorNdMesh
 from meshc.viz.model import MeshView, mesh_view
+from meshc.layout.shapes import fmt_shape
 
 _ELEMENTWISE_NAMES = {"ttnn.to_memory_config", "ttnn.to_layout", "ttir.to_layout"}
 
@@ -161,7 +162,7 @@ def _local_placement(v: SSAValue, arch: str):
 
 def _type_text(v: SSAValue) -> str:
     kind = "tensor" if isinstance(v.type, TensorType) else "buffer"
-    return f"{kind}<{'x'.join(map(str, _shape(v)))}x{v.type.element_type}>"
+    return f"{kind}<{fmt_shape(_shape(v))}x{v.type.element_type}>"
 
 
 def describe_value(module: ModuleOp, key: str | None, arch: str = "wormhole_b0") -> MeshView | tuple:

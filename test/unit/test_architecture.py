@@ -4,12 +4,14 @@ Every source file under meshc/, dialects/ and passes/ is parsed with `ast`; each
 `from ... import` (at any depth: a deferred import is still a dependency) names a module of
 meshc or not. The layers, bottom up (docs/contracts.md):
 
-    layout  ->  dialects, sim  ->  passes, interp  ->  tools, driver, meshc (the package API)
+    layout  ->  dialects, sim  ->  viz  ->  passes, interp  ->  tools, driver, importers,
+                                               meshc (the package API)
 
 layout never imports xdsl, dialects, passes, sim, interp, tools or the driver; dialects never
 import passes, sim, interp, tools or the driver; sim never imports the IR (xdsl, dialects);
-passes never import the driver, sim, interp or tools; interp never imports passes, the driver or
-tools. No two modules import each other, directly or through others (deferred imports count).
+viz (pictures of placements, read from layout and the IR) never imports passes, sim, interp,
+tools or the driver; passes never import the driver, sim, interp or tools; interp never imports
+passes, the driver, tools or the importers. No two modules import each other, directly or through others (deferred imports count).
 """
 
 from __future__ import annotations
@@ -83,7 +85,8 @@ def _layer(module: str) -> str:
     if len(parts) == 1:
         return "api"
     return {"layout": "layout", "dialects": "dialects", "sim": "sim", "passes": "passes", "interp": "interp",
-            "tools": "tools", "driver": "driver", "diagnostics": "diagnostics"}.get(parts[1], "api")
+            "tools": "tools", "driver": "driver", "diagnostics": "diagnostics", "viz": "viz",
+            "importers": "importers"}.get(parts[1], "api")
 
 
 FORBIDDEN = {
@@ -91,7 +94,8 @@ FORBIDDEN = {
     "dialects": {"passes", "sim", "interp", "tools", "driver", "api"},
     "sim": {"xdsl", "dialects", "passes", "interp", "tools", "driver", "api"},
     "passes": {"driver", "sim", "interp", "tools", "api"},
-    "interp": {"passes", "driver", "tools", "api"},
+    "interp": {"passes", "driver", "tools", "api", "importers"},
+    "viz": {"passes", "sim", "interp", "tools", "driver", "api", "importers"},
 }
 """Layer -> the layers it must never import."""
 

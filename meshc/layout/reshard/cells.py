@@ -14,6 +14,7 @@ import numpy as np
 
 from meshc.layout.mesh import ShardingSpec
 from meshc.layout.reshard.plan import Box
+from meshc.layout.shapes import ceil_div
 
 
 def device_bounds(spec: ShardingSpec, shape: tuple[int, ...]) -> np.ndarray:
@@ -28,7 +29,7 @@ def device_bounds(spec: ShardingSpec, shape: tuple[int, ...]) -> np.ndarray:
         for a in spec.dims[d]:  # mixed radix over the dim's axes, major first
             piece = piece * mesh.shape[a] + coords[:, a]
         k = spec.num_pieces(d)
-        size = -(-n // k) if n else 0
+        size = ceil_div(n, k) if n else 0
         start = np.minimum(piece * size, n)
         out[:, d, 0] = start
         out[:, d, 1] = np.minimum(start + size, n)
@@ -45,7 +46,7 @@ class Cells:
             cuts = {0, n}
             for s in specs:
                 k = s.num_pieces(d)
-                size = -(-n // k) if n else 0
+                size = ceil_div(n, k) if n else 0
                 cuts.update(min(i * size, n) for i in range(k + 1))
             self.edges.append(np.array(sorted(cuts), dtype=np.int64))
         self.grid = tuple(len(e) - 1 for e in self.edges)

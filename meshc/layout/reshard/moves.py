@@ -21,6 +21,7 @@ from meshc.layout.errors import LayoutError
 from meshc.layout.mesh import Mesh, ShardingSpec
 from meshc.layout.reshard.cells import Cells
 from meshc.layout.reshard.plan import Step, Transfer, link_hop_bytes
+from meshc.layout.shapes import ceil_div
 
 
 class _Sends:
@@ -44,14 +45,14 @@ class _Sends:
 
 
 def _words(cells: int) -> int:
-    return max(1, -(-cells // 64))
+    return max(1, ceil_div(cells, 64))
 
 
 def _pack(m: np.ndarray) -> np.ndarray:
     """(rows, cells) bool -> (rows, words) uint64, 64 cells a word (padding bits 0)."""
     rows, cells = m.shape
     out = np.zeros((rows, _words(cells) * 8), dtype=np.uint8)
-    out[:, : -(-cells // 8)] = np.packbits(m, axis=1)
+    out[:, : ceil_div(cells, 8)] = np.packbits(m, axis=1)
     return out.view(np.uint64)
 
 
