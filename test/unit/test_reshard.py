@@ -205,3 +205,38 @@ def test_every_single_axis_change_meets_the_bound():
                     assert sum(w.bytes for w in walk) == plan.lower_bound_bytes, (str(s), str(t))
                     minor += 1
     assert count == 120 and minor == 36  # size of the enumeration (11 specs on a 2-axis mesh, rank 2)
+
+
+@pytest.mark.parametrize("mesh_shape", [(1, 4), (4, 1), (2, 1, 2)])
+def test_walk_between_the_same_placement_is_empty_when_axes_have_size_one(mesh_shape):
+    """Axes of size 1 split nothing, so specs that differ only in where such an axis goes place
+    every byte on the same device: the walk between them is empty (no collective, 0 bytes),
+    whatever the spelling (`[R, S01]` and `[S0, S1]` on a 1x4 mesh)."""
+    from meshc.layout.reshard import collective_walk
+
+    mesh = Mesh(mesh_shape)
+    shape = (8, 12)
+    specs = _all_specs(mesh, 2)
+    same = 0
+    for s in specs:
+        for t in specs:
+            if all(s.local_slices(shape, c) == t.local_slices(shape, c) for c in mesh.coords()):
+                assert collective_walk(shape, "f32", s, t) == [], (str(s), str(t))
+                same += 1
+    # hand count on 1x4: axis 0 goes to R, dim 0 or dim 1 (before or after axis 1 there), so
+    # each placement of axis 1 has several spellings; at least the pairs (s, s) are counted
+    assert same > len(specs)
+
+
+def test_partial_sums_reduce_into_a_dim_named_with_a_size_one_axis():
+    """`[R, R] P1 -> [R, S01]` on a 1x4 mesh is one reduce_scatter over axis 1 (axis 0 has one
+    device, so the target is [R, S1]): 3/4 of each device's 8x12 f32 partial goes out,
+    4 devices x 3 x 96 B = 1152 B delivered."""
+    from meshc.layout.reshard import collective_walk
+
+    mesh = Mesh((1, 4))
+    src = ShardingSpec(mesh, ((), ()), (1,))
+    tgt = ShardingSpec(mesh, ((), (0, 1)))
+    walk = collective_walk((8, 12), "f32", src, tgt)
+    assert [(w.kind, w.axis, w.dim) for w in walk] == [("reduce_scatter", 1, 1)]
+    assert sum(w.bytes for w in walk) == 4 * 3 * (8 * 12 * 4 // 4)

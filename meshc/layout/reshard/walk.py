@@ -82,8 +82,14 @@ def collective_walk(shape, dtype, source: ShardingSpec, target: ShardingSpec,
         raise LayoutError(f"a collective walk runs over one mesh; got {source.mesh} and {target.mesh}")
     mesh = source.mesh
     n_dev = mesh.size
-    goal = (target.dims, tuple(sorted(nontrivial_partial(target))))
-    start = (source.dims, tuple(sorted(nontrivial_partial(source))))
+    # Axes of size 1 split nothing: a state names only the axes of size > 1, so `[R, S01]` and
+    # `[S0, S1]` on a 1x4 mesh are one state (the same placement, no step between them).
+    def state_of(spec: ShardingSpec):
+        dims = tuple(tuple(a for a in d if mesh.shape[a] > 1) for d in spec.dims)
+        return dims, tuple(sorted(nontrivial_partial(spec)))
+
+    goal = state_of(target)
+    start = state_of(source)
     for spec, what in ((source, "source"), (target, "target")):
         if not spec.is_even(shape):
             raise LayoutError(f"{what} {spec} does not split the {shape} tensor evenly; SPMD collectives need "
