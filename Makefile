@@ -46,6 +46,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/compile.py
 	$(BIN)/python bench/sim.py
 	$(BIN)/python bench/reshard.py
+	$(BIN)/python bench/autoshard.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info
