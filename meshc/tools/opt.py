@@ -17,36 +17,34 @@ import argparse
 import re
 import sys
 import time
-
-from xdsl.dialects.builtin import ModuleOp
-from xdsl.utils.exceptions import ParseError
-from xdsl.xdsl_opt_main import VersionAction
+from typing import TYPE_CHECKING
 
 import meshc
 
-from meshc.diagnostics import (
-    Diagnostic,
-    DiagnosticError,
-    SourceFile,
-    check_expected_diagnostics,
-    collect_expectations,
-    decode_source,
-)
-from meshc.driver import (
-    apply_pipeline,
-    build_pipeline,
-    make_context,
-    parse_source,
-    print_module,
-    split_chunks,
-    verify_or_raise,
-)
 from meshc.tools.common import tool_main
-from meshc.tools.pass_catalog import check_names, describe_passes, from_pass_pipeline
+
+if TYPE_CHECKING:
+    from xdsl.dialects.builtin import ModuleOp
+
+# xDSL, meshc's driver, dialects and passes are imported once the arguments are read (in `run`
+# and the helpers it calls), so `--help` and usage errors answer without loading them.
 
 
 class _Usage(Exception):
     pass
+
+
+class _Version(argparse.Action):
+    """xDSL's version action (`--version`), imported only when the flag is given."""
+
+    def __init__(self, *args, version_format: str, **kwargs):
+        super().__init__(*args, nargs=0, **kwargs)
+        self.version_format = version_format
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        from xdsl.xdsl_opt_main import VersionAction
+
+        VersionAction([], self.dest, version_format=self.version_format)(parser, namespace, values, option_string)
 
 
 class _ArgParser(argparse.ArgumentParser):
@@ -77,7 +75,7 @@ def _arg_parser() -> argparse.ArgumentParser:
     p.add_argument("--no-aliases", action="store_true", help="print long attributes inline, not as aliases")
     p.add_argument("--list-passes", action="store_true",
                    help="list the registered passes with their descriptions and options, and exit")
-    p.add_argument("--version", action=VersionAction,
+    p.add_argument("--version", action=_Version,
                    version_format=f"meshc-opt {meshc.__version__} (xDSL {{xdsl_version}})")
     return p
 
@@ -95,6 +93,8 @@ class _PassHooks:
     def after(self, p, module: ModuleOp, seconds: float) -> None:
         self.times.append((p.name, seconds))
         if self.args.print_between_passes:
+            from meshc.driver import print_module
+
             print(f"// -----// IR Dump After {p.name} //----- //", file=sys.stderr)
             sys.stderr.write(print_module(module, generic=self.args.print_op_generic,
                                           aliases=not self.args.no_aliases))
@@ -114,6 +114,10 @@ class _PassHooks:
 
 def _process_chunk(args, source: SourceFile, chunk_text: str, pipeline_spec: str, hooks: _PassHooks) -> str:
     """Parse, verify, transform and print one chunk. Raises DiagnosticError on bad input."""
+    from xdsl.dialects.builtin import ModuleOp
+
+    from meshc.driver import apply_pipeline, build_pipeline, make_context, parse_source, print_module, verify_or_raise
+
     ctx = make_context(allow_unregistered=args.allow_unregistered_dialect)
     pipeline = build_pipeline(pipeline_spec)
     if _COMMENT_OR_SPACE.fullmatch(chunk_text):  # nothing but comments: an empty module
@@ -134,11 +138,25 @@ def run(argv: list[str] | None = None) -> int:
         if args.pass_pipeline is not None:
             if args.passes:
                 raise _Usage("give the pipeline once: -p or --pass-pipeline, not both")
+            from meshc.tools.pass_catalog import from_pass_pipeline
+
             args.passes = from_pass_pipeline(args.pass_pipeline)
     except (_Usage, ValueError) as e:
         print(f"meshc-opt: error: {e}", file=sys.stderr)
         return 1
+    from xdsl.utils.exceptions import ParseError
+
+    from meshc.diagnostics import (
+        Diagnostic,
+        DiagnosticError,
+        SourceFile,
+        check_expected_diagnostics,
+        collect_expectations,
+        decode_source,
+    )
+    from meshc.driver import build_pipeline, split_chunks
     from meshc.passes import get_all_passes
+    from meshc.tools.pass_catalog import check_names, describe_passes
 
     if args.list_passes:
         sys.stdout.write(describe_passes(get_all_passes()))

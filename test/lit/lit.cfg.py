@@ -31,3 +31,35 @@ if mlir_opt:
     config.substitutions.append(("%mlir-opt", mlir_opt))
 else:
     lit_config.note("mlir-opt not found (install Debian's mlir-19-tools): tests needing it are unsupported")
+
+# meshc's tools and filecheck through one preloaded fork server per lit run (tool_server.py): each
+# run forks it instead of starting Python and importing xDSL, numpy and meshc again.
+# MESHC_LIT_DIRECT=1 runs the installed tools directly instead.
+if os.environ.get("MESHC_LIT_DIRECT") != "1":
+    import atexit
+    import subprocess
+    import sys
+    import tempfile
+
+    sys.path.insert(0, config.test_source_root)
+    from tool_server import ENTRY_POINTS, write_clients
+
+    real = {t: shutil.which(t, path=config.environment["PATH"]) for t in ENTRY_POINTS}
+    real = {t: p for t, p in real.items() if p}
+    run_dir = tempfile.mkdtemp(prefix="meshc-lit-")
+    sock = os.path.join(run_dir, "tools.sock")
+    log = open(os.path.join(run_dir, "server.log"), "w")
+    server = subprocess.Popen([sys.executable, os.path.join(config.test_source_root, "tool_server.py"), sock,
+                               str(os.getpid())], env=dict(config.environment), cwd=run_dir,
+                              stdin=subprocess.DEVNULL, stdout=log, stderr=log, start_new_session=True)
+    clients = os.path.join(run_dir, "bin")
+    os.mkdir(clients)
+    write_clients(clients, sock, real)
+    config.environment["PATH"] = clients + os.pathsep + config.environment["PATH"]
+
+    def _stop_server():
+        server.terminate()
+        server.wait()
+        shutil.rmtree(run_dir, ignore_errors=True)
+
+    atexit.register(_stop_server)
