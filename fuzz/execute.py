@@ -34,7 +34,9 @@ def preload() -> None:
     import meshc  # noqa: F401
     import meshc.interp.runner  # noqa: F401
     import meshc.layout.reshard  # noqa: F401
+    import meshc.driver  # noqa: F401  (meshc-opt imports it once its arguments are read)
     import meshc.tools.opt  # noqa: F401
+    import meshc.tools.pass_catalog  # noqa: F401
     import meshc.tools.run  # noqa: F401
     from meshc.dialects import get_all_dialects
     from meshc.passes import get_all_passes
