@@ -5,7 +5,8 @@ mesh, each with the per-device shape, placed per core or per DRAM bank by its me
 writes host tensors into them (`enqueue_write_buffer`, distributing by `shard_dims` and the
 ShardedBufferConfig; `enqueue_write_constant` for constants), runs programs (`enqueue_program`: every core of a grid, on every
 device, runs the kernel region over the buffers), moves data between devices
-(`enqueue_ccl`), reads results back (`enqueue_read_buffer`) and frees buffers.
+(`enqueue_ccl`), reads results back (`enqueue_read_buffer`, or `enqueue_read_shards` for a result that stays
+distributed) and frees buffers.
 
 Kernels are regions of tile-level ops with a fixed meaning (docs/ttmetal.md): `read_tiles`
 brings a block of a buffer into the core (from wherever it lives: the simulator counts the
@@ -178,6 +179,21 @@ class EnqueueReadBufferOp(_ShardedTransfer):
 
     def verify_(self) -> None:
         self.check(_tensor_shape(self.result), _buffer_shape(self.buffer))
+
+
+@irdl_op_definition
+class EnqueueReadShardsOp(IRDLOperation):
+    """Read every device's tensor of a mesh buffer back to the host, one host tensor a device (the
+    result stays distributed: a function returning it returns one value a device)."""
+
+    name = "ttmetal.enqueue_read_shards"
+    buffer = operand_def(BufferType)
+    result = result_def(AnyTensorTypeConstr)
+
+    def verify_(self) -> None:
+        if _tensor_shape(self.result) != _buffer_shape(self.buffer):
+            raise VerifyException(f"result shape {rules.fmt(_tensor_shape(self.result))} is not the per-device "
+                                  f"buffer shape {rules.fmt(_buffer_shape(self.buffer))}")
 
 
 @irdl_op_definition
@@ -445,7 +461,7 @@ class KernelEndOp(IRDLOperation):
 
 _ATTRIBUTES: list[type[Attribute]] = [BufferType]
 _OPS: list[type[Operation]] = [
-    CreateBufferOp, EnqueueWriteBufferOp, EnqueueReadBufferOp, EnqueueWriteConstantOp, DeallocateBufferOp, FinishOp,
+    CreateBufferOp, EnqueueWriteBufferOp, EnqueueReadBufferOp, EnqueueReadShardsOp, EnqueueWriteConstantOp, DeallocateBufferOp, FinishOp,
     EnqueueCclOp, EnqueueProgramOp, ReadTilesOp, WriteTilesOp, TileUnaryOp, TileBinaryOp,
     TileMatmulOp, TileReduceOp, TileTransposeOp, KernelEndOp,
 ]  # fmt: skip

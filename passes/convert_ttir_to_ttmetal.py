@@ -230,13 +230,12 @@ class _FuncLowering:
             buf = self.buffers.get(v)
             if buf is None:
                 continue
-            if prod(self.mesh) > 1:
-                raise LocatedError(
-                    "a device tensor returned on a multi-device mesh: return it through "
-                    "ttir.mesh_shard with shard_direction = shard_to_full", ret)
             rt = TensorType(v.type.element_type, v.type.get_shape())
-            new = self.tm.EnqueueReadBufferOp.create(operands=[buf], result_types=[rt],
-                                                     attributes={"shard_dims": DenseArrayBase.from_list(i64, [-1] * len(self.mesh))})
+            if prod(self.mesh) > 1:  # the result stays distributed: every device's tensor is read back
+                new = self.tm.EnqueueReadShardsOp.create(operands=[buf], result_types=[rt])
+            else:
+                new = self.tm.EnqueueReadBufferOp.create(operands=[buf], result_types=[rt],
+                                                         attributes={"shard_dims": DenseArrayBase.from_list(i64, [-1] * len(self.mesh))})
             self.insert(new, ret, ret.location)
             ret.operands[i] = new.results[0]
         for buf in self.created:

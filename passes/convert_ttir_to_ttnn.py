@@ -9,8 +9,8 @@
   sharding infra expresses the mapper, else the ND form (`form = "2d"` / `"nd"`).
 * A host tensor (function argument) used on the device goes there with `ttnn.to_device`
   (one device) or a replicating `ttnn.distribute_tensor` (a mesh); a device tensor returned
-  comes back with `ttnn.from_device` (one device only: on a mesh, results must leave through
-  `ttir.mesh_shard shard_to_full`, else a located error).
+  comes back with `ttnn.from_device` (on a mesh the result stays distributed: one host tensor a
+  device; `ttir.mesh_shard shard_to_full` assembles one host tensor instead).
 * Compute ops and collectives become their ttnn namesakes; `ttir.to_layout` becomes
   `ttnn.to_memory_config`. Every `#tt.metal_layout` becomes a `#ttnn.ttnn_layout` whose
   memory config comes from the layout: L1 grids block-sharded (col_major when the grid is
@@ -183,10 +183,8 @@ class ConvertTTIRToTTNNPass(ModulePass):
         for i, v in enumerate(ret.operands):
             if v not in device_values:
                 continue
-            if multi:
-                raise LocatedError(
-                    "a device tensor returned on a multi-device mesh: return it through "
-                    "ttir.mesh_shard with shard_direction = shard_to_full", ret)
+            # on a mesh the result stays distributed: one host tensor a device, as TTNN's
+            # from_device of a multi-device tensor gives
             new = ttnn.FromDeviceOp.create(operands=[v], result_types=[host_type(v.type)])
             new.location = ret.location
             Rewriter.insert_op(new, InsertPoint.before(ret))

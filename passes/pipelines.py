@@ -48,7 +48,7 @@ class _PipelineBase(ModulePass):
     def front(self, op: ModuleOp) -> list[ModulePass]:
         passes: list[ModulePass] = []
         if self.system is not None or self.mesh_shape is not None or module_device(op) is None:
-            passes.append(RegisterDevicePass(self.system or "n150", self.mesh_shape))
+            passes.append(RegisterDevicePass(self.system, self.mesh_shape))
         passes += [PropagateShardingPass(), PartitionPass(), ReshardToCollectivesPass()]
         passes.append(TTIRLayoutPass(self.memory_space, self.memory_layout, self.tiled))
         if self.reinterpret_grid:

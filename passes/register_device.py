@@ -1,7 +1,10 @@
 """`tt-register-device`: attach `#tt.system_desc` and a derived `#tt.device` to the module.
 
 Options: `system` = n150 | n300 | t3k | galaxy, or the path of a file holding a
-`#tt.system_desc<...>` attribute; `mesh-shape` = the chip mesh (default: the system's).
+`#tt.system_desc<...>` attribute (default: the smallest of those holding the mesh, n150 without
+one); `mesh-shape` = the device mesh (default: the one the module's `tt.meshes` names, tt-mlir's
+`#ttcore.meshes`, else the system's chip mesh; a mesh-shape other than the module's own is a
+located error).
 The device is `derive_device(mesh, system=..., chip_ids=mesh_view_chips(system, mesh))`: a
 mesh that fits the chip mesh takes the chips at the same coordinates (2x2 on a t3k's 2x4 is the
 corner 0, 1, 4, 5, linked along both axes); a mesh whose shape differs but whose volume fits
@@ -19,11 +22,11 @@ from xdsl.parser import Parser
 from xdsl.passes import ModulePass
 
 from meshc.diagnostics import LocatedError
-from meshc.dialects.tt import DEVICE_ATTR, TT, DeviceAttr, SystemDescAttr, set_module_device
+from meshc.dialects.tt import DEVICE_ATTR, TT, DeviceAttr, SystemDescAttr, module_meshes_shape, set_module_device
 from meshc.layout.device import derive_device
 from meshc.layout.errors import LayoutError
 from meshc.layout.shapes import fmt_shape
-from meshc.layout.system import SYSTEMS, mesh_view_chips, system
+from meshc.layout.system import SYSTEMS, default_system, mesh_view_chips, system
 
 
 def load_system(spec: str, module: ModuleOp):
@@ -68,23 +71,34 @@ def check_mesh_fits(mesh: tuple[int, ...], sysdesc, system_name: str, module: Mo
 class RegisterDevicePass(ModulePass):
     name = "tt-register-device"
 
-    system: str = "n150"
+    system: str | None = None
     mesh_shape: tuple[int, ...] | None = None
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        sysdesc = load_system(self.system, op)
-        mesh = tuple(self.mesh_shape) if self.mesh_shape else tuple(sysdesc.mesh_shape)
+        named = module_meshes_shape(op)  # tt-mlir's #ttcore.meshes: the module's own mesh
+        if named is not None and self.mesh_shape and tuple(self.mesh_shape) != tuple(named):
+            raise LocatedError(f"the module's mesh (tt.meshes) is {fmt_shape(named)}; tt-register-device"
+                               f"{{mesh-shape={','.join(map(str, self.mesh_shape))}}} would run it on "
+                               f"{fmt_shape(self.mesh_shape)}", op)
+        wanted = tuple(self.mesh_shape) if self.mesh_shape else named
+        if self.system is not None:
+            system_name, sysdesc = self.system, load_system(self.system, op)
+        elif wanted is not None and all(s >= 1 for s in wanted):
+            system_name, sysdesc = "the smallest system holding the mesh", default_system(wanted)
+        else:
+            system_name, sysdesc = "n150", load_system("n150", op)
+        mesh = wanted if wanted is not None else tuple(sysdesc.mesh_shape)
         if any(s < 1 for s in mesh):
             raise LocatedError(f"mesh-shape {fmt_shape(mesh)} must have positive sizes", op)
-        check_mesh_fits(mesh, sysdesc, self.system, op)
+        check_mesh_fits(mesh, sysdesc, system_name, op)
         try:
             device = derive_device(mesh, system=sysdesc, chip_ids=mesh_view_chips(sysdesc, mesh))
         except LayoutError as e:
-            raise LocatedError(f"cannot derive a device for mesh {fmt_shape(mesh)} on '{self.system}': {e}", op) from None
+            raise LocatedError(f"cannot derive a device for mesh {fmt_shape(mesh)} on '{system_name}': {e}", op) from None
         new = DeviceAttr.from_model(device)
         old = op.attributes.get(DEVICE_ATTR)
         if old is not None and old != new:
             raise LocatedError(
-                f"the module already runs on the device {old}; tt-register-device{{system={self.system} "
+                f"the module already runs on the device {old}; tt-register-device{{system={system_name} "
                 f"mesh-shape={','.join(map(str, mesh))}}} would replace it with {new}", op)
         set_module_device(op, device, sysdesc)

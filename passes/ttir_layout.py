@@ -7,7 +7,8 @@ that fits the chip grid, so every core holds an equal block; interleaved: a 1x1 
 pages spread over the banks by the memory config later. A rank-1 tensor is one untiled row on a
 1-d grid. Layouts already written are kept.
 Host tensors (function arguments and results, the full side of `ttir.mesh_shard`) keep no
-layout.
+layout. An identity `ttir.mesh_shard` shard_to_full is its operand (the tensor stays on the
+devices; the lowerings return it distributed).
 """
 
 from __future__ import annotations
@@ -63,6 +64,10 @@ class TTIRLayoutPass(ModulePass):
                 f"ttir-layout: memory-layout must be sharded or interleaved, got '{self.memory_layout}'", op
             )
         grid = chip_grid(op)
+        for o in [o for o in op.walk() if isinstance(o, ttir.MeshShardOp) and o.is_identity and not o.is_full_to_shard]:
+            o.result.replace_all_uses_with(o.input)  # identity: every device's tensor stays where it is
+            o.detach()
+            o.erase()
         cache: dict[TensorType, TensorType] = {}
         for o in op.walk():
             if o.dialect_name() != "ttir":

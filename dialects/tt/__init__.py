@@ -23,7 +23,8 @@ located error at the op that uses the tensor. See docs/tt-dialect.md.
 
 The package's files: parsing.py (shared parse/print helpers), enums.py, grid.py (affine maps,
 grids), device.py (device, arch, chip and system descriptors), layout.py (tiles, metal layouts,
-element types), module.py (the module's device and system), sharding.py. The `TT` dialect
+element types), module.py (the module's device and system), meshes.py (the module's named
+meshes, tt-mlir's `#ttcore.meshes`), sharding.py. The `TT` dialect
 object is here.
 """
 
@@ -42,6 +43,7 @@ from meshc.dialects.tt.enums import (
 )
 from meshc.dialects.tt.grid import GridAttr, MapAttr
 from meshc.dialects.tt.layout import MetalLayoutAttr, TileType, check_tensor_layout
+from meshc.dialects.tt.meshes import MESHES_ATTR, MeshesAttr, module_meshes_shape
 from meshc.dialects.tt.module import (
     DEVICE_ATTR,
     SYSTEM_DESC_ATTR,
@@ -58,7 +60,7 @@ from meshc.dialects.tt.sharding import ShardingAttr, check_sharding
 
 _ATTRIBUTES = [
     DataTypeAttr, MemorySpaceAttr, OOBValAttr, MapAttr, GridAttr, DeviceAttr, ArchAttr, ChipDescAttr,
-    SystemDescAttr, TileType, MetalLayoutAttr, ShardingAttr,
+    SystemDescAttr, TileType, MetalLayoutAttr, ShardingAttr, MeshesAttr,
 ]  # fmt: skip
 _OPS: list[type] = []
 

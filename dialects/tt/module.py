@@ -9,6 +9,7 @@ from xdsl.ir import Operation
 
 from meshc.diagnostics import LocatedError, register_op_checker
 from meshc.dialects.tt.device import DeviceAttr, SystemDescAttr
+from meshc.dialects.tt.meshes import module_meshes_shape
 from meshc.layout.device import Device
 from meshc.layout.errors import LayoutError
 from meshc.layout.system import SystemDesc, default_system
@@ -34,9 +35,12 @@ def module_device(module: ModuleOp) -> Device | None:
 
 
 def module_mesh_shape(module: ModuleOp) -> tuple[int, ...] | None:
-    """The mesh shape of the module's device, or None when it has none."""
+    """The module's mesh: its device's, else the one its `tt.meshes` names (tt-mlir's
+    `#ttcore.meshes`, meshes.py), or None when it has neither."""
     device = module_device(module)
-    return None if device is None else tuple(int(n) for n in device.mesh_shape)
+    if device is not None:
+        return tuple(int(n) for n in device.mesh_shape)
+    return module_meshes_shape(module)
 
 
 def enclosing_module(op: Operation) -> ModuleOp | None:
@@ -48,7 +52,7 @@ def enclosing_module(op: Operation) -> ModuleOp | None:
 
 
 def mesh_shape_of(op: Operation) -> tuple[int, ...] | None:
-    """The mesh an op is verified against: the `tt.device` of its module.
+    """The mesh an op is verified against: the `tt.device` of its module, else its `tt.meshes`.
 
     None when the op is detached or its module has no device yet: the mesh-dependent checks
     wait until `tt-register-device` attaches one (at run time such a module runs on one

@@ -35,10 +35,12 @@ class WordEnumAttr(AngleBody, Data[str]):
 
 @irdl_attr_definition
 class ShardTypeAttr(WordEnumAttr):
-    """How `ttir.mesh_shard` treats the mesh: copy the whole tensor to every device, or split it."""
+    """How `ttir.mesh_shard` treats the mesh: copy the whole tensor to every device, split it, or
+    (`identity`, tt-mlir's word for a tensor its front end has already placed) pass it through
+    unchanged on every device."""
 
     name = "ttir.shard_type"
-    words = ("replicate", "devices")
+    words = ("replicate", "devices", "identity")
 
 
 @irdl_attr_definition

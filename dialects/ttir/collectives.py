@@ -32,6 +32,10 @@ class MeshShardOp(TTIROpBase):
     number of pieces of tensor dim d (the product of the mesh axes splitting it, major axis
     first). full_to_shard: result = operand / shard_shape per dim (the pieces must be equal);
     shard_to_full: result = operand * shard_shape. `replicate` copies the whole tensor.
+    `identity` (tt-mlir's: the front end placed the tensor already) passes it through unchanged on
+    every device: full_to_shard puts the whole host tensor on each device (as replicate does),
+    shard_to_full leaves every device's tensor where it is (the result stays distributed); the
+    result has the operand's type, and shard_shape / shard_dims are not read.
     """
 
     name = "ttir.mesh_shard"
@@ -50,10 +54,14 @@ class MeshShardOp(TTIROpBase):
     def is_replicate(self) -> bool:
         return self.shard_type.data == "replicate"
 
+    @property
+    def is_identity(self) -> bool:
+        return self.shard_type.data == "identity"
+
     def mesh_shard_dims(self, mesh_rank: int) -> list[int]:
         """`shard_dims` with one entry per mesh axis: a replicate mesh_shard may write a single -1
-        for the whole mesh, as tt-mlir does (`shard_dims = array<i64: -1>`)."""
-        if self.is_replicate:
+        for the whole mesh, as tt-mlir does (`shard_dims = array<i64: -1>`); identity splits nothing."""
+        if self.is_replicate or self.is_identity:
             return [-1] * mesh_rank
         return list(rules.ints_of(self.shard_dims))
 
@@ -61,9 +69,15 @@ class MeshShardOp(TTIROpBase):
         """Per tensor dim, the mesh axes splitting it (major first): a ShardingSpec's `dims`."""
         rank = len(tensor_shape(self.input))
         dims = rules.ints_of(self.shard_dims)
-        return dims_from_shard_dims(() if self.is_replicate else dims, rank)
+        return dims_from_shard_dims(() if self.is_replicate or self.is_identity else dims, rank)
 
     def verify_(self) -> None:
+        if self.is_identity:
+            got, want = self.result_shape(), tensor_shape(self.input)
+            if got != want:
+                raise VerifyException(f"an identity mesh_shard passes its operand through unchanged, but the result "
+                                      f"shape {'x'.join(map(str, got))} is not the operand's {'x'.join(map(str, want))}")
+            return
         full = tensor_shape(self.input) if self.is_full_to_shard else self.result_shape()
         local = self.result_shape() if self.is_full_to_shard else tensor_shape(self.input)
         pieces = rules.check_mesh_shard(

@@ -53,7 +53,7 @@ def assemble(pieces: list[np.ndarray], spec: ShardingSpec, full_shape: tuple[int
 def shard_dims_of(op) -> tuple[int, ...]:
     from meshc.dialects.shape_rules import ints_of
 
-    if "shard_type" in op.attributes and op.attributes["shard_type"].data == "replicate":
+    if "shard_type" in op.attributes and op.attributes["shard_type"].data in ("replicate", "identity"):
         return tuple(-1 for _ in ints_of(op.attributes["shard_dims"]))
     return ints_of(op.attributes["shard_dims"])
 
@@ -158,6 +158,8 @@ def golden_functions(mesh_shape: tuple[int, ...]) -> InterpreterFunctions:
 
     def shard(self, interpreter, op, args):
         x = args[0]
+        if op.name == "ttir.mesh_shard" and op.is_identity:  # unchanged on every device
+            return (x,)
         full_to_shard = op.name == "ttnn.distribute_tensor" or (
             op.name == "ttir.mesh_shard" and op.attributes["shard_direction"].data == "full_to_shard")
         dims = shard_dims_of(op)

@@ -3,7 +3,8 @@
 - create_buffer allocates a mesh buffer (lockstep, checked) placed by its memory config and
   tile; deallocate_buffer frees it; enqueue_write/read_buffer move host tensors in and out
   through their `#ttnn.sharded_buffer_config` (or the config their `shard_dims` lower to),
-  counted as host, NOC and DRAM bytes;
+  counted as host, NOC and DRAM bytes; enqueue_read_shards reads every device's tensor back
+  as it is (a distributed result, one host tensor a device);
   enqueue_write_constant writes its value to every device the same way;
 - enqueue_program runs its kernel region on every core (y, x) of its grid, on every device:
   `read_tiles` brings the selected block of a buffer into the core, and every byte of it held
@@ -19,7 +20,7 @@ from __future__ import annotations
 import numpy as np
 from xdsl.interpreter import InterpreterFunctions, ReturnedValues, impl_terminator, register_impls
 
-from meshc.interp.common import element_dtype_name, located, shape_of, transfer_config
+from meshc.interp.common import Distributed, element_dtype_name, located, shape_of, transfer_config
 from meshc.interp.ttir import make_functions
 from meshc.interp.ttnn import SimRuntime, run_collective
 from meshc.sim.compute import run_kernel
@@ -145,6 +146,13 @@ def metal_functions(machine: Machine) -> tuple[InterpreterFunctions, SimRuntime]
             return (m.read_host(buf, config, full),)
 
     @located
+    def read_shards(self, interpreter, op, args):
+        (buf,) = args
+        with m.op(op.name):
+            vals = m.read(buf)
+        return (vals[0] if len(vals) == 1 else Distributed(vals),)
+
+    @located
     def deallocate(self, interpreter, op, args):
         m.free(args[0])
         owners_cache.pop(args[0].id, None)
@@ -253,6 +261,7 @@ def metal_functions(machine: Machine) -> tuple[InterpreterFunctions, SimRuntime]
     table[ttmetal.CreateBufferOp] = create_buffer
     table[ttmetal.EnqueueWriteBufferOp] = write_buffer
     table[ttmetal.EnqueueReadBufferOp] = read_buffer
+    table[ttmetal.EnqueueReadShardsOp] = read_shards
     table[ttmetal.EnqueueWriteConstantOp] = write_constant
     table[ttmetal.DeallocateBufferOp] = deallocate
     table[ttmetal.FinishOp] = finish

@@ -3,6 +3,7 @@
     meshc-run FILE [--entry NAME] [--input NAME=FILE.npy | NAME=FILE.npz | FILE.npz ...] [--seed N]
                    [--check] [--report] [--report-json FILE] [--trace FILE] [--progress]
                    [--full] [--save-outputs DIR] [--golden FILE] [--pipeline SPEC] [--system NAME]
+                   [--aggregate [NAME=]SPEC ...]
 
 - ttir FILE: lowered with `ttir-to-ttnn-pipeline` for the module's mesh (`--target ttmetal`:
   `ttir-to-ttmetal-pipeline`; or `--pipeline`), run on the simulator; `--check` compares with
@@ -11,6 +12,10 @@
   (the ttir program it was lowered from) when given, else of the ttir program FILE carries as
   its reference (meshc/dialects/reference.py; the lowering pipelines keep it); a FILE with
   neither is refused (exit 1) rather than checked against itself.
+A result left distributed over the devices (an SPMD function returning a device tensor) is
+printed one tensor a device (`result0@device1`); `--aggregate [NAME=]SPEC` prints it as the one
+tensor its pieces make under a sharding spec (`[R, S1]`: devices along mesh axis 1 hold column
+blocks; replicas read once; `P0` partial sums added). `--check` compares every device's tensor.
 Inputs not given with `--input` are seeded random (`--seed`, default 0); an input whose numpy
 type is not the argument's (f64 for an f32 argument, f32 values a bf16 one cannot hold) is
 refused with the argument's location, never rounded silently. Tolerances: meshc/interp/check.py
@@ -48,6 +53,11 @@ def _arg_parser() -> argparse.ArgumentParser:
     p.add_argument("--trace", metavar="FILE", help="write the simulated timeline as a Chrome / Perfetto trace (JSON)")
     p.add_argument("--progress", action="store_true",
                    help="report progress and ETA on stderr even when it is not a terminal")
+    p.add_argument("--aggregate", action="append", default=[], metavar="[NAME=]SPEC",
+                   help="print (and save) a result left distributed over the devices as the one tensor its "
+                        "pieces make under the sharding spec SPEC, e.g. '[R, S1]' (replicas read once, "
+                        "partial axes P0 summed); NAME=SPEC for one result; repeatable. Without it each "
+                        "device's tensor is printed. --check still compares every device's tensor")
     p.add_argument("--full", action="store_true", help="print outputs in full")
     p.add_argument("--save-outputs", metavar="DIR", help="save every output as DIR/<name>.npy")
     p.add_argument("--pipeline", help="pass pipeline lowering a ttir FILE (default: ttir-to-ttnn-pipeline "
@@ -245,14 +255,15 @@ def _run_one(args, text: str, golden_text: str | None, inputs: dict) -> int:
         raise _Fail(f"meshc-run: error: {e}") from None
 
     out_types = [element_dtype_name(t) for t in f.function_type.outputs.data]
-    for name, v in zip(result.names, result.outputs):
+    shown = _aggregated(args.aggregate, result)
+    for name, v in zip(result.names, shown):
         if args.abstract:
             shapes = [np.shape(x) for x in v] if isinstance(v, list) else [np.shape(v)]
             print(f"{name}: {' | '.join(fmt_shape(sh) or 'scalar' for sh in shapes)} (abstract: shape only)")
         else:
             print(_summary(name, v, args.full))
     if args.save_outputs:
-        _save_outputs(args.save_outputs, f"{f.sym_name.data}." if args.split_input_file else "", result)
+        _save_outputs(args.save_outputs, f"{f.sym_name.data}." if args.split_input_file else "", result.names, shown)
     if args.report:
         from meshc.tools.report import print_report
 
@@ -300,12 +311,45 @@ def _check_system(name: str | None) -> None:
         raise _Fail(f"meshc-run: error: --system: {e}") from None
 
 
-def _save_outputs(folder: str, prefix: str, result) -> None:
-    """Every output as FOLDER/<prefix><name>.npy; a folder that cannot be made or written is an
-    error about the --save-outputs argument."""
+def _aggregated(specs: list[str], result) -> list:
+    """The outputs as `--aggregate` asks to show them: a distributed output whose spec is given
+    (by its name, or by a spec without a name for every distributed output) becomes the one tensor
+    its devices' pieces make (meshc.layout.to_global); the others are as they are."""
+    if not specs:
+        return list(result.outputs)
+    from meshc.layout.errors import LayoutError
+    from meshc.layout.sharding_spec import parse_spec, to_global
+
+    by_name: dict[str | None, str] = {}
+    for s in specs:
+        name, spec = (s.split("=", 1) if "=" in s.split("[", 1)[0] else (None, s))
+        if name is not None and name not in result.names:
+            raise _Fail(f"meshc-run: error: --aggregate {s}: the entry function has no result '{name}' "
+                        f"(its results: {', '.join(result.names) or 'none'})")
+        by_name[name] = spec.strip()
+    shown = []
+    for name, v in zip(result.names, result.outputs):
+        spec = by_name.get(name, by_name.get(None))
+        if spec is None or not isinstance(v, list):
+            if spec is not None and name in by_name:
+                raise _Fail(f"meshc-run: error: --aggregate {name}={spec}: {name} is one host tensor, not a "
+                            "result left distributed over the devices")
+            shown.append(v)
+            continue
+        try:
+            shown.append(to_global([np.asarray(x) for x in v], parse_spec(spec, tuple(result.mesh_shape))))
+        except LayoutError as e:
+            raise _Fail(f"meshc-run: error: --aggregate {spec} for {name} on the {'x'.join(map(str, result.mesh_shape))} "
+                        f"mesh: {e}") from None
+    return shown
+
+
+def _save_outputs(folder: str, prefix: str, names: list[str], outputs: list) -> None:
+    """Every output as FOLDER/<prefix><name>.npy (a distributed one stacked, one row a device);
+    a folder that cannot be made or written is an error about the --save-outputs argument."""
     try:
         os.makedirs(folder, exist_ok=True)
-        for name, v in zip(result.names, result.outputs):
+        for name, v in zip(names, outputs):
             arr = np.stack(v) if isinstance(v, list) else v
             np.save(os.path.join(folder, f"{prefix}{name}.npy"), arr)
     except OSError as e:

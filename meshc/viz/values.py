@@ -73,7 +73,7 @@ def _ints(attr) -> tuple[int, ...]:
 def _spec_from_dims(op: Operation, rank: int, mesh: tuple[int, ...]) -> ShardingSpec:
     st = op.attributes.get("shard_type")
     dims = _ints(op.attributes["shard_dims"])
-    if (st is not None and st.data == "replicate") or all(d < 0 for d in dims):
+    if (st is not None and st.data in ("replicate", "identity")) or all(d < 0 for d in dims):
         return ReplicateTensorToMesh().spec(Mesh(mesh), rank)
     return ShardTensorNdMesh(tuple(None if d < 0 else d for d in dims)).spec(Mesh(mesh), rank)
 

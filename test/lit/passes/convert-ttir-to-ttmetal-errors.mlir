@@ -47,11 +47,3 @@ func.func @grid3(%a: tensor<2x64x64xf32>) {
   %0 = "ttir.exp"(%a) : (tensor<2x64x64xf32>) -> tensor<2x64x64xf32, #tt.metal_layout<(d0, d1, d2) -> (d0, d1, d2), undef, <2x2x2>, memref<1x1x1x!tt.tile<32x32, f32>, #tt.memory_space<l1>>>>
   func.return
 }
-// -----
-module attributes {tt.device = #tt.device<workerGrid = #tt.grid<8x16, (d0, d1) -> (d1 floordiv 8, d0, d1 mod 8)>, meshShape = 1x2, chipIds = [0, 1]>} {
-  func.func @f(%a: tensor<64x64xf32>) -> tensor<64x64xf32> {
-    %0 = "ttir.exp"(%a) : (tensor<64x64xf32>) -> tensor<64x64xf32>
-    // expected-error @+1 {{a device tensor returned on a multi-device mesh: return it through ttir.mesh_shard with shard_direction = shard_to_full}}
-    func.return %0 : tensor<64x64xf32>
-  }
-}

@@ -19,15 +19,6 @@ module attributes {tt.device = #tt.device<workerGrid = #tt.grid<8x8, (d0, d1) ->
 }
 
 // -----
-module attributes {tt.device = #tt.device<workerGrid = #tt.grid<16x32, (d0, d1) -> (d1 floordiv 8 + (d0 floordiv 8) * 4, d0 mod 8, d1 mod 8)>, meshShape = 2x4, chipIds = [0, 1, 2, 3, 4, 5, 6, 7]>} {
-  func.func @f(%a: tensor<64x64xf32>) -> tensor<64x64xf32> {
-    %0 = "ttir.exp"(%a) : (tensor<64x64xf32>) -> tensor<64x64xf32>
-    // expected-error @+1 {{a device tensor returned on a multi-device mesh: return it through ttir.mesh_shard with shard_direction = shard_to_full}}
-    func.return %0 : tensor<64x64xf32>
-  }
-}
-
-// -----
 func.func @dram(%a: tensor<64x64xf32>) {
   // expected-error @+1 {{TTNN cannot realise the DRAM layout grid 2x2 of tensor<64x64xf32, #tt.metal_layout<(d0, d1) -> (d0, d1), undef, <2x2>, memref<1x1x!tt.tile<32x32, f32>, #tt.memory_space<dram>>>>: TTNN keeps DRAM tensors interleaved over the banks; use a 1x1 grid}}
   %0 = "ttir.exp"(%a) : (tensor<64x64xf32>) -> tensor<64x64xf32, #tt.metal_layout<(d0, d1) -> (d0, d1), undef, <2x2>, memref<1x1x!tt.tile<32x32, f32>, #tt.memory_space<dram>>>>

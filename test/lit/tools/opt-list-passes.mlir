@@ -8,7 +8,7 @@
 // CHECK-NEXT: point-to-point=<bool> (default: true)
 // CHECK: tt-register-device
 // CHECK-NEXT: attach `#tt.system_desc` and a derived `#tt.device` to the module.
-// CHECK-NEXT: system=<str> (default: n150)
+// CHECK-NEXT: system=<str | None> (default: none)
 // CHECK-NEXT: mesh-shape=<tuple[int, ...] | None> (default: none)
 // CHECK: ttir-to-ttnn-pipeline
 // CHECK-NOT: mesh_shape
