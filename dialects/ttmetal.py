@@ -10,7 +10,8 @@ distributed) and frees buffers.
 
 Kernels are regions of tile-level ops with a fixed meaning (docs/ttmetal.md): `read_tiles`
 brings a block of a buffer into the core (from wherever it lives: the simulator counts the
-bytes that cross cores), `tile_unary`, `tile_binary`, `tile_matmul`, `tile_reduce` and
+bytes that cross cores), `tile_unary`, `tile_binary` (arithmetic and the comparisons, 1 / 0 in
+the block's type), `tile_where`, `tile_matmul`, `tile_reduce` and
 `tile_transpose` compute on blocks, `write_tiles` stores a block, `kernel_end` ends it.
 """
 
@@ -366,8 +367,8 @@ class WriteTilesOp(_BlockAccess):
         self.check_block(self.buffer, self.block)
 
 
-_UNARY = ("exp", "log", "relu", "sigmoid", "tanh", "gelu", "neg", "sqrt", "typecast", "copy")
-_BINARY = ("add", "subtract", "multiply", "div", "maximum")
+_UNARY = ("exp", "log", "relu", "sigmoid", "tanh", "gelu", "neg", "sqrt", "erf", "typecast", "copy")
+_BINARY = ("add", "subtract", "multiply", "div", "maximum", "minimum", "pow", "eq", "ne", "gt", "ge", "lt", "le")
 _REDUCE = ("sum", "mean", "max")
 
 
@@ -408,6 +409,21 @@ class TileBinaryOp(IRDLOperation):
     def verify_(self) -> None:
         _check_kind(self.op, _BINARY)
         _expect_block(self.result, rules.broadcast_shapes(_tensor_shape(self.lhs), _tensor_shape(self.rhs)))
+
+
+@irdl_op_definition
+class TileWhereOp(IRDLOperation):
+    """`on_true` where `condition` is nonzero, else `on_false`, on blocks (numpy broadcasting)."""
+
+    name = "ttmetal.tile_where"
+    condition = operand_def(AnyTensorTypeConstr)
+    on_true = operand_def(AnyTensorTypeConstr)
+    on_false = operand_def(AnyTensorTypeConstr)
+    result = result_def(AnyTensorTypeConstr)
+
+    def verify_(self) -> None:
+        shape = rules.broadcast_shapes(_tensor_shape(self.condition), _tensor_shape(self.on_true))
+        _expect_block(self.result, rules.broadcast_shapes(shape, _tensor_shape(self.on_false)))
 
 
 @irdl_op_definition
@@ -462,7 +478,7 @@ class KernelEndOp(IRDLOperation):
 _ATTRIBUTES: list[type[Attribute]] = [BufferType]
 _OPS: list[type[Operation]] = [
     CreateBufferOp, EnqueueWriteBufferOp, EnqueueReadBufferOp, EnqueueReadShardsOp, EnqueueWriteConstantOp, DeallocateBufferOp, FinishOp,
-    EnqueueCclOp, EnqueueProgramOp, ReadTilesOp, WriteTilesOp, TileUnaryOp, TileBinaryOp,
+    EnqueueCclOp, EnqueueProgramOp, ReadTilesOp, WriteTilesOp, TileUnaryOp, TileBinaryOp, TileWhereOp,
     TileMatmulOp, TileReduceOp, TileTransposeOp, KernelEndOp,
 ]  # fmt: skip
 

@@ -42,8 +42,10 @@ from meshc.dialects.ttnn import MemoryConfigAttr
 from meshc.layout.memory_config import MemoryConfig
 from meshc.passes.lowering_utils import distribution_attrs, encoding_of, memory_config_for, module_mesh, prod
 
-_UNARY = {"ttir.exp", "ttir.log", "ttir.relu", "ttir.sigmoid", "ttir.tanh", "ttir.gelu", "ttir.neg", "ttir.sqrt", "ttir.typecast"}
-_BINARY = {"ttir.add", "ttir.subtract", "ttir.multiply", "ttir.div", "ttir.maximum"}
+_UNARY = {"ttir.exp", "ttir.log", "ttir.relu", "ttir.sigmoid", "ttir.tanh", "ttir.gelu", "ttir.neg", "ttir.sqrt", "ttir.erf",
+          "ttir.typecast"}
+_BINARY = {"ttir.add", "ttir.subtract", "ttir.multiply", "ttir.div", "ttir.maximum", "ttir.minimum", "ttir.pow",
+           "ttir.eq", "ttir.ne", "ttir.gt", "ttir.ge", "ttir.lt", "ttir.le"}
 _REDUCE = {"ttir.sum", "ttir.mean", "ttir.max"}
 _CCL = {f"ttir.{kind}" for kind in COLLECTIVES}
 """Every collective kind lowers to `ttmetal.enqueue_ccl` (meshc.layout.collectives)."""
@@ -94,6 +96,14 @@ class _Kernel:
         shape = broadcast_shapes(tuple(a.type.get_shape()), tuple(b.type.get_shape()))
         t = TensorType(a.type.element_type, shape)
         return self._add(self.tm.TileBinaryOp.create(operands=[a, b], result_types=[t], attributes={"op": StringAttr(kind)})).results[0]
+
+    def where(self, c: SSAValue, a: SSAValue, b: SSAValue) -> SSAValue:
+        from meshc.dialects.shape_rules import broadcast_shapes
+
+        shape = broadcast_shapes(broadcast_shapes(tuple(c.type.get_shape()), tuple(a.type.get_shape())),
+                                 tuple(b.type.get_shape()))
+        t = TensorType(a.type.element_type, shape)
+        return self._add(self.tm.TileWhereOp.create(operands=[c, a, b], result_types=[t])).results[0]
 
     def matmul(self, a: SSAValue, b: SSAValue) -> SSAValue:
         t = TensorType(a.type.element_type, (a.type.get_shape()[0], b.type.get_shape()[1]))
@@ -281,12 +291,13 @@ class _FuncLowering:
             self._forget(o)
             return
         if name in _UNARY or name in _BINARY or name in _REDUCE or name in (
-            "ttir.matmul", "ttir.transpose", "ttir.softmax", "ttir.to_layout"
+            "ttir.matmul", "ttir.transpose", "ttir.softmax", "ttir.to_layout", "ttir.where"
         ):
             self.program(o)
             return
         raise LocatedError(
-            f"convert-ttir-to-ttmetal cannot lower '{name}': TTMetal kernels here cover elementwise ops, "
+            f"convert-ttir-to-ttmetal cannot lower '{name}': TTMetal kernels here cover elementwise ops "
+            "(comparisons and where included), "
             "matmul, 2-d transpose, last-dim reductions and softmax, to_layout, constants and collectives", o)
 
     def _forget(self, o: Operation) -> None:
@@ -323,6 +334,9 @@ class _FuncLowering:
             kind = name[5:]
             v = k.read(0, yx)
             k.write(k.unary(kind, v, out_t.element_type if kind == "typecast" else None), n, yx)
+        elif name == "ttir.where":
+            c, a, b = (k.read(i, self._bsel(o.operands[i], out_t, o)) for i in range(3))
+            k.write(k.where(c, a, b), n, yx)
         elif name == "ttir.to_layout":
             k.write(k.unary("copy", k.read(0, yx)), n, yx)
         elif name in _BINARY:

@@ -76,6 +76,7 @@ from meshc.dialects.ttir.compute import (
     EmbeddingBase,
     EmbeddingOp,
     EmptyOp,
+    ErfOp,
     ExpOp,
     GeluOp,
     LogOp,
@@ -84,10 +85,12 @@ from meshc.dialects.ttir.compute import (
     MaximumOp,
     MaxOp,
     MeanOp,
+    MinimumOp,
     MultiplyOp,
     NegOp,
     PermuteBase,
     PermuteOp,
+    PowOp,
     ReluOp,
     ReshapeBase,
     ReshapeOp,
@@ -125,8 +128,8 @@ from meshc.dialects.ttir.collectives import collective_op_table
 
 _ATTRIBUTES = [ShardTypeAttr, ShardDirectionAttr, ReduceTypeAttr]
 _OPS = [
-    ExpOp, LogOp, ReluOp, SigmoidOp, TanhOp, GeluOp, NegOp, SqrtOp, TypecastOp,
-    AddOp, SubtractOp, MultiplyOp, DivOp, MaximumOp,
+    ExpOp, LogOp, ReluOp, SigmoidOp, TanhOp, GeluOp, NegOp, SqrtOp, ErfOp, TypecastOp,
+    AddOp, SubtractOp, MultiplyOp, DivOp, MaximumOp, MinimumOp, PowOp,
     MatmulOp, TransposeOp, PermuteOp, ReshapeOp, BroadcastOp, ConcatOp,
     SumOp, MeanOp, MaxOp, SoftmaxOp, EmbeddingOp, EmptyOp, ConstantOp, ToLayoutOp,
     MeshShardOp, AllGatherOp, ReduceScatterOp, AllReduceOp, AllToAllOp, CollectivePermuteOp,

@@ -37,10 +37,11 @@ class WordEnumAttr(AngleBody, Data[str]):
 class ShardTypeAttr(WordEnumAttr):
     """How `ttir.mesh_shard` treats the mesh: copy the whole tensor to every device, split it, or
     (`identity`, tt-mlir's word for a tensor its front end has already placed) pass it through
-    unchanged on every device."""
+    unchanged on every device. tt-mlir's `maximal` (the whole tensor on one device) is read and
+    refused by the op, as tt-mlir refuses it."""
 
     name = "ttir.shard_type"
-    words = ("replicate", "devices", "identity")
+    words = ("replicate", "devices", "identity", "maximal")
 
 
 @irdl_attr_definition

@@ -72,6 +72,9 @@ class MeshShardOp(TTIROpBase):
         return dims_from_shard_dims(() if self.is_replicate or self.is_identity else dims, rank)
 
     def verify_(self) -> None:
+        if self.shard_type.data == "maximal":
+            raise VerifyException("shard_type maximal (the whole tensor on one device) is not supported, as in "
+                                  "tt-mlir; expected replicate, devices or identity")
         if self.is_identity:
             got, want = self.result_shape(), tensor_shape(self.input)
             if got != want:

@@ -120,6 +120,25 @@ class MaximumOp(ElementwiseBinaryBase):
     name = "ttir.maximum"
 
 
+@irdl_op_definition
+class MinimumOp(ElementwiseBinaryBase):
+    name = "ttir.minimum"
+
+
+@irdl_op_definition
+class PowOp(ElementwiseBinaryBase):
+    """lhs ** rhs, elementwise (a negative base to a non-integer power is NaN, as in IEEE pow)."""
+
+    name = "ttir.pow"
+
+
+@irdl_op_definition
+class ErfOp(ElementwiseUnaryBase):
+    """The error function, elementwise."""
+
+    name = "ttir.erf"
+
+
 # ----------------------------------------------------------------------------- matmul, data movement
 
 

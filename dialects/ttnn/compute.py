@@ -116,6 +116,27 @@ class MaximumOp(ttir.ElementwiseBinaryBase):
 
 
 @irdl_op_definition
+class MinimumOp(ttir.ElementwiseBinaryBase):
+    """TTNN's minimum, as ttir's."""
+
+    name = "ttnn.minimum"
+
+
+@irdl_op_definition
+class PowOp(ttir.ElementwiseBinaryBase):
+    """TTNN's pow, as ttir's."""
+
+    name = "ttnn.pow"
+
+
+@irdl_op_definition
+class ErfOp(ttir.ElementwiseUnaryBase):
+    """TTNN's erf, as ttir's."""
+
+    name = "ttnn.erf"
+
+
+@irdl_op_definition
 class MatmulOp(ttir.MatmulBase):
     """TTNN's matmul, as ttir's."""
 
@@ -262,6 +283,9 @@ COMPUTE_OPS: dict[str, type] = {op.name: op for op in (
     MultiplyOp,
     DivOp,
     MaximumOp,
+    MinimumOp,
+    PowOp,
+    ErfOp,
     MatmulOp,
     TransposeOp,
     PermuteOp,

@@ -2,8 +2,10 @@
 
 | StableHLO | ttir |
 |---|---|
-| add subtract multiply divide maximum | add subtract multiply div maximum |
-| exponential tanh logistic negate sqrt log rsqrt | exp tanh sigmoid neg sqrt log; rsqrt = div(1, sqrt) |
+| add subtract multiply divide maximum minimum power | add subtract multiply div maximum minimum pow |
+| exponential tanh logistic negate sqrt log rsqrt, chlo.erf | exp tanh sigmoid neg sqrt log; rsqrt = div(1, sqrt); erf |
+| and or xor not (on i1) | multiply maximum ne, 1 - x on the 1 / 0 values |
+| sdy.manual_computation (shard_map) and its collectives | mesh_shard in / out, the body, all_reduce all_gather reduce_scatter collective_permute (manual.py) |
 | compare (EQ NE GT GE LT LE), select | eq ne gt ge lt le (1 / 0 in the operands' element type), where |
 | dot_general | permute + reshape each operand to (batch..., M, K) x (batch..., K, N), matmul, reshape |
 | reduce (add / maximum body) | sum / max over `dimensions` |
@@ -39,6 +41,7 @@ from xdsl.ir import Attribute, Operation, SSAValue
 
 from meshc.diagnostics import LocatedError
 from meshc.dialects import ttir
+from meshc.importers.manual import HANDLERS as MANUAL_HANDLERS
 from meshc.importers.source import attr_of, dense_array, op_name, unregistered_body
 
 if TYPE_CHECKING:
@@ -133,11 +136,13 @@ def iota(imp: "Importer", op: Operation) -> None:
 UNARY = {
     "stablehlo.exponential": ttir.ExpOp, "stablehlo.tanh": ttir.TanhOp, "stablehlo.logistic": ttir.SigmoidOp,
     "stablehlo.negate": ttir.NegOp, "stablehlo.sqrt": ttir.SqrtOp, "stablehlo.log": ttir.LogOp,
+    "chlo.erf": ttir.ErfOp,
 }  # fmt: skip
 
 BINARY = {
     "stablehlo.add": ttir.AddOp, "stablehlo.subtract": ttir.SubtractOp, "stablehlo.multiply": ttir.MultiplyOp,
-    "stablehlo.divide": ttir.DivOp, "stablehlo.maximum": ttir.MaximumOp,
+    "stablehlo.divide": ttir.DivOp, "stablehlo.maximum": ttir.MaximumOp, "stablehlo.minimum": ttir.MinimumOp,
+    "stablehlo.power": ttir.PowOp,
 }  # fmt: skip
 
 
@@ -191,6 +196,43 @@ def select(imp: "Importer", op: Operation) -> None:
     t = result(imp, op)
     cond, a, b = (imp.value(v) for v in op.operands)
     imp.values[op.results[0]] = imp.emit(ttir.WhereOp, [cond, a, b], t)
+
+
+# ---- booleans ---------------------------------------------------------------------------------
+
+def _boolean_operands(imp: "Importer", op: Operation) -> list[SSAValue]:
+    """The operands of a logical op on i1 values, which meshc holds as 1 / 0 in a number type (the
+    compared operands'); a constant operand takes the type of the others."""
+    t = op.results[0].type
+    if not isinstance(t, TensorType) or t.element_type != IntegerType(1):
+        raise LocatedError(f"is a bitwise op on {t}; meshc imports {op_name(op).split('.')[1]} on booleans (i1) only",
+                           op)
+    held = [imp.value(v) for v in op.operands if v not in imp.constants or v in imp.values]
+    if not held:
+        raise LocatedError("combines constant booleans only; meshc holds booleans in the type of the values "
+                           "they were compared from", op)
+    like = element(held[0])
+    out = []
+    for v in op.operands:
+        if v in imp.constants and v not in imp.values:
+            vals = np.asarray(imp.constants[v]).astype(np.float64)
+            out.append(imp.materialize(np.broadcast_to(vals, shape(v)), tensor_type(shape(v), like)))
+        else:
+            out.append(imp.value(v))
+    return out
+
+
+def logical(imp: "Importer", op: Operation) -> None:
+    """and / or / xor / not on 1 / 0 values: multiply, maximum, ne, 1 - x (exact on 1 and 0)."""
+    xs = _boolean_operands(imp, op)
+    t = tensor_type(op.results[0].type.get_shape(), element(xs[0]))  # type: ignore[union-attr]
+    kind = op_name(op)
+    if kind == "stablehlo.not":
+        one = imp.materialize(np.ones(tuple(t.get_shape())), t)
+        imp.values[op.results[0]] = imp.emit(ttir.SubtractOp, [one, xs[0]], t)
+        return
+    cls = {"stablehlo.and": ttir.MultiplyOp, "stablehlo.or": ttir.MaximumOp, "stablehlo.xor": ttir.NotEqualOp}[kind]
+    imp.values[op.results[0]] = imp.emit(cls, xs, t)
 
 
 # ---- data movement ---------------------------------------------------------------------------
@@ -323,6 +365,8 @@ HANDLERS: dict[str, Handler] = {
     **{name: unary for name in UNARY},
     **{name: binary for name in BINARY},
     "stablehlo.rsqrt": rsqrt,
+    **{name: logical for name in ("stablehlo.and", "stablehlo.or", "stablehlo.xor", "stablehlo.not")},
+    **MANUAL_HANDLERS,
     "stablehlo.compare": compare,
     "stablehlo.select": select,
     "stablehlo.convert": convert,

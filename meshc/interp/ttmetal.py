@@ -245,6 +245,10 @@ def metal_functions(machine: Machine) -> tuple[InterpreterFunctions, SimRuntime]
         return (quantize(run_kernel(op.op.data, list(args), {}), result_dtype(op)),)
 
     @located
+    def tile_where(self, interpreter, op, args):
+        return (quantize(run_kernel("where", list(args), {}), result_dtype(op)),)
+
+    @located
     def tile_matmul(self, interpreter, op, args):
         return (quantize(run_kernel("matmul", list(args), {}), result_dtype(op)),)
 
@@ -271,6 +275,7 @@ def metal_functions(machine: Machine) -> tuple[InterpreterFunctions, SimRuntime]
     table[ttmetal.WriteTilesOp] = write_tiles
     table[ttmetal.TileUnaryOp] = tile_unary
     table[ttmetal.TileBinaryOp] = tile_binary
+    table[ttmetal.TileWhereOp] = tile_where
     table[ttmetal.TileMatmulOp] = tile_matmul
     table[ttmetal.TileReduceOp] = tile_reduce
     table[ttmetal.TileTransposeOp] = tile_transpose

@@ -34,8 +34,8 @@ from meshc.layout.mesh import Mesh, ShardingSpec
 
 Shape = tuple[int, ...]
 
-ELEMENTWISE_UNARY = ("exp", "log", "relu", "sigmoid", "tanh", "gelu", "neg", "sqrt", "typecast", "to_layout")
-ELEMENTWISE_BINARY = ("add", "subtract", "multiply", "div", "maximum", "eq", "ne", "gt", "ge", "lt", "le", "where")
+ELEMENTWISE_UNARY = ("exp", "log", "relu", "sigmoid", "tanh", "gelu", "neg", "sqrt", "erf", "typecast", "to_layout")
+ELEMENTWISE_BINARY = ("add", "subtract", "multiply", "div", "maximum", "minimum", "pow", "eq", "ne", "gt", "ge", "lt", "le", "where")
 REDUCTIONS = ("sum", "mean", "max")
 # ops that commute with a sum over devices: a partial-sum operand gives a partial-sum result
 LINEAR = ("add", "subtract", "neg", "transpose", "permute", "reshape", "broadcast", "concat", "to_layout",

@@ -21,6 +21,17 @@ def _gelu(x):
     return (0.5 * x * (1.0 + np.tanh(c * (x + np.float32(0.044715) * x * x * x)))).astype(x.dtype, copy=False)
 
 
+def _erf(x):
+    """erf through the Chebyshev-fitted erfc of Numerical Recipes (fractional error < 1.2e-7),
+    in float64, vectorized."""
+    z = np.abs(x.astype(np.float64))
+    t = 1.0 / (1.0 + 0.5 * z)
+    poly = -1.26551223 + t * (1.00002368 + t * (0.37409196 + t * (0.09678418 + t * (-0.18628806 + t * (
+        0.27886807 + t * (-1.13520398 + t * (1.48851587 + t * (-0.82215223 + t * 0.17087277))))))))
+    erfc = t * np.exp(-z * z + poly)
+    return np.where(x >= 0, 1.0 - erfc, erfc - 1.0).astype(x.dtype, copy=False)
+
+
 def _softmax(x, attrs):
     d = attrs["dimension"]
     m = np.max(x, axis=d, keepdims=True)
@@ -63,7 +74,7 @@ def _embedding(idx, w, attrs):
 UNARY = {
     "exp": np.exp, "log": np.log, "relu": lambda x: np.maximum(x, 0).astype(x.dtype, copy=False),
     "sigmoid": lambda x: (1.0 / (1.0 + np.exp(-x))).astype(x.dtype, copy=False),
-    "tanh": np.tanh, "gelu": _gelu, "neg": np.negative, "sqrt": np.sqrt,
+    "tanh": np.tanh, "gelu": _gelu, "neg": np.negative, "sqrt": np.sqrt, "erf": _erf,
 }  # fmt: skip
 
 def _compare(fn):
@@ -72,7 +83,7 @@ def _compare(fn):
 
 
 BINARY = {"add": np.add, "subtract": np.subtract, "multiply": np.multiply, "div": np.divide,
-          "maximum": np.maximum,
+          "maximum": np.maximum, "minimum": np.minimum, "pow": np.power,
           "eq": _compare(np.equal), "ne": _compare(np.not_equal), "gt": _compare(np.greater),
           "ge": _compare(np.greater_equal), "lt": _compare(np.less), "le": _compare(np.less_equal)}
 

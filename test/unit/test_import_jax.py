@@ -146,3 +146,60 @@ def test_unsupported_op_is_located_at_the_python_line():
     assert "'stablehlo.sort' op has no ttir translation in meshc" in d.message
     with open(__file__, encoding="utf-8") as f:
         assert "the line the error names" in f.read().split("\n")[d.line - 1]
+
+
+def test_booleans_minimum_power_erf_match_jax():
+    a, b = _randn(32, 64, scale=1.0), _randn(32, 64, scale=1.0)
+
+    def fn(a, b):
+        both = jnp.logical_and(a > 0, b < 0.5)
+        one = jnp.logical_xor(a > 0, jnp.logical_not(b > 0))
+        either = jnp.logical_or(a > 0.3, b > 0.3).astype(jnp.float32)
+        return jnp.where(both, jnp.minimum(a, b), jnp.power(jnp.exp(a), b)) + jax.lax.erf(a) * one - either
+
+    module = _run_both(fn, a, b)
+    assert {"ttir.minimum", "ttir.pow", "ttir.erf", "ttir.ne", "ttir.where"} <= _ops(module)
+
+
+def _shard_map_program(mesh):
+    from jax.sharding import PartitionSpec as P
+
+    def body(a, b):
+        s = a @ b
+        g = jax.lax.all_gather(s, "x", axis=0, tiled=True)
+        r = jax.lax.psum_scatter(g, "x", scatter_dimension=0, tiled=True)
+        p = jax.lax.ppermute(r, "y", perm=[(0, 1), (1, 0)])
+        return jax.lax.psum(s + p, ("x", "y")), jax.lax.pmin(s, "y")
+
+    return jax.jit(jax.shard_map(body, mesh=mesh, in_specs=(P("x", "y"), P("y", None)),
+                                 out_specs=(P("x", None), P("x", None))))
+
+
+@pytest.mark.parametrize("target", ["ttnn", "ttmetal"])
+def test_shard_map_collectives_match_jax(target):
+    mesh = _mesh()
+    f = _shard_map_program(mesh)
+    x, w = _randn(128, 128), _randn(128, 64)
+    module = meshc.from_jax(f, x, w)
+    assert {"ttir.mesh_shard", "ttir.all_gather", "ttir.reduce_scatter", "ttir.collective_permute",
+            "ttir.all_reduce"} <= _ops(module)
+    got = meshc.run(module, {"arg0": x, "arg1": w}, target=target)
+    for g, want in zip(got.outputs, f(x, w)):
+        np.testing.assert_allclose(g, np.asarray(want), rtol=1e-4, atol=1e-5)
+
+
+def test_shard_map_unsupported_collective_is_located():
+    from jax.sharding import PartitionSpec as P
+
+    mesh = _mesh()
+
+    def body(a):
+        return jax.lax.all_to_all(a, "y", 0, 1, tiled=True)  # the all_to_all line
+
+    f = jax.jit(jax.shard_map(body, mesh=mesh, in_specs=P("x", "y"), out_specs=P("x", "y")))
+    with pytest.raises(DiagnosticError) as err:
+        meshc.from_jax(f, np.ones((64, 64), np.float32))
+    (d,) = err.value.diagnostics
+    assert "'stablehlo.all_to_all' op has no ttir translation in meshc" in d.message
+    with open(__file__, encoding="utf-8") as fh:
+        assert "the all_to_all line" in fh.read().split("\n")[d.line - 1]

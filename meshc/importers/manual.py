@@ -1,0 +1,233 @@
+"""`jax.shard_map` as StableHLO writes it: `sdy.manual_computation` and the collectives in its body.
+
+A manual computation is an SPMD region: every device runs its body on its own pieces. It
+imports as meshc's SPMD form (docs/contracts.md):
+
+* each operand enters through `ttir.mesh_shard full_to_shard` with its `in_shardings` spec (the
+  region's block arguments are the per-device pieces), each result leaves through
+  `ttir.mesh_shard shard_to_full` with its `out_shardings` spec;
+* the body's ops translate as anywhere else, and its collectives become ttir's:
+  `stablehlo.all_reduce` (an add / maximum / minimum body) -> `ttir.all_reduce` sum / max / min,
+  `all_gather` -> `ttir.all_gather`, `reduce_scatter` -> `ttir.reduce_scatter`,
+  `collective_permute` -> `ttir.collective_permute` (the same global device ids).
+  `replica_groups` name devices by their id on the mesh (row-major); the groups must be the lines
+  of devices along one mesh axis (its `cluster_axis`); a reduction over several axes (`psum` over
+  ("x", "y")) is one all_reduce an axis.
+
+Refused with a located error: a manual computation over only some of the mesh's axes, a spec
+ttir.mesh_shard cannot state (a dim split by axes in descending order, `unreduced`), groups
+that are not lines along mesh axes, and gathers or scatters over several axes at once.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import re
+from typing import TYPE_CHECKING
+
+import numpy as np
+from xdsl.dialects.builtin import DenseArrayBase, DenseIntOrFPElementsAttr, IntegerAttr, IntegerType, Signedness, \
+    TensorType, i64
+from xdsl.ir import Operation, SSAValue
+
+from meshc.diagnostics import LocatedError
+from meshc.dialects import ttir
+from meshc.importers.shardings import parse_sdy_sharding, sdy_spec
+from meshc.importers.source import attr_of, dense_array, op_name, unregistered_body
+from meshc.layout.mesh import ShardingSpec
+
+if TYPE_CHECKING:
+    from meshc.importers.stablehlo import Importer
+
+_SI32 = IntegerType(32, Signedness.SIGNED)
+_UI32 = IntegerType(32, Signedness.UNSIGNED)
+_REDUCERS = {"stablehlo.add": "sum", "stablehlo.maximum": "max", "stablehlo.minimum": "min"}
+
+
+def _items(body: str) -> list[str]:
+    """The `<...>` entries of `[<...>, <...>]`, each without its brackets."""
+    out, depth, start = [], 0, 0
+    for i, ch in enumerate(body):
+        if ch == "<":
+            if depth == 0:
+                start = i + 1
+            depth += 1
+        elif ch == ">":
+            depth -= 1
+            if depth == 0:
+                out.append(body[start:i])
+    return out
+
+
+def _specs(imp: "Importer", op: Operation, key: str, ranks: list[int]) -> list[ShardingSpec]:
+    body = unregistered_body(attr_of(op, key), "sdy.sharding_per_value")
+    if body is None:
+        raise LocatedError(f"expected {key} = #sdy.sharding_per_value<[...]>", op)
+    items = _items(body)
+    if len(items) != len(ranks):
+        raise LocatedError(f"{key} lists {len(items)} shardings for {len(ranks)} values", op)
+    specs = []
+    for text, rank in zip(items, ranks):
+        def read(text=text, rank=rank):
+            sh = parse_sdy_sharding(text)
+            mesh = sh.inline_mesh if sh.mesh_ref is None else imp.meshes.get(sh.mesh_ref)
+            if mesh is None:
+                raise ValueError(f"the sharding names the mesh @{sh.mesh_ref}, which the module does not declare")
+            if len(sh.dims) != rank:
+                raise ValueError(f"the sharding has {len(sh.dims)} dims, the tensor {rank}")
+            return sdy_spec(sh, mesh)
+        specs.append(imp._located(op, read))
+    return specs
+
+
+def _check_manual_axes(imp: "Importer", op: Operation) -> None:
+    attr = attr_of(op, "manual_axes")
+    text = "" if attr is None else str(attr)
+    manual = set(re.findall(r'"([^"]+)"', text))
+    for mesh in imp.meshes.values():
+        auto = [n for n, s in zip(mesh.names, mesh.shape) if s > 1 and n not in manual]
+        if auto:
+            raise LocatedError(f"is manual over {sorted(manual) or 'no axes'} only; meshc imports shard_map over "
+                               f"every mesh axis (not over {', '.join(auto)})", op)
+
+
+def _mesh_shard(imp: "Importer", value: SSAValue, spec: ShardingSpec, to_device: bool, rt: TensorType,
+                op: Operation) -> SSAValue:
+    if spec.partial or any(list(d) != sorted(d) for d in spec.dims):
+        raise LocatedError("has a sharding ttir.mesh_shard cannot state (unreduced axes, or a dim split by mesh "
+                           "axes in descending order)", op)
+    rank = len(spec.dims)
+    dims = [-1] * spec.mesh.rank
+    for d, axes in enumerate(spec.dims):
+        for a in axes:
+            dims[a] = d
+    attrs = {
+        "shard_type": ttir.ShardTypeAttr("devices" if any(spec.dims) else "replicate"),
+        "shard_direction": ttir.ShardDirectionAttr("full_to_shard" if to_device else "shard_to_full"),
+        "shard_shape": DenseArrayBase.from_list(i64, [spec.num_pieces(d) for d in range(rank)]),
+        "shard_dims": DenseArrayBase.from_list(i64, dims),
+    }
+    return imp.emit(ttir.MeshShardOp, [value], rt, attrs)
+
+
+def manual_computation(imp: "Importer", op: Operation) -> None:
+    _check_manual_axes(imp, op)
+    block = op.regions[0].blocks.first
+    assert block is not None
+    ins = _specs(imp, op, "in_shardings", [len(a.type.get_shape()) for a in block.args])
+    outs = _specs(imp, op, "out_shardings", [len(r.type.get_shape()) for r in op.results])
+    for src, arg, spec in zip(op.operands, block.args, ins):
+        local = imp.check_type(arg.type, op, f"block argument #{arg.index}")
+        imp.values[arg] = _mesh_shard(imp, imp.value(src), spec, True, local, op)
+    from meshc.importers.stablehlo_ops import translate_op
+
+    for inner in block.ops:
+        imp.located_at = inner
+        if op_name(inner) == "sdy.return":
+            imp.located_at = op
+            for r, v, spec in zip(op.results, inner.operands, outs):
+                full = imp.check_type(r.type, op, f"result #{r.index}")
+                imp.values[r] = _mesh_shard(imp, imp.value(v), spec, False, full, op)
+            return
+        translate_op(imp, inner)
+    raise LocatedError("the manual computation's body does not end with sdy.return", op)
+
+
+# ---- collectives -----------------------------------------------------------------------------
+
+def _mesh(imp: "Importer", op: Operation) -> tuple[int, ...]:
+    if imp.mesh_shape is None:
+        raise LocatedError("is a collective, but the module declares no mesh (sdy.mesh)", op)
+    return tuple(imp.mesh_shape)
+
+
+def _lines(mesh: tuple[int, ...], axes: tuple[int, ...]) -> set[tuple[int, ...]]:
+    """The device groups varying along `axes` (each in row-major order over them), as sets."""
+    ids = np.arange(math.prod(mesh)).reshape(mesh)
+    others = [a for a in range(len(mesh)) if a not in axes]
+    moved = np.transpose(ids, others + list(axes)).reshape(-1, math.prod(mesh[a] for a in axes))
+    return {tuple(int(x) for x in row) for row in moved}
+
+
+def _axes_of(op: Operation, mesh: tuple[int, ...]) -> tuple[int, ...]:
+    """The mesh axes whose lines are the op's replica_groups."""
+    groups = attr_of(op, "replica_groups")
+    if not isinstance(groups, DenseIntOrFPElementsAttr):
+        raise LocatedError("expected replica_groups = dense<[[...]]>", op)
+    got = {tuple(int(x) for x in row) for row in np.atleast_2d(dense_array(groups))}
+    live = [a for a in range(len(mesh)) if mesh[a] > 1]
+    for k in range(1, len(live) + 1):
+        for axes in itertools.combinations(live, k):
+            if _lines(mesh, axes) == got:
+                return axes
+    raise LocatedError(f"has replica_groups {sorted(got)}, which are not the lines of devices along mesh axes of "
+                       f"the {'x'.join(map(str, mesh))} mesh (device ids row-major)", op)
+
+
+def _reducer(op: Operation) -> str:
+    body = [o for o in op.regions[0].blocks.first.ops if op_name(o) != "stablehlo.return"]  # type: ignore
+    kind = _REDUCERS.get(op_name(body[0])) if len(body) == 1 else None
+    if kind is None:
+        raise LocatedError(f"reduces with {', '.join(op_name(o) for o in body) or 'nothing'}; meshc imports "
+                           "collective reductions by stablehlo.add, maximum and minimum", op)
+    return kind
+
+
+def _one_axis(op: Operation, axes: tuple[int, ...]) -> int:
+    if len(axes) != 1:
+        raise LocatedError(f"runs over mesh axes {list(axes)} at once; meshc imports gathers and scatters over one "
+                           "mesh axis", op)
+    return axes[0]
+
+
+def _dim(op: Operation, key: str) -> IntegerAttr:
+    a = attr_of(op, key)
+    return IntegerAttr(int(a.value.data), _SI32)  # type: ignore[union-attr]
+
+
+def all_reduce(imp: "Importer", op: Operation) -> None:
+    mesh = _mesh(imp, op)
+    kind = _reducer(op)
+    x = imp.value(op.operands[0])
+    for axis in _axes_of(op, mesh):
+        x = imp.emit(ttir.AllReduceOp, [x], x.type,
+                     {"cluster_axis": IntegerAttr(axis, _UI32), "reduce_type": ttir.ReduceTypeAttr(kind)})
+    imp.values[op.results[0]] = x
+
+
+def all_gather(imp: "Importer", op: Operation) -> None:
+    axis = _one_axis(op, _axes_of(op, _mesh(imp, op)))
+    t = imp.check_type(op.results[0].type, op, "result 0")
+    imp.values[op.results[0]] = imp.emit(ttir.AllGatherOp, [imp.value(op.operands[0])], t,
+                                         {"all_gather_dim": _dim(op, "all_gather_dim"),
+                                          "cluster_axis": IntegerAttr(axis, _UI32)})
+
+
+def reduce_scatter(imp: "Importer", op: Operation) -> None:
+    axis = _one_axis(op, _axes_of(op, _mesh(imp, op)))
+    t = imp.check_type(op.results[0].type, op, "result 0")
+    imp.values[op.results[0]] = imp.emit(ttir.ReduceScatterOp, [imp.value(op.operands[0])], t,
+                                         {"scatter_dim": _dim(op, "scatter_dimension"),
+                                          "cluster_axis": IntegerAttr(axis, _UI32),
+                                          "reduce_type": ttir.ReduceTypeAttr(_reducer(op))})
+
+
+def collective_permute(imp: "Importer", op: Operation) -> None:
+    _mesh(imp, op)
+    pairs = attr_of(op, "source_target_pairs")
+    if not isinstance(pairs, DenseIntOrFPElementsAttr):
+        raise LocatedError("expected source_target_pairs = dense<[[source, target], ...]>", op)
+    vals = np.asarray(dense_array(pairs)).reshape(-1, 2)
+    attr = DenseIntOrFPElementsAttr.from_list(TensorType(i64, [len(vals), 2]), [int(v) for v in vals.reshape(-1)])
+    x = imp.value(op.operands[0])
+    imp.values[op.results[0]] = imp.emit(ttir.CollectivePermuteOp, [x], x.type, {"source_target_pairs": attr})
+
+
+HANDLERS = {
+    "sdy.manual_computation": manual_computation,
+    "stablehlo.all_reduce": all_reduce,
+    "stablehlo.all_gather": all_gather,
+    "stablehlo.reduce_scatter": reduce_scatter,
+    "stablehlo.collective_permute": collective_permute,
+}
