@@ -20,6 +20,7 @@ from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 
 from meshc.diagnostics import LocatedError, register_op_checker
+from meshc.dialects.tt.device import DeviceAttr
 from meshc.dialects.tt.parsing import _ints, _parse_dims, _shape_text, _vals
 
 MESHES_ATTR = "tt.meshes"
@@ -90,12 +91,12 @@ def _check_module_meshes(op: Operation) -> None:
     device = op.attributes.get("tt.device")
     if shape is None or device is None:
         return
-    from meshc.dialects.tt.module import module_device
-
-    dev = module_device(op)
-    if dev is not None and tuple(dev.mesh_shape) != tuple(shape):
+    if not isinstance(device, DeviceAttr):
+        return  # the device checker names a tt.device of the wrong kind
+    mesh = tuple(device.model().mesh_shape)
+    if mesh != tuple(shape):
         raise LocatedError(f"the module's mesh (tt.meshes) is {_shape_text(shape)} but its tt.device has mesh "
-                           f"{_shape_text(dev.mesh_shape)}; expected the same shape", op)
+                           f"{_shape_text(mesh)}; expected the same shape", op)
 
 
 register_op_checker(_check_module_meshes)

@@ -120,8 +120,6 @@ def manual_computation(imp: "Importer", op: Operation) -> None:
     for src, arg, spec in zip(op.operands, block.args, ins):
         local = imp.check_type(arg.type, op, f"block argument #{arg.index}")
         imp.values[arg] = _mesh_shard(imp, imp.value(src), spec, True, local, op)
-    from meshc.importers.stablehlo_ops import translate_op
-
     for inner in block.ops:
         imp.located_at = inner
         if op_name(inner) == "sdy.return":
@@ -130,7 +128,7 @@ def manual_computation(imp: "Importer", op: Operation) -> None:
                 full = imp.check_type(r.type, op, f"result #{r.index}")
                 imp.values[r] = _mesh_shard(imp, imp.value(v), spec, False, full, op)
             return
-        translate_op(imp, inner)
+        imp.translate(inner)
     raise LocatedError("the manual computation's body does not end with sdy.return", op)
 
 

@@ -232,6 +232,10 @@ class Importer:
             system = min(fits, key=lambda s: system_desc(s).num_chips)
         RegisterDevicePass(system=system, mesh_shape=self.mesh_shape).apply(Context(), module)
 
+    def translate(self, op: Operation) -> None:
+        """Translate one source op (the op table, stablehlo_ops.py)."""
+        translate_op(self, op)
+
     def inline_body(self, f: func.FuncOp, call_args: Sequence[SSAValue] = ()) -> list[SSAValue]:
         """Translate a function's body, its arguments bound to the caller's `call_args` (source
         values; constants stay foldable inside); returns the ttir values of its results."""
