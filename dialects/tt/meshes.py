@@ -21,7 +21,8 @@ from xdsl.utils.exceptions import VerifyException
 
 from meshc.diagnostics import LocatedError, register_op_checker
 from meshc.dialects.tt.device import DeviceAttr
-from meshc.dialects.tt.parsing import _ints, _parse_dims, _shape_text, _vals
+from meshc.dialects.tt.parsing import _ints, _parse_dims, _vals
+from meshc.layout.shapes import fmt_shape as _shape_text
 
 MESHES_ATTR = "tt.meshes"
 
