@@ -1,7 +1,7 @@
 // RUN: meshc-opt %s --split-input-file --verify-diagnostics -p 'ttir-layout,convert-ttir-to-ttmetal'
 
 func.func @reshape(%a: tensor<64x64xf32>) {
-  // expected-error @+1 {{convert-ttir-to-ttmetal cannot lower 'ttir.reshape': TTMetal kernels here cover elementwise ops, matmul, 2-d transpose, last-dim reductions and softmax, to_layout, constants and collectives}}
+  // expected-error @+1 {{convert-ttir-to-ttmetal cannot lower 'ttir.reshape': TTMetal kernels here cover elementwise ops (comparisons and where included), matmul, 2-d transpose, last-dim reductions and softmax, to_layout, constants and collectives}}
   %0 = "ttir.reshape"(%a) : (tensor<64x64xf32>) -> tensor<32x128xf32>
   func.return
 }
