@@ -1,61 +1,29 @@
 """meshc's dialects (installed as `meshc.dialects`): tt, ttir, ttnn, ttmetal.
 
-`get_all_dialects()` is the lazy registry the tools use: dialect name -> factory.
+`get_all_dialects()` is the lazy registry the tools use: dialect name -> factory, as xDSL's own
+registry does (a dialect's module is imported when its factory is called, not before).
 """
 
 from collections.abc import Callable
+from importlib import import_module
 
 from xdsl.ir import Dialect
 
+# dialect name -> (module, name of its Dialect object)
+_DIALECTS: dict[str, tuple[str, str]] = {
+    "builtin": ("xdsl.dialects.builtin", "Builtin"),
+    "func": ("xdsl.dialects.func", "Func"),
+    "arith": ("xdsl.dialects.arith", "Arith"),
+    "tensor": ("xdsl.dialects.tensor", "Tensor"),
+    "tt": ("meshc.dialects.tt", "TT"),
+    "ttir": ("meshc.dialects.ttir", "TTIR"),
+    "ttnn": ("meshc.dialects.ttnn", "TTNN"),
+    "ttmetal": ("meshc.dialects.ttmetal", "TTMetal"),
+}
+
 
 def get_all_dialects() -> dict[str, Callable[[], Dialect]]:
-    def builtin():
-        from xdsl.dialects.builtin import Builtin
+    def factory(module: str, name: str) -> Callable[[], Dialect]:
+        return lambda: getattr(import_module(module), name)
 
-        return Builtin
-
-    def func():
-        from xdsl.dialects.func import Func
-
-        return Func
-
-    def arith():
-        from xdsl.dialects.arith import Arith
-
-        return Arith
-
-    def tensor():
-        from xdsl.dialects.tensor import Tensor
-
-        return Tensor
-
-    def tt():
-        from meshc.dialects.tt import TT
-
-        return TT
-
-    def ttir():
-        from meshc.dialects.ttir import TTIR
-
-        return TTIR
-
-    def ttnn():
-        from meshc.dialects.ttnn import TTNN
-
-        return TTNN
-
-    def ttmetal():
-        from meshc.dialects.ttmetal import TTMetal
-
-        return TTMetal
-
-    return {
-        "builtin": builtin,
-        "func": func,
-        "arith": arith,
-        "tensor": tensor,
-        "tt": tt,
-        "ttir": ttir,
-        "ttnn": ttnn,
-        "ttmetal": ttmetal,
-    }
+    return {name: factory(mod, obj) for name, (mod, obj) in _DIALECTS.items()}

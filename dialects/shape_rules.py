@@ -15,6 +15,9 @@ from xdsl.ir import Attribute
 from xdsl.utils.exceptions import VerifyException
 
 from meshc.layout.mesh import dims_from_shard_dims
+from meshc.dialects.element_types import data_type_name
+from meshc.layout.errors import LayoutError
+from meshc.layout.sharded_buffer import NDShardedBufferConfig, check_config_fits, check_config_matches_mapper, datum_size
 
 Shape = tuple[int, ...]
 
@@ -263,15 +266,6 @@ def check_transfer_config(op, full: Shape, local: Shape, mesh: Shape | None) -> 
     is in its `form`, fits the transfer (a `full` host tensor, a `local` piece on every device of
     `mesh`) and is what its `mapper` (#ttnn.mesh_mapper) lowers to: the simulator executes the
     config, so a config that disagrees with the op is refused here (meshc.layout.sharded_buffer)."""
-    from meshc.dialects.element_types import data_type_name
-    from meshc.layout.errors import LayoutError
-    from meshc.layout.sharded_buffer import (
-        NDShardedBufferConfig,
-        check_config_fits,
-        check_config_matches_mapper,
-        datum_size,
-    )
-
     attr = op.attributes.get("config")
     if attr is None or mesh is None:
         return

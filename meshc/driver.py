@@ -31,6 +31,8 @@ from meshc.diagnostics import (
 )
 from meshc.dialects.reference import attach_reference, detach_references
 from meshc.dialects.ttmlir_spelling import attribute_synonym, normalize_module
+from meshc.dialects import get_all_dialects
+from meshc.passes import get_all_passes
 
 
 class MeshcContext(Context):
@@ -50,8 +52,6 @@ class MeshcContext(Context):
 
 def make_context(allow_unregistered: bool = False) -> Context:
     """A context with builtin, func, arith, tensor and all of meshc's dialects."""
-    from meshc.dialects import get_all_dialects
-
     ctx = MeshcContext(allow_unregistered=allow_unregistered)
     for name, factory in get_all_dialects().items():
         ctx.register_dialect(name, factory)
@@ -116,8 +116,6 @@ def build_pipeline(spec: str) -> tuple[ModulePass, ...]:
     """Passes from a spec like `tt-register-device{system=t3k mesh-shape=2,4},ttir-layout`."""
     if not spec.strip():
         return ()
-    from meshc.passes import get_all_passes
-
     try:
         return PassPipeline.parse_spec(get_all_passes(), spec).passes
     except ValueError:

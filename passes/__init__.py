@@ -21,9 +21,9 @@ _PASSES: dict[str, tuple[str, str]] = {
     "ttir-to-ttmetal-pipeline": ("pipelines", "TTIRToTTMetalPipeline"),
     # resharding
     "reshard-to-collectives": ("reshard_to_collectives", "ReshardToCollectivesPass"),
-    # issue 11: the compile-time L1 check
+    # the compile-time L1 check
     "ttnn-check-l1": ("ttnn_check_l1", "TTNNCheckL1Pass"),
-    # issue 13: global-view programs
+    # global-view programs: sharding propagation, partitioning, the auto-sharder
     "ttir-propagate-sharding": ("propagate_sharding", "PropagateShardingPass"),
     "ttir-partition": ("partition", "PartitionPass"),
     "ttir-auto-shard": ("auto_shard", "AutoShardPass"),

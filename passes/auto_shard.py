@@ -51,11 +51,10 @@ from meshc.passes.sharding_ir import (
     set_function_specs,
     shape,
 )
+from meshc.layout.dtypes import get_dtype
 
 
 def _itemsize(value: SSAValue) -> int:
-    from meshc.layout.dtypes import get_dtype
-
     return int(get_dtype(dtype_name(value)).itemsize)
 
 

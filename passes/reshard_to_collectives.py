@@ -50,6 +50,8 @@ from meshc.dialects.tt import enclosing_module, module_device, system_or_default
 from meshc.layout.collectives import COLLECTIVES
 from meshc.layout.errors import LayoutError
 from meshc.layout.system import chips_system
+from meshc.dialects import ttir
+from meshc.layout.reshard import collective_walk, lower_bound_bytes, plan_reshard
 
 _SI32 = IntegerType(32, Signedness.SIGNED)
 _UI32 = IntegerType(32, Signedness.UNSIGNED)
@@ -75,8 +77,6 @@ def _system_of(op):
 
 def point_to_point(op, plan) -> list:
     """One `ttir.point_to_point` carrying the transfers of `plan` (a plan without reductions)."""
-    from meshc.dialects import ttir
-
     moving = [step for step in plan.steps if step.transfers]  # all_slice steps move nothing
     rows = [[k, tr.src, tr.dst, *[x for lo_hi in tr.box for x in lo_hi]]
             for k, step in enumerate(moving) for tr in step.transfers]
@@ -90,9 +90,6 @@ def point_to_point(op, plan) -> list:
 def lower_reshard(op, max_ratio: float | None = None, allow_point_to_point: bool = True) -> list:
     """The ops replacing one `ttir.reshard` (not yet inserted): uniform collectives when their walk
     delivers at most `max_ratio` (None: 1.0) times the lower bound, else a `ttir.point_to_point`."""
-    from meshc.dialects import ttir
-    from meshc.layout.reshard import collective_walk, lower_bound_bytes, plan_reshard
-
     try:
         src, tgt = op.specs()
         shape = op.global_shape()
@@ -163,8 +160,6 @@ class ReshardToCollectivesPass(ModulePass):
     """Otherwise emit ttir.point_to_point (false: the walk, or a located error beyond a given max-ratio)."""
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        from meshc.dialects import ttir
-
         for r in [o for o in op.walk() if isinstance(o, ttir.ReshardOp)]:
             new_ops = lower_reshard(r, self.max_ratio, self.point_to_point)
             if not new_ops:  # source and target are the same placement

@@ -24,6 +24,9 @@ from meshc.layout.errors import LayoutError
 from meshc.layout.mesh import Mesh, ShardingSpec
 from meshc.layout.sharding_rules import OpInfo, Rule, canonical, replicated, rule_for
 from meshc.passes.lowering_utils import module_mesh
+from meshc.dialects.shape_rules import ints_of
+from meshc.dialects.ttir import bool_value, int_value
+from meshc.layout.reshard import plan_reshard
 
 SPMD_OPS = ("ttir.mesh_shard", "ttir.all_gather", "ttir.reduce_scatter", "ttir.all_reduce", "ttir.all_to_all",
             "ttir.collective_permute", "ttir.reshard", "ttir.point_to_point", "ttir.all_slice")
@@ -57,8 +60,6 @@ def shape(value: SSAValue) -> tuple[int, ...]:
 
 
 def _dims(values, rank: int) -> list[int]:
-    from meshc.dialects.shape_rules import ints_of
-
     vals = values if isinstance(values, list) else ints_of(values)
     return [d + rank if d < 0 else d for d in vals]
 
@@ -66,8 +67,6 @@ def _dims(values, rank: int) -> list[int]:
 def op_info(op: Operation, shape_of=None) -> OpInfo:
     """The op as the sharding rules see it; LocatedError for a non-tensor or non-ttir op.
     `shape_of(value)` gives the global shape of a value (default: its type's shape)."""
-    from meshc.dialects.ttir import bool_value, int_value
-
     if not op.name.startswith("ttir.") or not all(isinstance(v.type, TensorType) for v in (*op.operands, *op.results)):
         raise LocatedError(f"a global-view program holds ttir ops on tensors; '{op.name}' has no sharding rule", op)
     kind = op.name.split(".", 1)[1]
@@ -112,8 +111,6 @@ def dtype_name(value: SSAValue) -> str:
 
 @lru_cache(maxsize=65536)
 def _bytes(shape_: tuple[int, ...], dtype: str, src: ShardingSpec, tgt: ShardingSpec) -> float:
-    from meshc.layout.reshard import plan_reshard
-
     try:
         return float(plan_reshard(shape_, dtype, src, tgt).delivered_bytes)
     except LayoutError:

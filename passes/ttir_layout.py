@@ -31,6 +31,9 @@ from meshc.passes.lowering_utils import (
     largest_divisor_at_most,
     with_encoding,
 )
+from meshc.dialects import ttir
+from meshc.dialects.tt import MetalLayoutAttr
+from meshc.layout.metal_layout import build_metal_layout
 
 TILE = (32, 32)
 
@@ -53,10 +56,6 @@ class TTIRLayoutPass(ModulePass):
     tiled: bool = True
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        from meshc.dialects import ttir
-        from meshc.dialects.tt import MetalLayoutAttr
-        from meshc.layout.metal_layout import build_metal_layout
-
         if self.memory_space not in ("l1", "dram"):
             raise LocatedError(f"ttir-layout: memory-space must be l1 or dram, got '{self.memory_space}'", op)
         if self.memory_layout not in ("sharded", "interleaved"):

@@ -21,6 +21,10 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
 
 from meshc.passes.lowering_utils import encoding_of, with_encoding
+from meshc.dialects import ttir
+from meshc.dialects.tt import MetalLayoutAttr
+from meshc.layout.metal_layout import build_metal_layout
+from meshc.passes.lowering_utils import fix_function_types
 
 TRANSPOSED = AffineMapAttr(AffineMap.from_callable(lambda d0, d1: (d1, d0)))
 
@@ -35,10 +39,6 @@ class TTIRReinterpretGridPass(ModulePass):
     name = "ttir-reinterpret-grid"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        from meshc.dialects import ttir
-        from meshc.dialects.tt import MetalLayoutAttr
-        from meshc.layout.metal_layout import build_metal_layout
-
         for o in op.walk():
             if isinstance(o, ttir.TransposeOp):
                 t_in, t_out = o.input.type, o.result.type
@@ -75,6 +75,4 @@ class TTIRReinterpretGridPass(ModulePass):
                     continue
                 Rewriter.replace_value_with_new_type(o.result, ins[0].type)
                 o.attributes["core_map"] = maps[0]
-        from meshc.passes.lowering_utils import fix_function_types
-
         fix_function_types(op)

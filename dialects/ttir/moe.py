@@ -12,6 +12,9 @@ from xdsl.utils.exceptions import VerifyException
 from meshc.dialects import shape_rules as rules
 from meshc.dialects.ttir.base import TTIROpBase, _check_same_shape, int_value, tensor_shape
 from meshc.dialects.ttir.reshard import _on_devices
+from meshc.layout.moe import moe_route
+from meshc.layout.moe import moe_dispatch
+from meshc.layout.moe import moe_combine
 
 
 def _int_tensor(value: SSAValue | Attribute, what: str) -> None:
@@ -48,8 +51,6 @@ class MoeRouteBase(TTIROpBase):
         _int_tensor(self.experts, "expert ids")
 
     def reference(self, logits):
-        from meshc.layout.moe import moe_route
-
         return moe_route(logits, int_value(self.k))
 
     def spmd(self, args, mesh_shape):
@@ -95,8 +96,6 @@ class MoeDispatchBase(TTIROpBase):
         _check_same_shape("slots shape", tensor_shape(self.slots), ex)
 
     def reference(self, tokens, experts):
-        from meshc.layout.moe import moe_dispatch
-
         e, g, c, _ = tensor_shape(self.dispatched)
         d = moe_dispatch(tokens, experts, e, c, g)
         return d.dispatched, d.slot
@@ -138,8 +137,6 @@ class MoeCombineBase(TTIROpBase):
         self.expect_result((ex[0], ex[1], out[3]))
 
     def reference(self, expert_out, experts, weights, slots):
-        from meshc.layout.moe import moe_combine
-
         return moe_combine(expert_out, experts, weights, slots, tensor_shape(self.expert_out)[1])
 
     def spmd(self, args, mesh_shape):

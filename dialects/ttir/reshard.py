@@ -16,6 +16,14 @@ from meshc.dialects import shape_rules as rules
 from meshc.dialects.element_types import data_type_of
 from meshc.dialects.ttir.base import CollectiveBase, TTIROpBase, int_value, mesh_shape_of, tensor_shape
 from meshc.layout.errors import LayoutError
+from meshc.layout.mesh import Mesh
+from meshc.layout.reshard import as_view
+from meshc.layout.sharding_spec import parse_spec
+from meshc.layout.reshard import execute_plan
+from meshc.layout.reshard import plan_reshard
+import numpy as np
+from meshc.layout.dtypes import get_dtype
+from meshc.layout.reshard import ReshardPlan, Step, Transfer, lower_bound_bytes
 
 
 def _on_devices(args, fn) -> tuple:
@@ -36,10 +44,6 @@ def _device_values(x, mesh_shape) -> list:
 def _spec_on_mesh(op: Operation, attr: Attribute, what: str):
     """A placement of `op` (a spec string or a `#tt.sharding`) written over the op's mesh (the
     module's `#tt.device`); a spec string without a mesh is on that mesh."""
-    from meshc.layout.mesh import Mesh
-    from meshc.layout.reshard import as_view
-    from meshc.layout.sharding_spec import parse_spec
-
     mesh_shape = mesh_shape_of(op)
     mesh = Mesh(mesh_shape if mesh_shape is not None else (1,))
     try:
@@ -101,8 +105,6 @@ class ReshardBase(TTIROpBase):
 
     def spmd(self, args, mesh_shape):
         """Run on per-device arrays (device order): execute the plan, every device its target piece."""
-        from meshc.layout.reshard import execute_plan
-
         (x,) = args
         return (execute_plan(self.plan(), _device_values(x, mesh_shape)),)
 
@@ -113,8 +115,6 @@ class ReshardOp(ReshardBase):
 
     def plan(self, system=None):
         """The fewest-bytes plan of this reshard (meshc.layout.reshard.plan_reshard)."""
-        from meshc.layout.reshard import plan_reshard
-
         src, tgt = self.specs()
         return plan_reshard(self.global_shape(), data_type_of(self.input.type.element_type).name, src, tgt, system=system)
 
@@ -161,11 +161,6 @@ class PointToPointBase(ReshardBase):
 
     def plan(self):
         """The moves as a `ReshardPlan` (meshc.layout.reshard), to run with `execute_plan`."""
-        import numpy as np
-
-        from meshc.layout.dtypes import get_dtype
-        from meshc.layout.reshard import ReshardPlan, Step, Transfer, lower_bound_bytes
-
         src, tgt = self.specs()
         full = self.global_shape()
         dtype = get_dtype(data_type_of(self.input.type.element_type).name)

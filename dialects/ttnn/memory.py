@@ -29,6 +29,9 @@ from meshc.dialects.syntax import AngleBody, verified
 from meshc.layout import memory_config as mc
 from meshc.layout.errors import LayoutError
 from meshc.layout.shapes import fmt_shape
+from meshc.layout.dtypes import get_dtype
+from meshc.layout.tensor_layout import check_tile
+from meshc.layout.placement import place
 
 
 
@@ -321,9 +324,6 @@ class TTNNLayoutAttr(ParametrizedAttribute):
 
     def verify(self) -> None:
         super().verify()
-        from meshc.layout.dtypes import get_dtype
-        from meshc.layout.tensor_layout import check_tile
-
         d = verified(lambda: get_dtype(self.data_type.data))
         verified(lambda: check_tile(self.tile_shape))
         if d.is_block_float and self.tile_shape is None:
@@ -339,8 +339,6 @@ class TTNNLayoutAttr(ParametrizedAttribute):
 
     def place(self, shape, arch: str = "wormhole_b0"):
         """The Placement of a tensor of this shape (raises LayoutError when it does not fit)."""
-        from meshc.layout.placement import place
-
         tile, dt, cfg = self.model()
         return place(tuple(shape), dt, cfg, tile=tile, arch=arch)
 
@@ -395,8 +393,6 @@ def check_ttnn_layout(t) -> None:
     """Type checker: a tensor with a #ttnn.ttnn_layout must fit it (shard spec, grid, capacity)."""
     if not isinstance(t, TensorType) or not isinstance(t.encoding, TTNNLayoutAttr):
         return
-    from meshc.layout.dtypes import get_dtype
-
     enc: TTNNLayoutAttr = t.encoding
     shape = tuple(t.get_shape())
 

@@ -24,6 +24,8 @@ import numpy as np
 from meshc.layout.errors import LayoutError
 from meshc.layout.mesh import Mesh, ShardingSpec
 from meshc.layout.sharding_spec import format_spec, global_shape_of, parse_spec, to_global
+from safetensors.numpy import save_file
+from safetensors import safe_open
 
 FORMAT = "meshc-sharded-tensor/1"
 MANIFEST = "manifest.json"
@@ -85,8 +87,6 @@ def save_sharded(directory: str | os.PathLike, shards: Mapping | Sequence, spec:
                 "mesh_axis_names": list(mesh.names), "global_shape": list(shape), "dtype": dtype.str,
                 "devices": entries}
     if fmt == "safetensors":
-        from safetensors.numpy import save_file
-
         for e in entries:
             e["file"] = SAFETENSORS
             e["tensor"] = f"device_{e['device']}"
@@ -111,8 +111,6 @@ def _field(manifest: dict, key: str, kind, where: Path):
 
 def _read_safetensors(path: Path) -> tuple[str, object]:
     """(manifest JSON text, the open file) of a safetensors checkpoint."""
-    from safetensors import safe_open
-
     try:
         f = safe_open(str(path), framework="np")
     except Exception as e:  # safetensors raises its own error types for a damaged file

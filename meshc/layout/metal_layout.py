@@ -26,6 +26,7 @@ from meshc.layout.affine import AffineExpr, AffineMap, Dim, as_map
 from meshc.layout.dtypes import DataType, get_dtype
 from meshc.layout.errors import LayoutError
 from meshc.layout.shapes import ceil_div, fmt_shape, fold_2d, round_up
+from meshc.layout.memory_config import MemoryConfig
 
 MEMORY_SPACES = ("system", "dram", "l1")
 OOB_VALUES = ("undef", "zero", "one", "inf", "neginf")
@@ -280,8 +281,6 @@ def ttnn_memory_config(layout: MetalLayout, shape, transposed: bool = False, bac
     fold split over the grid, every 2-d slice padded to whole tiles and shards in whole tiles when
     tiled; `transposed` (the grid reinterpreted as its transpose) places the shards col_major on
     the transposed grid. UnrealisableLayout (naming `backend`) when no memory config holds it."""
-    from meshc.layout.memory_config import MemoryConfig
-
     grid = layout.grid
     if len(grid) == 1:
         grid = (1,) + grid

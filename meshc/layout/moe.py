@@ -29,6 +29,8 @@ import numpy as np
 
 from meshc.layout.errors import LayoutError
 from meshc.layout.mesh import ShardingSpec
+from meshc.layout.mesh import Mesh
+from meshc.layout.reshard import plan_reshard
 
 
 def moe_route(logits: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
@@ -224,9 +226,6 @@ def placement_tree(spec: ShardingSpec, shape: tuple[int, ...], levels: list[tupl
 def seed_walkthrough() -> str:
     """The MoE resharding notes' example, recomputed: routing, drops, the dispatch table, both device trees and
     the bytes of the reshard to [EP=8]. `python -m meshc.layout.moe` prints it (docs/moe.md)."""
-    from meshc.layout.mesh import Mesh
-    from meshc.layout.reshard import plan_reshard
-
     names = np.array([["a", "b"], ["A", "B"]])
     route = np.array([[[0, 1], [0, 2]], [[2, 3], [4, 5]]])
     codes = np.array([[1, 2], [3, 4]], dtype=np.float32)

@@ -35,6 +35,8 @@ from meshc.layout.mesh import Mesh, ShardingSpec, spec_from_shard_dims
 from meshc.layout.mesh_mappers import MeshMapper, as_mesh, spec_of, uneven_error
 from meshc.layout.sharding_spec import format_spec
 from meshc.layout.shapes import ceil_div, fmt_shape, fold_2d
+from meshc.layout.dtypes import get_dtype
+from meshc.layout.mesh_mappers import mapper_from_spec
 
 ROW_MAJOR = "row_major"
 COL_MAJOR = "col_major"
@@ -338,8 +340,6 @@ def lower_mesh_mapper_nd(tensor_shape: Sequence[int], mesh_shape, mapper, datum_
 def datum_size(dtype) -> int:
     """Bytes a datum of a host tensor of `dtype` (a DataType or name) takes in a config's
     global_buffer_size: the element size (block floats, stored per tile, count 1 a datum)."""
-    from meshc.layout.dtypes import get_dtype
-
     d = get_dtype(dtype)
     return 1 if d.is_block_float else d.itemsize
 
@@ -348,8 +348,6 @@ def lower_distribution(tensor_shape: Sequence[int], mesh_shape, shard_dims: Sequ
     """(mapper, config, form) distributing `tensor_shape` as `shard_dims` says: the TTNN mapper,
     and its faithful 2D config (form "2d") or, where TT-Mesh's 2D infra cannot express it, the ND
     config (form "nd"). LayoutError when no mapper or config expresses it."""
-    from meshc.layout.mesh_mappers import mapper_from_spec
-
     shape = tuple(int(n) for n in tensor_shape)
     spec = spec_from_shard_dims(shard_dims, len(shape), mesh_shape)
     mapper = mapper_from_spec(spec, spec.mesh)

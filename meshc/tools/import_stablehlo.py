@@ -16,6 +16,10 @@ from meshc.diagnostics import Diagnostic, DiagnosticError, SourceFile, check_exp
 from meshc.driver import print_module, split_chunks
 from meshc.tools.common import tool_main
 
+# A CLI entry point: the heavy modules are imported inside the functions that use them, so
+# `meshc-import --help` answers without loading the importers
+# (test_architecture.CLI_ENTRY_POINTS allows it here).
+
 
 def _mesh_shape(text: str) -> tuple[int, ...]:
     try:

@@ -27,7 +27,8 @@ if TYPE_CHECKING:
     from xdsl.dialects.builtin import ModuleOp
 
 # xDSL, meshc's driver, dialects and passes are imported once the arguments are read (in `run`
-# and the helpers it calls), so `--help` and usage errors answer without loading them.
+# and the helpers it calls), so `--help` and usage errors answer without loading them
+# (test_architecture.CLI_ENTRY_POINTS allows it here).
 
 
 class _Usage(Exception):

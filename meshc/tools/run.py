@@ -28,14 +28,21 @@ when it is a terminal, or with `--progress`. Bad input is a located error, exit 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import sys
 
 import numpy as np
 
 from meshc.diagnostics import Diagnostic, DiagnosticError, SourceFile, decode_source, op_diagnostic
-from meshc.tools.common import tool_main
+from meshc.layout.errors import LayoutError
 from meshc.layout.shapes import fmt_shape
+from meshc.layout.system import system
+from meshc.tools.common import tool_main
+
+# A CLI entry point: the compiler, the interpreters and rich are imported inside the functions
+# that use them, so `meshc-run --help` and an argument error answer without loading them (about
+# half of the start-up time; test_architecture.CLI_ENTRY_POINTS allows it here).
 
 
 def _arg_parser() -> argparse.ArgumentParser:
@@ -169,8 +176,6 @@ def _summary(name: str, v, full: bool) -> str:
 
 def _write_files(args, result) -> None:
     """--report-json and --trace."""
-    import json
-
     from meshc.interp.result_export import chrome_trace
 
     try:
@@ -225,7 +230,6 @@ def _run_one(args, text: str, golden_text: str | None, inputs: dict) -> int:
     from meshc.interp.common import element_dtype_name, find_entry
     from meshc.interp.runner import RunError, dialect_of, run_golden
     from meshc.tools.run_progress import RunProgress
-    from meshc.layout.errors import LayoutError
 
     module, source = _parse(args.input_file, text)
     source_module = module
@@ -302,8 +306,6 @@ def _run_one(args, text: str, golden_text: str | None, inputs: dict) -> int:
 def _check_system(name: str | None) -> None:
     if name is None:
         return
-    from meshc.layout.errors import LayoutError
-    from meshc.layout.system import system
 
     try:
         system(name)

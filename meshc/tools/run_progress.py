@@ -13,6 +13,8 @@ from __future__ import annotations
 import sys
 import time
 from contextlib import contextmanager
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
 
 class RunProgress:
@@ -47,10 +49,6 @@ class RunProgress:
         self._phase, self._unit, self._total, self._done = name, unit, total, 0
         self._start = self._last = time.perf_counter()
         if self.tty:
-            from rich.console import Console
-            from rich.progress import (BarColumn, MofNCompleteColumn, Progress, SpinnerColumn, TextColumn,
-                                       TimeElapsedColumn, TimeRemainingColumn)
-
             cols = [TextColumn(f"{name:<11}")]
             cols += [BarColumn(), MofNCompleteColumn(), TextColumn(unit), TextColumn("ETA"), TimeRemainingColumn()] \
                 if total else [SpinnerColumn()]

@@ -25,12 +25,20 @@ import sys
 from rich.console import Console
 
 from meshc.layout.errors import LayoutError
+from meshc.layout.memory_config import CoreRange, CoreRangeSet, MemoryConfig
+from meshc.layout.placement import place
+from meshc.layout.shapes import fmt_shape
+from meshc.layout.system import system as named_system
 from meshc.tools.common import tool_main
 from meshc.viz.chip_picture import render_chip_png
 from meshc.viz.chip_text import render_chip_text
 from meshc.viz.mesh_picture import render_mesh_png
 from meshc.viz.mesh_text import render_mesh_text
-from meshc.layout.shapes import fmt_shape
+from meshc.viz.model import mesh_view
+
+# A CLI entry point: the heavy modules are imported inside the functions that use them, so
+# `meshc-viz --spec` and an argument error answer without loading the compiler (xDSL)
+# (test_architecture.CLI_ENTRY_POINTS allows it here).
 
 
 class _Usage(Exception):
@@ -80,7 +88,6 @@ def _dims(text: str, what: str) -> tuple[int, ...]:
 
 
 def _grid(text: str):
-    from meshc.layout.memory_config import CoreRange, CoreRangeSet
 
     if re.fullmatch(r"\d+x\d+", text):
         return _dims(text, "--grid")
@@ -96,8 +103,6 @@ def _grid(text: str):
 
 def _placement_from_flags(a):
     """The one-chip Placement the flags describe, and its label."""
-    from meshc.layout.memory_config import MemoryConfig
-    from meshc.layout.placement import place
 
     shape = _dims(a.shape, "--shape")
     tile = None if a.tile in ("row_major", "none") else _dims(a.tile, "--tile")
@@ -124,8 +129,6 @@ def _view_from_file(a):
 
 def _view_from_flags(a):
     """A MeshView (with --spec and --mesh) or ("chip", Placement, label) from the flags."""
-    from meshc.layout.system import system as named_system
-    from meshc.viz.model import mesh_view
 
     if not a.spec:
         if a.mesh:

@@ -10,17 +10,15 @@ in the terminal (as JAX's `visualize_array_sharding` and DTensor's `visualize_sh
 from __future__ import annotations
 
 from meshc.viz.model import Block, MeshView, mesh_view
+from meshc.viz.mesh_text import render_mesh_text
+from meshc.viz.mesh_picture import render_mesh_png
 
 
 def show(view: MeshView, output: str | None = None, text: bool = True, title: str | None = None) -> MeshView:
     """Print a mesh view (rich tables) and/or draw it into `output` (.png or .svg)."""
     if text:
-        from meshc.viz.mesh_text import render_mesh_text
-
         render_mesh_text(view)
     if output:
-        from meshc.viz.mesh_picture import render_mesh_png
-
         render_mesh_png(view, output, title)
     return view
 

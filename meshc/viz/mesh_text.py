@@ -15,6 +15,7 @@ from rich.table import Table
 
 from meshc.viz.model import MeshView
 from meshc.layout.shapes import fmt_shape
+from meshc.viz.chip_text import render_chip_text
 
 MAX_CELLS = 1024
 """Tables above this many cells are left out (the block list still prints)."""
@@ -121,7 +122,5 @@ def render_mesh_text(view: MeshView, console: Console | None = None, chip_detail
     con.print("blocks: the slice of the tensor each is, and who holds it")
     con.print(_block_table(view))
     if chip_detail and view.local is not None:
-        from meshc.viz.chip_text import render_chip_text
-
         con.print(f"inside every chip, its block ({fmt_shape(view.local.shape)}) is laid out as:")
         render_chip_text(view.local, "the block on one chip", console=con)

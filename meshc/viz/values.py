@@ -29,6 +29,12 @@ from meshc.layout.mesh import Mesh, ShardingSpec
 from meshc.layout.mesh_mappers import ReplicateTensorToMesh, ShardTensorNdMesh
 from meshc.viz.model import MeshView, mesh_view
 from meshc.layout.shapes import fmt_shape
+from meshc.dialects.shape_rules import ints_of
+from meshc.dialects import ttir
+from meshc.layout.memory_config import MemoryConfig
+from meshc.layout.placement import place
+from meshc.dialects.element_types import expect_data_type_name
+from meshc.dialects.tt import module_device
 
 _ELEMENTWISE_NAMES = {"ttnn.to_memory_config", "ttnn.to_layout", "ttir.to_layout"}
 
@@ -65,8 +71,6 @@ def find_value(module: ModuleOp, key: str | None, wanted=None) -> tuple[str, SSA
 
 
 def _ints(attr) -> tuple[int, ...]:
-    from meshc.dialects.shape_rules import ints_of
-
     return tuple(ints_of(attr))
 
 
@@ -98,8 +102,6 @@ def _boundary(op: Operation) -> tuple[SSAValue, SSAValue] | None:
 
 
 def _is_elementwise(op: Operation) -> bool:
-    from meshc.dialects import ttir
-
     bases = (ttir.ElementwiseUnaryBase, ttir.ElementwiseBinaryBase)
     return isinstance(op, bases) or op.name in _ELEMENTWISE_NAMES
 
@@ -140,9 +142,6 @@ def _same_blocks(v: SSAValue):
 
 def _local_placement(v: SSAValue, arch: str):
     """The Placement of a per-device value on its chip, from its ttnn layout or its buffer."""
-    from meshc.layout.memory_config import MemoryConfig
-    from meshc.layout.placement import place
-
     t = v.type
     enc = getattr(t, "encoding", None)
     if isinstance(t, TensorType) and getattr(enc, "name", "") == "ttnn.ttnn_layout":
@@ -151,8 +150,6 @@ def _local_placement(v: SSAValue, arch: str):
         return enc.place(_shape(v), arch=arch)
     owner = v.owner
     if isinstance(owner, Operation) and owner.name == "ttmetal.create_buffer":
-        from meshc.dialects.element_types import expect_data_type_name
-
         cfg = owner.memory_config.model()
         assert isinstance(cfg, MemoryConfig)
         tile = _ints(owner.tile) if owner.tile is not None else None
@@ -168,8 +165,6 @@ def _type_text(v: SSAValue) -> str:
 def describe_value(module: ModuleOp, key: str | None, arch: str = "wormhole_b0") -> MeshView | tuple:
     """A MeshView of the value `key` (default: the first one with a mesh placement or a chip
     layout), or ("chip", Placement, label) for a value on a one-device module."""
-    from meshc.dialects.tt import module_device
-
     dev = module_device(module)
     mesh = tuple(int(n) for n in dev.mesh_shape) if dev is not None else (1,)
     chips = tuple(int(c) for c in dev.chip_ids) if dev is not None else None

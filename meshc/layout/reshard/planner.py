@@ -24,6 +24,7 @@ from meshc.layout.reshard.distances import link_distances
 from meshc.layout.reshard.moves import move_steps
 from meshc.layout.reshard.plan import ReshardPlan, Step, Transfer, link_hop_bytes, within
 from meshc.layout.system import SystemDesc, mesh_system
+from meshc.layout.sharding_spec import parse_spec
 
 
 def as_spec(spec, what: str) -> ShardingSpec:
@@ -36,8 +37,6 @@ def as_spec(spec, what: str) -> ShardingSpec:
         if not isinstance(mesh, Mesh):
             mesh = Mesh(mesh)
     if isinstance(spec, str):
-        from meshc.layout.sharding_spec import parse_spec  # the lark grammar loads only when text is given
-
         return parse_spec(spec, mesh)
     raise LayoutError(f"{what} must be a ShardingSpec, a spec string, or (spec string, mesh); got {spec!r}")
 
