@@ -47,8 +47,11 @@ _UNARY = {"ttir.exp", "ttir.log", "ttir.relu", "ttir.sigmoid", "ttir.tanh", "tti
 _BINARY = {"ttir.add", "ttir.subtract", "ttir.multiply", "ttir.div", "ttir.maximum", "ttir.minimum", "ttir.pow",
            "ttir.eq", "ttir.ne", "ttir.gt", "ttir.ge", "ttir.lt", "ttir.le"}
 _REDUCE = {"ttir.sum", "ttir.mean", "ttir.max"}
-_CCL = {f"ttir.{kind}" for kind in COLLECTIVES}
-"""Every collective kind lowers to `ttmetal.enqueue_ccl` (meshc.layout.collectives)."""
+
+
+def lowers_to_ccl(name: str) -> bool:
+    """Every collective kind of meshc.layout.collectives lowers to `ttmetal.enqueue_ccl`."""
+    return name.startswith("ttir.") and name[len("ttir."):] in COLLECTIVES
 
 
 def _sel(*s: str) -> ArrayAttr:
@@ -281,7 +284,7 @@ class _FuncLowering:
             self.buffers[o.results[0]] = self.create_buffer(o.results[0].type, o, o)
             self._forget(o)
             return
-        if name in _CCL:
+        if lowers_to_ccl(name):
             src = self.buffer_of(o.operands[0], o)
             out = self.create_buffer(o.results[0].type, o, o)
             attrs = dict(o.attributes)

@@ -124,7 +124,7 @@ from meshc.dialects.ttir.reshard import (
     ReshardOp,
 )
 from meshc.dialects.ttir.sharding_constraint import ShardingConstraintOp
-from meshc.dialects.ttir.collectives import collective_op_table
+from meshc.dialects.ttir.collectives import MULTI_DEVICE_OPS, collective_op_table
 
 _ATTRIBUTES = [ShardTypeAttr, ShardDirectionAttr, ReduceTypeAttr]
 _OPS = [
@@ -132,15 +132,13 @@ _OPS = [
     AddOp, SubtractOp, MultiplyOp, DivOp, MaximumOp, MinimumOp, PowOp,
     MatmulOp, TransposeOp, PermuteOp, ReshapeOp, BroadcastOp, ConcatOp,
     SumOp, MeanOp, MaxOp, SoftmaxOp, EmbeddingOp, EmptyOp, ConstantOp, ToLayoutOp,
-    MeshShardOp, AllGatherOp, ReduceScatterOp, AllReduceOp, AllToAllOp, CollectivePermuteOp,
+    *MULTI_DEVICE_OPS,
     ReshardOp, PointToPointOp, AllSliceOp, MoeRouteOp, MoeDispatchOp, MoeCombineOp,
     *COMPARISON_OPS,
     ShardingConstraintOp,
 ]  # fmt: skip
 
-COLLECTIVE_OPS = collective_op_table((
-    AllGatherOp, ReduceScatterOp, AllReduceOp, AllToAllOp, AllSliceOp, CollectivePermuteOp,
-), "ttir")  # fmt: skip
+COLLECTIVE_OPS = collective_op_table(_OPS, "ttir")
 """The ttir op of each collective kind (meshc.layout.collectives.COLLECTIVES)."""
 
 TTIR = Dialect("ttir", _OPS, _ATTRIBUTES)

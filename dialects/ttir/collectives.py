@@ -201,10 +201,19 @@ class CollectivePermuteOp(CollectivePermuteBase):
     name = "ttir.collective_permute"
 
 
+MULTI_DEVICE_OPS = (MeshShardOp, AllGatherOp, ReduceScatterOp, AllReduceOp, AllToAllOp, CollectivePermuteOp)
+"""The ops of this file, in the dialect's order: a new collective's ttir op joins them here, and
+the TTIR dialect and COLLECTIVE_OPS take it from this tuple."""
+
+
 def collective_op_table(ops, dialect: str) -> dict:
-    """{kind: op class} for a dialect's collective ops, checked to name every kind of
-    meshc.layout.collectives.COLLECTIVES exactly once (the registry every dialect derives from)."""
-    table = {op.name.split(".", 1)[1]: op for op in ops}
-    if set(table) != set(COLLECTIVES) or len(table) != len(ops):
-        raise AssertionError(f"the {dialect} collective ops {sorted(table)} must be one op a kind of {sorted(COLLECTIVES)}")
+    """{kind: op class} of the ops of a dialect named after a kind of
+    meshc.layout.collectives.COLLECTIVES (the registry every dialect derives from), checked to
+    give every kind exactly one op."""
+    ops = tuple(ops)
+    named = [op for op in ops if op.name.split(".", 1)[1] in COLLECTIVES]
+    table = {op.name.split(".", 1)[1]: op for op in named}
+    if set(table) != set(COLLECTIVES) or len(table) != len(named):
+        raise AssertionError(f"the {dialect} collective ops {sorted(op.name for op in named)} must be one op a kind "
+                             f"of {sorted(COLLECTIVES)}")
     return table

@@ -77,6 +77,7 @@ from meshc.dialects.ttnn.memory import (
     check_ttnn_layout,
 )
 from meshc.dialects.ttir.collectives import collective_op_table
+from meshc.dialects.ttnn.collectives import MULTI_DEVICE_OPS
 
 _ATTRIBUTES = [
     BufferTypeAttr, TensorMemoryLayoutAttr, ShardOrientationAttr, CoreRangeAttr, CoreRangeSetAttr,
@@ -85,13 +86,10 @@ _ATTRIBUTES = [
 _OPS = [
     GetDeviceOp, DistributeTensorOp, AggregateTensorOp, ToDeviceOp, FromDeviceOp, ToLayoutOp,
     ToMemoryConfigOp, EmptyOp, ConstantOp, *COMPUTE_OPS.values(),
-    AllGatherOp, ReduceScatterOp, AllReduceOp, AllToAllOp, CollectivePermuteOp,
-    PointToPointOp, AllSliceOp, MoeRouteOp, MoeDispatchOp, MoeCombineOp,
+    *MULTI_DEVICE_OPS,
 ]  # fmt: skip
 
-COLLECTIVE_OPS = collective_op_table((
-    AllGatherOp, ReduceScatterOp, AllReduceOp, AllToAllOp, AllSliceOp, CollectivePermuteOp,
-), "ttnn")  # fmt: skip
+COLLECTIVE_OPS = collective_op_table(_OPS, "ttnn")
 """The ttnn op of each collective kind (meshc.layout.collectives.COLLECTIVES)."""
 
 TTNN = Dialect("ttnn", _OPS, _ATTRIBUTES)

@@ -70,3 +70,11 @@ class MoeCombineOp(ttir.MoeCombineBase):
     """Each device combines its tokens' expert outputs (see ttir.moe_combine)."""
 
     name = "ttnn.moe_combine"
+
+
+MULTI_DEVICE_OPS = (
+    AllGatherOp, ReduceScatterOp, AllReduceOp, AllToAllOp, CollectivePermuteOp,
+    PointToPointOp, AllSliceOp, MoeRouteOp, MoeDispatchOp, MoeCombineOp,
+)  # fmt: skip
+"""The ops of this file, in the dialect's order: a new collective's ttnn op joins them here, and
+the TTNN dialect and COLLECTIVE_OPS take it from this tuple."""

@@ -23,8 +23,9 @@ from meshc.layout.mesh import ShardingSpec, spec_from_shard_dims
 from meshc.sim.compute import KINDS, run_kernel
 from meshc.sim.encoding import quantize
 
-COLLECTIVE_KINDS = tuple(COLLECTIVES)
-"""The collective kinds, each run by its registry entry (meshc.layout.collectives)."""
+COLLECTIVE_KINDS = COLLECTIVES.keys()
+"""The collective kinds (a live view of meshc.layout.collectives.COLLECTIVES), each run by its
+registry entry."""
 
 
 def spec_for(shard_dims: tuple[int, ...], rank: int, mesh_shape: tuple[int, ...]) -> ShardingSpec:

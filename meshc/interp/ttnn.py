@@ -57,20 +57,7 @@ def run_collective(rt: SimRuntime, op, kind: str, vals: list[np.ndarray], dtype:
         return c.reference(vals, rt.m.mesh_shape, args)
     d = get_dtype(dtype)
     rt.coll.elem_bytes = d.bytes_for(32, 32) / 1024 if d.is_block_float else d.bits / 8
-    if kind == "all_gather":
-        return rt.coll.all_gather(vals, args.dims[0], args.axis)
-    if kind == "all_to_all":
-        return rt.coll.all_to_all(vals, args.dims[0], args.dims[1], args.axis)
-    if kind == "collective_permute":
-        return rt.coll.collective_permute(vals, list(args.pairs))
-    red = "sum" if args.reduce == "mean" else args.reduce
-    if kind == "reduce_scatter":
-        res = rt.coll.reduce_scatter(vals, args.dims[0], args.axis, red)
-    else:  # all_reduce
-        res = rt.coll.all_reduce(vals, args.axis, red)
-    if args.reduce == "mean" and not rt.m.abstract:
-        res = [r / np.float32(rt.m.mesh_shape[args.axis]) for r in res]
-    return res
+    return rt.coll.run(kind, vals, args)
 
 
 def sim_functions(machine: Machine) -> tuple[InterpreterFunctions, SimRuntime]:

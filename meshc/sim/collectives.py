@@ -27,10 +27,12 @@ import itertools
 
 import numpy as np
 
-from meshc.layout.collectives import groups
+from collections.abc import Callable
+
+from meshc.layout.collectives import CollectiveArgs, groups
 from meshc.layout.errors import LayoutError
-from meshc.sim.machine import Machine
 from meshc.layout.shapes import round_up
+from meshc.sim.machine import Machine
 
 REDUCERS = {"sum": np.add, "max": np.maximum, "min": np.minimum, "prod": np.multiply}
 
@@ -206,3 +208,32 @@ class Collectives:
             self._send(self.m.devices[src], self.m.devices[dst], vals[src])
             out[dst] = self._copy(vals[src])
         return out
+
+    # ------------------------------------------------------------------ by kind
+
+    def run(self, kind: str, vals: list[np.ndarray], args: CollectiveArgs) -> list[np.ndarray]:
+        """The collective `kind` of the registry (meshc.layout.collectives) with `args` over
+        per-device arrays, through `RUNS`; a mean is a sum divided by the group's size."""
+        fn = RUNS.get(kind)
+        if fn is None:
+            raise LayoutError(f"the simulator has no traffic model for the collective '{kind}' "
+                              f"(it has: {', '.join(RUNS)})")
+        res = fn(self, vals, args)
+        if args.reduce == "mean" and not self.m.abstract:
+            res = [r / np.float32(self.m.mesh_shape[args.axis]) for r in res]
+        return res
+
+
+def _reduction(args: CollectiveArgs) -> str:
+    return "sum" if args.reduce == "mean" else args.reduce
+
+
+RUNS: dict[str, Callable[[Collectives, list[np.ndarray], CollectiveArgs], list[np.ndarray]]] = {
+    "all_gather": lambda c, vals, a: c.all_gather(vals, a.dims[0], a.axis),
+    "reduce_scatter": lambda c, vals, a: c.reduce_scatter(vals, a.dims[0], a.axis, _reduction(a)),
+    "all_reduce": lambda c, vals, a: c.all_reduce(vals, a.axis, _reduction(a)),
+    "all_to_all": lambda c, vals, a: c.all_to_all(vals, a.dims[0], a.dims[1], a.axis),
+    "collective_permute": lambda c, vals, a: c.collective_permute(vals, list(a.pairs)),
+}
+"""Each registry kind that moves data -> its run on the links (a kind that moves nothing runs its
+registry meaning on each device's own data: the interpreters do that)."""
