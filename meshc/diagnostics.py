@@ -121,10 +121,19 @@ def stamp_location(op: Operation, file: str, line: int, col: int) -> None:
     op.location = FileLineColLoc(StringAttr(file), IntAttr(line), IntAttr(col))
 
 
+_PLAIN_TENSOR = re.compile(r"tensor<(?:(?:\d+|\?)x)*[a-z][a-z0-9]*>")
+"""A ranked tensor type of a builtin element type without an encoding (`tensor<64x128xf32>`)."""
+
+
 class LocatingParser(Parser):
-    """xDSL's parser, with locations on ops and located attribute verification errors."""
+    """xDSL's parser, with locations on ops and located attribute verification errors.
+
+    A plain tensor type (`_PLAIN_TENSOR`) is parsed once per spelling: later occurrences reuse the
+    type parsed first (types are immutable values; MLIR uniques them the same way), which spares
+    re-lexing and re-verifying the type every op of a long program repeats."""
 
     _line_starts: list[int] | None = None
+    _types: dict[str, Attribute] | None = None
 
     def _line_col(self, offset: int) -> tuple[int, int]:
         """1-based (line, col) of an input offset, by bisection over the line starts (linear overall;
@@ -156,7 +165,20 @@ class LocatingParser(Parser):
         return self._located(super().parse_optional_attribute, "attribute")
 
     def parse_optional_type(self):  # type: ignore[override]
-        return self._located(super().parse_optional_type, "type")
+        start = self._current_token.span.start
+        content = self.lexer.input.content
+        if not content.startswith("tensor<", start) or (m := _PLAIN_TENSOR.match(content, start)) is None:
+            return self._located(super().parse_optional_type, "type")
+        if self._types is None:
+            self._types = {}
+        hit = self._types.get(m.group())
+        if hit is not None:
+            self._resume_from(m.end())
+            return hit
+        value = self._located(super().parse_optional_type, "type")
+        if value is not None and self._current_token.span.start >= m.end():
+            self._types[m.group()] = value
+        return value
 
     def _located(self, parse, kind: str):
         """Run `parse`; a value xDSL refuses while building the attribute or type (an integer out of
@@ -220,31 +242,49 @@ def register_type_checker(check: TypeChecker) -> None:
         _type_checkers.append(check)
 
 
-def _check_types(op: Operation) -> None:
+def _check_types(op: Operation, checked: dict[int, Attribute]) -> None:
+    """Run the type checkers on op's types; `checked` holds the types already found good in this
+    verification (by id, holding the type so its id stays its own): a program repeats a handful
+    of types on thousands of ops, and a check depends on the type alone."""
     types = [r.type for r in op.results] + [o.type for o in op.operands]
     for region in op.regions:
         for block in region.blocks:
             types += [a.type for a in block.args]
-    seen: set[int] = set()
     for t in types:
-        if id(t) in seen:
+        if id(t) in checked:
             continue
-        seen.add(id(t))
         for check in _type_checkers:
             check(t)
+        checked[id(t)] = t
 
 
-def verify_located(module: Operation, file: str = "<unknown>") -> list[Diagnostic]:
-    """Verify every op; return one located diagnostic per failing op (MLIR reports them all)."""
+def _walk_skipping(op: Operation, skip: Callable[[Operation], bool]) -> Iterable[Operation]:
+    """op and the ops nested in it, in text order, leaving out every op `skip` accepts (and its body)."""
+    stack = [op]
+    while stack:
+        cur = stack.pop()
+        yield cur
+        for region in reversed(cur.regions):
+            for block in reversed(region.blocks):
+                stack.extend(o for o in reversed(list(block.ops)) if not skip(o))
+
+
+def verify_located(module: Operation, file: str = "<unknown>",
+                   skip: Callable[[Operation], bool] | None = None) -> list[Diagnostic]:
+    """Verify every op; return one located diagnostic per failing op (MLIR reports them all).
+
+    Ops that `skip` accepts are left out with their bodies (the driver skips a reference program
+    it verified before: meshc/dialects/reference.py)."""
     diags: list[Diagnostic] = []
     defined: set[int] = set()
-    for op in module.walk():
+    checked: dict[int, Attribute] = {}
+    for op in (module.walk() if skip is None else _walk_skipping(module, skip)):
         late = _used_before_defined(op, defined, file)
         if late is not None:
             diags.append(late)
         try:
             op.verify(verify_nested_ops=False)
-            _check_types(op)
+            _check_types(op, checked)
             for check in _op_checkers:
                 check(op)
         except LocatedError as e:

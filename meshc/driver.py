@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from io import StringIO
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import FileLineColLoc, ModuleOp
+from xdsl.dialects.builtin import FileLineColLoc, ModuleOp, TensorType
 from xdsl.ir import Attribute
 from xdsl.passes import ModulePass, PassPipeline
 from xdsl.printer import Printer
@@ -29,7 +29,7 @@ from meshc.diagnostics import (
     stamp_location,
     verify_located,
 )
-from meshc.dialects.reference import attach_reference, detach_references
+from meshc.dialects.reference import attach_reference, detach_references, is_reference
 from meshc.dialects.ttmlir_spelling import attribute_synonym, normalize_module
 from meshc.dialects import get_all_dialects
 from meshc.passes import get_all_passes
@@ -90,8 +90,11 @@ def parse_source(ctx: Context, text: str, name: str = "<input>") -> ModuleOp:
     return module
 
 
-def verify_or_raise(module: ModuleOp, name: str = "<input>") -> None:
-    diags = verify_located(module, name)
+def verify_or_raise(module: ModuleOp, name: str = "<input>", skip_references: bool = False) -> None:
+    """Verify `module`; its errors raise a located DiagnosticError. `skip_references` leaves out the
+    reference programs it carries (after a pass: a reference is the program as verified before
+    the pass ran, kept out of the pass's reach)."""
+    diags = verify_located(module, name, skip=is_reference if skip_references else None)
     if diags:
         raise DiagnosticError(diags)
 
@@ -143,7 +146,7 @@ def apply_pipeline(ctx: Context, module: ModuleOp, passes: tuple[ModulePass, ...
                 raise DiagnosticError([op_diagnostic(e.op, e.message, name)]) from None
             except DiagnosticException as e:
                 raise DiagnosticError([Diagnostic(name, 0, 0, f"pass '{p.name}' failed: {e}")]) from None
-            verify_or_raise(module, name)
+            verify_or_raise(module, name, skip_references=True)
     finally:
         if refs:
             attach_reference(module, refs[0])
@@ -167,14 +170,37 @@ class AliasPrinter(Printer):
     """A Printer that writes each distinct long meshc attribute once, as `#alias = ...` on top.
 
     Attributes are recognised while printing (by identity first, then by value), so a layout
-    repeated on thousands of tensor types is rendered once, not re-printed and then scanned."""
+    repeated on thousands of tensor types is rendered once, not re-printed and then scanned.
+    Tensor types are rendered once each the same way (their text, aliases in it, is reused)."""
 
     _by_id: dict[int, tuple[Attribute, str]] = field(default_factory=dict, init=False)
     _by_value: dict[Attribute, str] = field(default_factory=dict, init=False)
     _defs: list[tuple[str, str]] = field(default_factory=list, init=False)
     _counts: dict[str, int] = field(default_factory=dict, init=False)
+    _types_by_id: dict[int, tuple[Attribute, str]] = field(default_factory=dict, init=False)
+    _types_by_value: dict[Attribute, str] = field(default_factory=dict, init=False)
+
+    def _print_tensor_type(self, t: TensorType) -> None:
+        hit = self._types_by_id.get(id(t))
+        if hit is None:
+            text = self._types_by_value.get(t)
+            if text is None:
+                stream, column = self.stream, self._current_column
+                self.stream = StringIO()
+                try:
+                    super().print_attribute(t)  # through print_attribute: the encoding's alias is made here
+                finally:
+                    text = self.stream.getvalue()
+                    self.stream, self._current_column = stream, column
+                if "\n" in text:  # (a type has no line breaks; never reuse one that had)
+                    return self.print_string(text)
+                self._types_by_value[t] = text
+            hit = self._types_by_id[id(t)] = (t, text)  # holding the type keeps its id
+        self.print_string(hit[1])
 
     def print_attribute(self, attribute: Attribute) -> None:
+        if type(attribute) is TensorType:
+            return self._print_tensor_type(attribute)
         base = ALIAS_NAMES.get(getattr(attribute, "name", ""))
         if base is None:
             return super().print_attribute(attribute)

@@ -46,3 +46,87 @@ def test_expected_diagnostics_offsets_and_mismatches():
     assert any("unexpected error: surprise" in p for p in problems)
     assert any('expected error "bang" was not produced' in p for p in problems)
     assert not any("boom" in p for p in problems)
+
+
+def _ops(module, name):
+    return [o for o in module.walk() if o.name == name]
+
+
+def test_plain_tensor_types_are_parsed_once_per_spelling():
+    from meshc.driver import make_context, parse_source
+
+    text = ('func.func @f(%x: tensor<4x8xf32>, %y: tensor<8x4xbf16>) -> tensor<4x8xf32> {\n'
+            '  %0 = "ttir.exp"(%x) : (tensor<4x8xf32>) -> tensor<4x8xf32>\n'
+            '  %1 = "ttir.relu"(%0) : (tensor<4x8xf32>) -> tensor<4x8xf32>\n'
+            '  %2 = "ttir.exp"(%y) : (tensor<8x4xbf16>) -> tensor<8x4xbf16>\n'
+            '  func.return %1 : tensor<4x8xf32>\n}\n')
+    m = parse_source(make_context(), text, "t.mlir")
+    a, b = _ops(m, "ttir.exp")[0], _ops(m, "ttir.relu")[0]
+    assert a.results[0].type is b.results[0].type is b.operands[0].type  # one object per spelling
+    c = _ops(m, "ttir.exp")[1]
+    assert c.results[0].type.get_shape() == (8, 4) and str(c.results[0].type.element_type) == "bf16"
+    assert str(a.results[0].type) == "tensor<4x8xf32>"
+
+
+def test_a_bad_type_after_a_good_one_of_the_same_form_is_located():
+    import pytest
+
+    from meshc.diagnostics import DiagnosticError
+    from meshc.driver import make_context, parse_source
+
+    text = ('func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {\n'
+            '  %0 = "ttir.exp"(%x) : (tensor<4xf32>) -> tensor<4xf32>\n'
+            '  %1 = "ttir.exp"(%0) : (tensor<4xf32>) -> tensor<4xfoo>\n'
+            '  func.return %0 : tensor<4xf32>\n}\n')
+    with pytest.raises(DiagnosticError) as e:
+        parse_source(make_context(), text, "t.mlir")
+    # line 3, at `foo`: 7 + 10 + 4 + 3 + 15 + 4 + len('tensor<4x') = 52 columns before it
+    assert (e.value.diagnostics[0].line, e.value.diagnostics[0].col) == (3, 53)
+
+
+REFERENCE_WITH_A_BAD_OP = (
+    'module {\n'
+    '  func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {\n'
+    '    func.return %x : tensor<4xf32>\n  }\n'
+    '  module attributes {meshc.reference} {\n'
+    '    func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {\n'
+    '      %0 = "ttir.exp"(%x) : (tensor<4xf32>) -> tensor<8xf32>\n'
+    '      func.return %x : tensor<4xf32>\n    }\n  }\n}\n')
+
+
+def test_verification_can_leave_out_reference_programs():
+    from meshc.diagnostics import verify_located
+    from meshc.dialects.reference import is_reference
+    from meshc.driver import make_context, parse_source
+
+    m = parse_source(make_context(), REFERENCE_WITH_A_BAD_OP, "r.mlir")
+    assert [d.line for d in verify_located(m, "r.mlir")] == [7]  # the input's reference is verified
+    assert verify_located(m, "r.mlir", skip=is_reference) == []  # as after a pass: left out
+
+
+def test_type_checks_run_once_per_good_type_and_again_for_a_bad_one():
+    from xdsl.utils.exceptions import VerifyException
+
+    from meshc import diagnostics
+    from meshc.driver import make_context, parse_source
+
+    seen = []
+
+    def check(t):
+        seen.append(str(t))
+        if "bf16" in str(t):
+            raise VerifyException("no bf16 here")
+
+    text = ('func.func @f(%x: tensor<4xf32>, %y: tensor<4xbf16>) -> tensor<4xf32> {\n'
+            '  %0 = "ttir.exp"(%x) : (tensor<4xf32>) -> tensor<4xf32>\n'
+            '  %1 = "ttir.exp"(%y) : (tensor<4xbf16>) -> tensor<4xbf16>\n'
+            '  %2 = "ttir.exp"(%y) : (tensor<4xbf16>) -> tensor<4xbf16>\n'
+            '  func.return %0 : tensor<4xf32>\n}\n')
+    m = parse_source(make_context(), text, "c.mlir")
+    diagnostics._type_checkers.append(check)
+    try:
+        diags = diagnostics.verify_located(m, "c.mlir")
+    finally:
+        diagnostics._type_checkers.remove(check)
+    assert [d.line for d in diags] == [1, 3, 4]  # every op holding the bad type is reported
+    assert seen.count("tensor<4xf32>") == 1
