@@ -14,6 +14,7 @@ from xdsl.utils.exceptions import VerifyException
 
 from meshc.dialects.syntax import AngleBody, verified
 from meshc.dialects.tt.grid import GridAttr
+from meshc.dialects.tt.model_cache import cached_model
 from meshc.dialects.tt.parsing import (
     _ints,
     _parse_dims,
@@ -52,11 +53,7 @@ class DeviceAttr(ParametrizedAttribute):
         return cls(GridAttr(device.grid_shape, device.mapping), device.mesh_shape, device.chip_ids)
 
     def model(self) -> Device:
-        cached = self.__dict__.get("_model")
-        if cached is None:
-            cached = self._build_model()
-            object.__setattr__(self, "_model", cached)  # attributes are immutable: build once
-        return cached
+        return cached_model(self, self._build_model)
 
     def _build_model(self) -> Device:
         m = self.worker_grid.affine_map

@@ -32,6 +32,7 @@ from meshc.dialects.tt.enums import (
 )
 from meshc.dialects.tt.grid import GridAttr, MapAttr
 from meshc.dialects.tt.parsing import _ints, _parse_affine_map, _parse_dims, _vals
+from meshc.dialects.tt.model_cache import cached_model
 from meshc.layout.dtypes import DataType, get_dtype
 from meshc.layout.errors import LayoutError
 from meshc.layout.metal_layout import MetalLayout, Tile
@@ -93,11 +94,7 @@ class MetalLayoutAttr(ParametrizedAttribute):
         return cls(MapAttr(layout.linear), OOBValAttr(OOBVal(layout.oob)), GridAttr(layout.grid), memref)
 
     def model(self) -> MetalLayout:
-        cached = self.__dict__.get("_model")
-        if cached is None:
-            cached = self._build_model()
-            object.__setattr__(self, "_model", cached)  # attributes are immutable: build once
-        return cached
+        return cached_model(self, self._build_model)
 
     def fits(self, shape: Sequence[int]) -> None:
         """Raise LayoutError unless a tensor of `shape` fits this layout (successes are remembered)."""
