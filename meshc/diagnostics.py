@@ -12,6 +12,7 @@ Everything that reports an error about user input goes through this module:
 
 from __future__ import annotations
 
+import math
 import re
 from bisect import bisect_right
 from collections.abc import Callable, Iterable
@@ -20,7 +21,11 @@ from dataclasses import dataclass, field
 from xdsl.dialects.builtin import FileLineColLoc, Float80Type, Float128Type, FloatAttr, IntAttr, ModuleOp, StringAttr
 from xdsl.ir import Attribute, OpResult, Operation
 from xdsl.parser import Parser
+from xdsl.traits import NoTerminator
 from xdsl.utils.exceptions import ParseError, VerifyException
+
+from meshc.layout.errors import LayoutError
+from meshc.layout.limits import MAX_ATTRIBUTE_ELEMENTS, check_count
 
 
 @dataclass(frozen=True)
@@ -199,6 +204,17 @@ class LocatingParser(Parser):
                              "f32 or f64", start, max(self.pos, start + 1))
         return value
 
+    def _parse_dense_literal_type(self):  # type: ignore[override]
+        """The type of a `dense<...>` attribute, refused when it has more elements than
+        MAX_ATTRIBUTE_ELEMENTS: xDSL expands a splat to one Python value per element."""
+        start = self._current_token.span.start
+        t = super()._parse_dense_literal_type()
+        try:
+            check_count(math.prod(t.get_shape()), MAX_ATTRIBUTE_ELEMENTS, f"dense attribute of type {t}", "elements")
+        except LayoutError as e:
+            self.raise_error(f"invalid attribute: {e}", start, max(self.pos, start + 1))
+        return t
+
     def _parse_extended_type_or_attribute(self, attr_or_dialect_name: str, is_type: bool):  # type: ignore[override]
         start = self.pos - len(attr_or_dialect_name) - 1
         try:
@@ -284,6 +300,7 @@ def verify_located(module: Operation, file: str = "<unknown>",
             diags.append(late)
         try:
             op.verify(verify_nested_ops=False)
+            _check_empty_blocks(op)
             _check_types(op, checked)
             for check in _op_checkers:
                 check(op)
@@ -292,6 +309,18 @@ def verify_located(module: Operation, file: str = "<unknown>",
         except VerifyException as e:
             diags.append(op_diagnostic(op, _first_line(str(e)), file))
     return diags
+
+
+def _check_empty_blocks(op: Operation) -> None:
+    """MLIR's 'empty block' error: a single-block region of an op that needs a terminator holds a
+    block without one (`func.func @f() {}`). xDSL checks this in Block.verify, which a verification
+    that does not recurse (verify_nested_ops=False, as here) never reaches."""
+    if op.has_trait(NoTerminator):
+        return
+    for region in op.regions:
+        if len(region.blocks) == 1 and region.blocks.first.first_op is None:
+            raise VerifyException("empty block: expected at least a terminator (e.g. func.return) in its "
+                                  "single-block region")
 
 
 def _used_before_defined(op: Operation, defined: set[int], file: str) -> Diagnostic | None:

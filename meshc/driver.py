@@ -58,6 +58,7 @@ def make_context(allow_unregistered: bool = False) -> Context:
     return ctx
 
 
+_COMMENT_OR_SPACE = re.compile(r"(\s|//[^\n]*)*")
 _STRING_OR_COMMENT = re.compile(r'"(?:[^"\\\n]|\\.)*"|//[^\n]*|"')
 
 
@@ -76,7 +77,10 @@ def _check_string_literals(text: str, name: str) -> None:
 
 
 def parse_source(ctx: Context, text: str, name: str = "<input>") -> ModuleOp:
-    """Parse a module; a syntax or attribute error raises a located DiagnosticError."""
+    """Parse a module; a syntax or attribute error raises a located DiagnosticError. Input with
+    nothing but comments and blank lines is an empty module (xDSL's parser refuses it)."""
+    if _COMMENT_OR_SPACE.fullmatch(text):
+        return empty_module(text, name)
     _check_string_literals(text, name)
     try:
         module = LocatingParser(ctx, text, name).parse_module()
@@ -84,9 +88,35 @@ def parse_source(ctx: Context, text: str, name: str = "<input>") -> ModuleOp:
         raise DiagnosticError([parse_error_diagnostic(e)]) from None
     except VerifyException as e:  # an attribute built outside a located parse hook
         raise DiagnosticError([Diagnostic(name, 0, 0, str(e).split("\n")[0])]) from None
-    if not isinstance(module.location, FileLineColLoc):  # the implicit module: point at the file's start
-        stamp_location(module, name, 1, 1)
+    locate_implicit_module(module, text, name)
     normalize_module(module)  # tt-mlir's spelling (properties, destination operands) as meshc's
+    return module
+
+
+def locate_implicit_module(module: ModuleOp, text: str, name: str) -> None:
+    """Give the implicit top-level module (input without a `module` op) a source location.
+
+    mlir-opt locates it at `file:0:0`, a place no editor can show; meshc points at the module's
+    first operation, the line a module-level error (a pass option such as `mesh-shape=0`, an
+    unknown `system`) is about, or, when the input holds no operation (only comments), at its first
+    comment (else its end), so that errors always name a line of the input (line, col >= 1). With
+    --split-input-file, `text` is the chunk padded to its place in the file, so the line is the
+    chunk's own."""
+    if isinstance(module.location, FileLineColLoc):
+        return
+    first = module.body.blocks.first.first_op if module.body.blocks else None
+    if first is not None and isinstance(first.location, FileLineColLoc):
+        module.location = first.location
+        return
+    stripped = text.lstrip()
+    line, col = SourceFile(name, text).position_of(len(text) - len(stripped))
+    stamp_location(module, name, line, col)
+
+
+def empty_module(text: str, name: str) -> ModuleOp:
+    """The module of an input holding nothing but comments and blank lines, located in it."""
+    module = ModuleOp([])
+    locate_implicit_module(module, text, name)
     return module
 
 
@@ -142,10 +172,10 @@ def apply_pipeline(ctx: Context, module: ModuleOp, passes: tuple[ModulePass, ...
         for p in passes:
             try:
                 p.apply(ctx, module)
-            except LocatedError as e:
-                raise DiagnosticError([op_diagnostic(e.op, e.message, name)]) from None
+            except LocatedError as e:  # one tied to no op is about the module
+                raise DiagnosticError([op_diagnostic(e.op or module, e.message, name)]) from None
             except DiagnosticException as e:
-                raise DiagnosticError([Diagnostic(name, 0, 0, f"pass '{p.name}' failed: {e}")]) from None
+                raise DiagnosticError([op_diagnostic(module, f"pass '{p.name}' failed: {e}", name)]) from None
             verify_or_raise(module, name, skip_references=True)
     finally:
         if refs:

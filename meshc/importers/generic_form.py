@@ -114,6 +114,8 @@ def stamp_locations(module: Operation, generic: GenericModule) -> None:
         return
     found: dict[int, tuple[str, int, int]] = {}
     for op, loc in zip(ops, generic.locations):
+        if loc is not None and loc[1] < 1:  # MLIR puts its implicit module at file:0:0: no place
+            loc = None
         parent = op.parent_op()
         while loc is None and parent is not None:
             loc = found.get(id(parent))

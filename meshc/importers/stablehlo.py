@@ -30,6 +30,7 @@ from xdsl.dialects.builtin import (
     ModuleOp,
     StringAttr,
     TensorType,
+    UnknownLoc,
     UnregisteredOp,
 )
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
@@ -37,7 +38,7 @@ from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from meshc.diagnostics import Diagnostic, DiagnosticError, LocatedError, location_of
 from meshc.dialects import ttir
 from meshc.dialects.tt import ShardingAttr
-from meshc.driver import make_context, parse_source, verify_or_raise
+from meshc.driver import locate_implicit_module, make_context, parse_source, verify_or_raise
 from meshc.dialects.element_types import data_type_name
 from meshc.importers.source import attr_of, decimal_splats, dense_attr, op_name, unregistered_body
 from meshc.importers.stablehlo_ops import translate_op
@@ -276,12 +277,16 @@ def _diagnostic(e: LocatedError, name: str) -> Diagnostic:
 def parse_stablehlo(text: str, name: str) -> ModuleOp:
     """Parse StableHLO text (generic form, or custom syntax through JAX) into xDSL's unregistered ops."""
     generic: GenericModule | None = None
+    source = text
     if not is_generic_form(text):
         generic = to_generic(text, name)
         text = generic.text
     module = parse_source(make_context(allow_unregistered=True), decimal_splats(text), name)
     if generic is not None:
         stamp_locations(module, generic)
+        if not generic.locations or generic.locations[0] is None or generic.locations[0][1] < 1:
+            module.location = UnknownLoc()  # the implicit module: placed in the source, not the generic text
+            locate_implicit_module(module, source, name)
     return module
 
 

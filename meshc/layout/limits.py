@@ -29,6 +29,11 @@ MAX_ELEMENTS = 1 << 27
 MAX_TENSOR_BYTES = 1 << 29
 """Bytes of one tensor that meshc materialises (distribute's shards together, the simulator's
 inputs and results)."""
+MAX_ATTRIBUTE_ELEMENTS = 1 << 21
+"""Elements of one dense elements attribute in the source (`dense<1.0> : tensor<...>`): the parser
+holds them as Python values (tens of bytes each), so a splat over a huge tensor type is refused
+before it is expanded (2**22 f32 elements take a second and 400 MB to parse and print; 2**27
+took 11 GB and two minutes)."""
 MAX_SHAPE_ELEMENTS = 1 << 48
 """Elements of a tensor meshc only reasons about (plans, buffer configs): byte counts stay exact."""
 
@@ -60,7 +65,7 @@ def check_count(count: int, limit: int, what: str, name: str) -> None:
 
 _LIMIT_NAMES = {MAX_CORES: "MAX_CORES", MAX_DEVICES: "MAX_DEVICES", MAX_PAGES: "MAX_PAGES",
                 MAX_ELEMENTS: "MAX_ELEMENTS", MAX_TENSOR_BYTES: "MAX_TENSOR_BYTES",
-                MAX_SHAPE_ELEMENTS: "MAX_SHAPE_ELEMENTS"}
+                MAX_SHAPE_ELEMENTS: "MAX_SHAPE_ELEMENTS", MAX_ATTRIBUTE_ELEMENTS: "MAX_ATTRIBUTE_ELEMENTS"}
 
 
 def tensor_shape(shape, what: str = "a tensor shape", minimum: int = 0) -> tuple[int, ...]:

@@ -14,7 +14,6 @@ Unknown pass or option names get a "did you mean". Errors on user input print as
 from __future__ import annotations
 
 import argparse
-import re
 import sys
 import time
 from typing import TYPE_CHECKING
@@ -81,9 +80,6 @@ def _arg_parser() -> argparse.ArgumentParser:
     return p
 
 
-_COMMENT_OR_SPACE = re.compile(r"(\s|//[^\n]*)*")
-
-
 class _PassHooks:
     """Per-pass IR dumps and timings (--print-between-passes, --time-passes)."""
 
@@ -121,11 +117,8 @@ def _process_chunk(args, source: SourceFile, chunk_text: str, pipeline_spec: str
 
     ctx = make_context(allow_unregistered=args.allow_unregistered_dialect)
     pipeline = build_pipeline(pipeline_spec)
-    if _COMMENT_OR_SPACE.fullmatch(chunk_text):  # nothing but comments: an empty module
-        module = ModuleOp([])
-    else:
-        module = parse_source(ctx, chunk_text, source.name)
-        verify_or_raise(module, source.name)
+    module = parse_source(ctx, chunk_text, source.name)  # nothing but comments: an empty module
+    verify_or_raise(module, source.name)
     for p in pipeline:  # one pass at a time, through the driver's located pass loop
         start = time.perf_counter()
         apply_pipeline(ctx, module, (p,), source.name)

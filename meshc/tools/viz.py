@@ -117,14 +117,24 @@ def _placement_from_flags(a):
 def _view_from_file(a):
     """A MeshView, or ("chip", Placement, label), of the value --value names (default: the first
     one with a placement)."""
+    from meshc.diagnostics import DiagnosticError, decode_source, op_diagnostic
     from meshc.driver import make_context, parse_source, verify_or_raise
-    from meshc.viz.values import describe_value
+    from meshc.viz.values import ValueViewError, describe_value
 
-    with open(a.input_file) as f:
-        text = f.read()
+    try:
+        with open(a.input_file, "rb") as f:
+            data = f.read()
+    except OSError as e:
+        raise _Usage(f"cannot read '{a.input_file}': {e.strerror}") from None
+    text = decode_source(data, a.input_file)
     module = parse_source(make_context(), text, a.input_file)
     verify_or_raise(module, a.input_file)
-    return describe_value(module, a.value, arch=a.arch)
+    try:
+        return describe_value(module, a.value, arch=a.arch)
+    except ValueViewError as e:  # about a value of the file: at its op's line
+        if e.op is None:
+            raise _Usage(str(e)) from None
+        raise DiagnosticError([op_diagnostic(e.op, str(e), a.input_file)]) from None
 
 
 def _view_from_flags(a):
@@ -181,7 +191,8 @@ def run(argv: list[str] | None = None) -> int:
         return 1
     except DiagnosticError as e:
         try:
-            src = SourceFile(a.input_file, open(a.input_file).read())
+            with open(a.input_file, "rb") as f:
+                src = SourceFile(a.input_file, f.read().decode("utf-8", errors="replace"))
         except OSError:
             src = None
         for d in e.diagnostics:

@@ -36,6 +36,23 @@ from meshc.layout.placement import place
 from meshc.dialects.element_types import expect_data_type_name
 from meshc.dialects.tt import module_device
 
+class ValueViewError(LayoutError):
+    """A value that cannot be drawn, with the op it is about (`op`: the module, or the op defining
+    the value) so that meshc-viz reports it at that op's line; None for a `--value` naming no
+    value (an error about the command line)."""
+
+    def __init__(self, message: str, op: Operation | None):
+        super().__init__(message)
+        self.op = op
+
+
+def _owner(v: SSAValue) -> Operation:
+    """The op that defines `v` (the op holding the block, for a block argument)."""
+    op = v.owner if isinstance(v.owner, Operation) else v.owner.parent_op()
+    assert op is not None
+    return op
+
+
 _ELEMENTWISE_NAMES = {"ttnn.to_memory_config", "ttnn.to_layout", "ttir.to_layout"}
 
 
@@ -63,11 +80,11 @@ def find_value(module: ModuleOp, key: str | None, wanted=None) -> tuple[str, SSA
             if name == k:
                 return name, v
         shown = ", ".join(n for n, _ in named[:40]) + (", ..." if len(named) > 40 else "")
-        raise LayoutError(f"no value {k} in the module; its values are {shown or 'none'}")
+        raise ValueViewError(f"no value {k} in the module; its values are {shown or 'none'}", None)
     for name, v in named:
         if wanted is None or wanted(v):
             return name, v
-    raise LayoutError("the module has no tensor value to draw")
+    raise ValueViewError("the module has no tensor value to draw", module)
 
 
 def _ints(attr) -> tuple[int, ...]:
@@ -176,7 +193,7 @@ def describe_value(module: ModuleOp, key: str | None, arch: str = "wormhole_b0")
 
     name, v = find_value(module, key, drawable)
     if not hasattr(v.type, "get_shape"):
-        raise LayoutError(f"{name} is a {v.type}, not a tensor or a buffer")
+        raise ValueViewError(f"{name} is a {v.type}, not a tensor or a buffer", _owner(v))
     label = f"{name}: {_type_text(v)}"
     for x in _same_blocks(v):
         found = _spec_at(x, mesh)
@@ -190,5 +207,5 @@ def describe_value(module: ModuleOp, key: str | None, arch: str = "wormhole_b0")
     if p is not None:
         alone = max(mesh) == 1
         return ("chip", p, label if alone else label + " (one device's piece: no op states its mesh placement)")
-    raise LayoutError(f"{name} ({v.type}) has no placement to draw: no op moving it between host and mesh, "
-                      f"no reshard and no ttnn layout or buffer config says where it lives")
+    raise ValueViewError(f"{name} ({v.type}) has no placement to draw: no op moving it between host and mesh, "
+                         f"no reshard and no ttnn layout or buffer config says where it lives", _owner(v))

@@ -76,3 +76,21 @@ func.func @signed_constant() {
   %0 = arith.constant 1 : si32
   func.return
 }
+
+// -----
+
+// A dense attribute over a huge tensor type: refused at its type before the splat is expanded
+// (xDSL would build one Python value per element: a MemoryError or a hang), naming the limit.
+// CHECK: opt-input-errors.mlir:86:49: error: invalid attribute: dense attribute of type tensor<2147483648x3xf32> has 6442450944 elements, more than meshc handles (2097152, meshc.layout.limits.MAX_ATTRIBUTE_ELEMENTS)
+func.func @huge_splat() -> tensor<2147483648x3xf32> {
+  %0 = "arith.constant"() {value = dense<1.0> : tensor<2147483648x3xf32>} : () -> tensor<2147483648x3xf32>
+  func.return %0 : tensor<2147483648x3xf32>
+}
+
+// -----
+
+// A function body with no operation at all lacks its terminator: MLIR's empty-block error at
+// the function (passes then never see a body without a return).
+// CHECK: opt-input-errors.mlir:95:1: error: 'func.func' op empty block: expected at least a terminator (e.g. func.return) in its single-block region
+func.func @no_return(%a: tensor<32x32xf32>) {
+}
