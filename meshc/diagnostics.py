@@ -290,16 +290,29 @@ def verify_located(module: Operation, file: str = "<unknown>",
     """Verify every op; return one located diagnostic per failing op (MLIR reports them all).
 
     Ops that `skip` accepts are left out with their bodies (the driver skips a reference program
-    it verified before: meshc/dialects/reference.py)."""
+    it verified before: meshc/dialects/reference.py). The ops nested in an op that fails its own
+    verifier are not verified: their verifiers may read the parent's attributes (a kernel op its
+    program's `grid`, a return its function's type), which are then missing or malformed."""
     diags: list[Diagnostic] = []
     defined: set[int] = set()
     checked: dict[int, Attribute] = {}
-    for op in (module.walk() if skip is None else _walk_skipping(module, skip)):
+    broken: set[int] = set()
+    for op in (module.walk() if skip is None else _walk_skipping(module, skip)):  # pre-order: parents first
+        parent = op.parent_op()
+        if parent is not None and id(parent) in broken:
+            broken.add(id(op))
+            defined.update(id(r) for r in op.results)
+            continue
         late = _used_before_defined(op, defined, file)
         if late is not None:
             diags.append(late)
         try:
-            op.verify(verify_nested_ops=False)
+            try:
+                op.verify(verify_nested_ops=False)
+            except (LocatedError, VerifyException):
+                if op.regions:
+                    broken.add(id(op))
+                raise
             _check_empty_blocks(op)
             _check_types(op, checked)
             for check in _op_checkers:

@@ -94,3 +94,16 @@ func.func @huge_splat() -> tensor<2147483648x3xf32> {
 // CHECK: opt-input-errors.mlir:95:1: error: 'func.func' op empty block: expected at least a terminator (e.g. func.return) in its single-block region
 func.func @no_return(%a: tensor<32x32xf32>) {
 }
+
+// -----
+
+// A function without its type (generic form): at the function; the return in it, whose check
+// reads the function's type, is not verified (it used to raise an internal KeyError).
+// CHECK: opt-input-errors.mlir:104:3: error: 'func.func' op property 'function_type' expected in operation 'func.func'
+"builtin.module"() ({
+  "func.func"() <{sym_name = "main"}> ({
+  ^bb0(%a: tensor<4xf64>):
+    "func.return"(%a) : (tensor<4xf64>) -> ()
+  }) : () -> ()
+}) : () -> ()
+// CHECK-NOT: internal error

@@ -122,3 +122,15 @@ func.func @constant(%a: !ttmetal.buffer<2x2xf32>) {
   "ttmetal.enqueue_write_constant"(%a) {value = dense<1.0> : tensor<2x3xf32>} : (!ttmetal.buffer<2x2xf32>) -> ()
   func.return
 }
+// -----
+// A program without its grid is reported at the program; the kernel ops in it, whose checks
+// read the program's grid, are not verified (they used to raise an internal KeyError).
+func.func @no_grid(%a: !ttmetal.buffer<64x128xf32>) {
+  // expected-error @+1 {{attribute 'grid' expected in operation 'ttmetal.enqueue_program'}}
+  "ttmetal.enqueue_program"(%a) ({
+  ^bb0(%0: !ttmetal.buffer<64x128xf32>):
+    %1 = "ttmetal.read_tiles"(%0) {select = ["y", "all"]} : (!ttmetal.buffer<64x128xf32>) -> tensor<21x128xf32>
+    "ttmetal.kernel_end"() : () -> ()
+  }) : (!ttmetal.buffer<64x128xf32>) -> ()
+  func.return
+}
