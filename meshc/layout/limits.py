@@ -34,6 +34,10 @@ MAX_ATTRIBUTE_ELEMENTS = 1 << 21
 holds them as Python values (tens of bytes each), so a splat over a huge tensor type is refused
 before it is expanded (2**22 f32 elements take a second and 400 MB to parse and print; 2**27
 took 11 GB and two minutes)."""
+MAX_RESHARD_CELLS = 1 << 26
+"""Devices x cells of one reshard plan (`plan_reshard` holds who-holds-what as boolean device x
+cell masks over the specs' common cut; 2**26 take about 0.5 GB and a few seconds: a 64x64 mesh
+moving a 4096x4096 tensor from [S0, S1] to [S1, S0] is 2**24)."""
 MAX_SHAPE_ELEMENTS = 1 << 48
 """Elements of a tensor meshc only reasons about (plans, buffer configs): byte counts stay exact."""
 
@@ -65,7 +69,7 @@ def check_count(count: int, limit: int, what: str, name: str) -> None:
 
 _LIMIT_NAMES = {MAX_CORES: "MAX_CORES", MAX_DEVICES: "MAX_DEVICES", MAX_PAGES: "MAX_PAGES",
                 MAX_ELEMENTS: "MAX_ELEMENTS", MAX_TENSOR_BYTES: "MAX_TENSOR_BYTES",
-                MAX_SHAPE_ELEMENTS: "MAX_SHAPE_ELEMENTS", MAX_ATTRIBUTE_ELEMENTS: "MAX_ATTRIBUTE_ELEMENTS"}
+                MAX_SHAPE_ELEMENTS: "MAX_SHAPE_ELEMENTS", MAX_ATTRIBUTE_ELEMENTS: "MAX_ATTRIBUTE_ELEMENTS", MAX_RESHARD_CELLS: "MAX_RESHARD_CELLS"}
 
 
 def tensor_shape(shape, what: str = "a tensor shape", minimum: int = 0) -> tuple[int, ...]:

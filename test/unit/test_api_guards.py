@@ -64,6 +64,7 @@ def test_lower_mesh_mapper_2d_spec_on_rank_3_tensor():
     # a 2-dim spec for a 3-dim tensor: a rank mismatch named as such, not an IndexError
     with pytest.raises(L.LayoutError):
         L.lower_mesh_mapper((2, 4, 8), (2, 2), "[S0, S1]", 4)
+    _raises(lambda: L.lower_mesh_mapper((2, 4, 8), (2, 2), "[S0, S1]", 4), "2 dims", "rank 3")
 
 
 def test_aggregate_of_no_shards():
@@ -90,6 +91,21 @@ def test_plan_reshard_mesh_beyond_the_device_limit_is_refused_at_once():
     # 128x64 = 8192 devices, above MAX_DEVICES (a 64x64 mesh, which the planner handles)
     _raises(lambda: L.plan_reshard((128, 64), "f32", "[S0, S1] on 128x64", "[S1, S0] on 128x64"),
             "8192 devices", "MAX_DEVICES")
+
+
+def test_plan_reshard_on_a_64x64_mesh_within_the_limits():
+    # the 64x64 mesh: 4096 devices x (64 x 64 cells of the common cut) = 2**24 entries
+    plan = L.plan_reshard((4096, 4096), "f32", "[S0, S1] on 64x64", "[S1, S0] on 64x64")
+    assert plan.steps
+
+
+def test_plan_reshard_on_a_64x64_mesh_beyond_the_cell_limit_is_refused_at_once():
+    # [S01, R] -> [R, S10]: the common cut is 4096 x 4096 cells, times 4096 devices = 2**36 mask
+    # entries (a 64 GiB boolean array, a bare numpy MemoryError before the guard)
+    _raises(lambda: L.plan_reshard((4096, 4096), "bf16", "[S01, R] on 64x64", "[R, S10] on 64x64"),
+            str(2**36), "MAX_RESHARD_CELLS")
+    _raises(lambda: L.plan_reshard((64, 64, 64), "f32", "[S0, S1, R] on 64x64", "[R, S0, S1] on 64x64"),
+            str(2**30), "MAX_RESHARD_CELLS")
 
 
 def test_plan_reshard_mesh_given_as_a_count():

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from meshc.layout.limits import MAX_RESHARD_CELLS, check_count
 from meshc.layout.mesh import ShardingSpec
 from meshc.layout.reshard.plan import Box
 from meshc.layout.shapes import ceil_div
@@ -51,6 +52,10 @@ class Cells:
             self.edges.append(np.array(sorted(cuts), dtype=np.int64))
         self.grid = tuple(len(e) - 1 for e in self.edges)
         self.count = math.prod(self.grid)
+        devices = max((s.mesh.size for s in specs), default=1)
+        check_count(devices * self.count, MAX_RESHARD_CELLS,
+                    f"resharding {'x'.join(map(str, shape))} on {devices} devices ({self.count} cells)",
+                    "device x cell entries")
         vol = np.ones((), dtype=np.int64)
         for e in self.edges:
             vol = np.multiply.outer(vol, np.diff(e))
