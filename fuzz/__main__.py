@@ -1,6 +1,6 @@
 """`python -m fuzz`: run a fuzz campaign and print the counts of each outcome class.
 
-    python -m fuzz --inputs 100000 --seed 1 [--workers 2] [--api-share 0.1] [--out fuzz-out]
+    python -m fuzz --inputs 100000 --seed 1 [--start 0] [--workers 2] [--api-share 0.1] [--out fuzz-out]
                    [--time-limit 10] [--mem-limit 2048] [--minimize] [--replay DIR]
 
 Cases come from the corpus (`fuzz.corpus`) through the mutators (`fuzz.mutate`) and from the
@@ -37,6 +37,9 @@ def _args(argv):
     p = argparse.ArgumentParser(prog="python -m fuzz", description="meshc's fuzz campaign")
     p.add_argument("--inputs", type=int, default=2000, help="number of inputs (default 2000)")
     p.add_argument("--seed", type=int, default=1, help="seed of the campaign (default 1)")
+    p.add_argument("--start", type=int, default=0,
+                   help="skip the seed's first START inputs (drawn, not run): `--start 50000 --inputs 50000` "
+                        "runs the second half of `--inputs 100000`, so a campaign can run in slices")
     p.add_argument("--workers", type=int, default=os.cpu_count() or 2, help="forked workers (default: cores)")
     p.add_argument("--api-share", type=float, default=0.1, help="share of inputs that are API calls")
     p.add_argument("--time-limit", type=float, default=10.0, help="CPU seconds per input (default 10)")
@@ -61,15 +64,15 @@ def _api_stream(seed: int):
         batch += 1
 
 
-def _cases(n: int, seed: int, api_share: float):
+def _cases(n: int, seed: int, api_share: float, start: int = 0):
+    """Inputs start .. start + n - 1 of the seed's stream (the first `start` drawn and dropped)."""
     rng = random.Random(seed)
     mut = Mutator(load_corpus(), rng)
     api = _api_stream(seed)
-    for _ in range(n):
-        if rng.random() < api_share:
-            yield next(api)
-        else:
-            yield mut.case()
+    for i in range(start + n):
+        case = next(api) if rng.random() < api_share else mut.case()
+        if i >= start:
+            yield case
 
 
 def _save(out: str, n: int, case: Case, klass: str, message: str) -> str:
@@ -114,7 +117,7 @@ def _campaign(args, scratch: str) -> int:
     stopped = False
     signal.signal(signal.SIGTERM, signal.default_int_handler)  # `kill` stops it like Ctrl-C: counts printed
     try:
-        for _, case, klass, message in pool.run(_cases(args.inputs, args.seed, args.api_share)):
+        for _, case, klass, message in pool.run(_cases(args.inputs, args.seed, args.api_share, args.start)):
             _count(args, counts, by_sig, case, klass, message)
             now = time.monotonic()
             if not args.quiet and now - last > 30:
@@ -128,7 +131,8 @@ def _campaign(args, scratch: str) -> int:
     if args.minimize and by_sig and not stopped:
         _minimize_all(args, scratch, by_sig)
     total = sum(counts.values())
-    print(f"fuzz: {total} inputs (seed {args.seed}, {args.workers} workers) in {elapsed:.0f} s "
+    first = f", inputs {args.start}..{args.start + args.inputs - 1}" if args.start else ""
+    print(f"fuzz: {total} inputs (seed {args.seed}{first}, {args.workers} workers) in {elapsed:.0f} s "
           f"({total / max(elapsed, 1e-9):.1f}/s){' (stopped before the end)' if stopped else ''}")
     for k in CLASSES:
         print(f"  {k:10s} {counts[k]}")

@@ -6,6 +6,7 @@ Classification is checked on hand-written tool outputs (a located error, a `file
 
 import random
 
+from fuzz.__main__ import _cases
 from fuzz.case import Case
 from fuzz.classify import classify_tool, signature
 from fuzz.corpus import load_corpus
@@ -50,6 +51,13 @@ def test_mutation_is_fixed_by_the_seed():
     assert [(c.argv, c.files) for c in a] == [(c.argv, c.files) for c in b]
     assert one[0].files == a[0].files
     assert len({c.files["in.mlir"] for c in a}) > 20  # mutations differ from case to case
+
+
+def test_a_slice_of_the_campaign_is_the_same_inputs():
+    # --start 20 --inputs 10 runs inputs 20..29 of the seed's stream (no API share: no hypothesis)
+    whole = [(c.argv, c.files) for c in _cases(30, 5, 0.0)]
+    part = [(c.argv, c.files) for c in _cases(10, 5, 0.0, start=20)]
+    assert part == whole[20:]
 
 
 def test_a_worker_runs_a_case_and_classifies_it(tmp_path):
