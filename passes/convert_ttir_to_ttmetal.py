@@ -285,6 +285,7 @@ class _FuncLowering:
             self._forget(o)
             return
         if lowers_to_ccl(name):
+            o.verify_()  # its shapes against the mesh the pipeline registered (unknown when it was parsed)
             src = self.buffer_of(o.operands[0], o)
             out = self.create_buffer(o.results[0].type, o, o)
             attrs = dict(o.attributes)
