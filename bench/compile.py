@@ -8,9 +8,11 @@ the same run and on the same file:
   meshc:    meshc-opt FILE -p 'ttir-to-ttnn-pipeline{system=t3k mesh-shape=2,4}'
 
 The two commands run as `--pairs` interleaved pairs (baseline, meshc, baseline, meshc, ...; the
-order within a pair alternates), so both see the same machine load; each pair gives one ratio.
-Prints every pair, then one final line with the median ratio and its min-max over the pairs and
-the median times; the target is a ratio of at most 1.2 (docs/design.md, Performance).
+order within a pair alternates), so both see the same machine load; each pair gives one ratio of
+wall times and one of CPU times (user + system of the command, which other jobs on a shared
+machine disturb less than the wall time). Prints every pair, then one final line with the median
+ratios and their min-max over the pairs and the median times; the target is a ratio of at most
+1.2 (docs/design.md, Performance).
 Usage: python bench/compile.py [--ops N] [--pairs K]
 """
 
@@ -18,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import resource
 import shutil
 import statistics
 import subprocess
@@ -80,17 +83,23 @@ def tool(name: str) -> str:
     return cand if os.path.exists(cand) else (shutil.which(name) or name)
 
 
-def timed(cmd: list[str]) -> float:
-    t0 = time.perf_counter()
+def _children_cpu() -> float:
+    u = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return u.ru_utime + u.ru_stime
+
+
+def timed(cmd: list[str]) -> tuple[float, float]:
+    """(wall seconds, CPU seconds) of one run of cmd."""
+    c0, t0 = _children_cpu(), time.perf_counter()
     r = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    dt = time.perf_counter() - t0
+    dt, dc = time.perf_counter() - t0, _children_cpu() - c0
     if r.returncode != 0:
         sys.exit(f"command failed ({r.returncode}): {' '.join(cmd)}\n{r.stderr[-2000:]}")
-    return dt
+    return dt, dc
 
 
-def paired(base_cmd: list[str], ours_cmd: list[str], pairs: int) -> list[tuple[float, float]]:
-    """`pairs` interleaved (baseline, meshc) wall times; odd pairs run meshc first."""
+def paired(base_cmd: list[str], ours_cmd: list[str], pairs: int) -> list[tuple[tuple[float, float], tuple[float, float]]]:
+    """`pairs` interleaved (baseline, meshc) (wall, CPU) times; odd pairs run meshc first."""
     out = []
     for i in range(pairs):
         if i % 2:
@@ -100,7 +109,8 @@ def paired(base_cmd: list[str], ours_cmd: list[str], pairs: int) -> list[tuple[f
             base = timed(base_cmd)
             ours = timed(ours_cmd)
         out.append((base, ours))
-        print(f"pair {i + 1}: xdsl-opt {base:.2f} s, meshc-opt {ours:.2f} s, ratio {ours / base:.2f}", flush=True)
+        print(f"pair {i + 1}: xdsl-opt {base[0]:.2f} s (CPU {base[1]:.2f} s), meshc-opt {ours[0]:.2f} s "
+              f"(CPU {ours[1]:.2f} s), ratio {ours[0] / base[0]:.2f} (CPU {ours[1] / base[1]:.2f})", flush=True)
     return out
 
 
@@ -124,13 +134,14 @@ def main() -> None:
         runs = paired([tool("xdsl-opt"), "--allow-unregistered-dialect", path, "--print-op-generic"],
                       [tool("meshc-opt"), path, "-p", "ttir-to-ttnn-pipeline{system=t3k mesh-shape=2,4}"],
                       args.pairs)
-    ratios = [o / b for b, o in runs]
-    base = statistics.median(b for b, _ in runs)
-    ours = statistics.median(o for _, o in runs)
+    ratios = [o[0] / b[0] for b, o in runs]
+    cpu = [o[1] / b[1] for b, o in runs]
+    base = statistics.median(b[0] for b, _ in runs)
+    ours = statistics.median(o[0] for _, o in runs)
     print(f"compile: meshc-opt / xdsl-opt = {statistics.median(ratios):.2f} (min {min(ratios):.2f}, max "
-          f"{max(ratios):.2f}; median of {len(runs)} interleaved pairs; target <= 1.2); median xdsl-opt "
-          f"{base:.2f} s, meshc-opt {ours:.2f} s, {n} ttir ops")
-
+          f"{max(ratios):.2f}), CPU time {statistics.median(cpu):.2f} (min {min(cpu):.2f}, max {max(cpu):.2f}); "
+          f"median of {len(runs)} interleaved pairs; target <= 1.2; median xdsl-opt {base:.2f} s, meshc-opt "
+          f"{ours:.2f} s, {n} ttir ops")
 
 if __name__ == "__main__":
     main()
