@@ -19,6 +19,7 @@ from meshc.dialects.ttir.base import (
     tensor_shape,
 )
 from meshc.layout.mesh import dims_from_shard_dims
+from meshc.layout.shapes import fmt_shape
 
 
 # ----------------------------------------------------------------------------- multi-device
@@ -79,7 +80,7 @@ class MeshShardOp(TTIROpBase):
             got, want = self.result_shape(), tensor_shape(self.input)
             if got != want:
                 raise VerifyException(f"an identity mesh_shard passes its operand through unchanged, but the result "
-                                      f"shape {'x'.join(map(str, got))} is not the operand's {'x'.join(map(str, want))}")
+                                      f"shape {fmt_shape(got)} is not the operand's {fmt_shape(want)}")
             return
         full = tensor_shape(self.input) if self.is_full_to_shard else self.result_shape()
         local = self.result_shape() if self.is_full_to_shard else tensor_shape(self.input)

@@ -36,6 +36,7 @@ from meshc.dialects import ttir
 from meshc.importers.shardings import parse_sdy_sharding, sdy_spec
 from meshc.importers.source import attr_of, dense_array, op_name, unregistered_body
 from meshc.layout.mesh import ShardingSpec
+from meshc.layout.shapes import fmt_shape
 
 if TYPE_CHECKING:
     from meshc.importers.stablehlo import Importer
@@ -160,7 +161,7 @@ def _axes_of(op: Operation, mesh: tuple[int, ...]) -> tuple[int, ...]:
             if _lines(mesh, axes) == got:
                 return axes
     raise LocatedError(f"has replica_groups {sorted(got)}, which are not the lines of devices along mesh axes of "
-                       f"the {'x'.join(map(str, mesh))} mesh (device ids row-major)", op)
+                       f"the {fmt_shape(mesh)} mesh (device ids row-major)", op)
 
 
 def _reducer(op: Operation) -> str:

@@ -341,7 +341,7 @@ def _aggregated(specs: list[str], result) -> list:
         try:
             shown.append(to_global([np.asarray(x) for x in v], parse_spec(spec, tuple(result.mesh_shape))))
         except LayoutError as e:
-            raise _Fail(f"meshc-run: error: --aggregate {spec} for {name} on the {'x'.join(map(str, result.mesh_shape))} "
+            raise _Fail(f"meshc-run: error: --aggregate {spec} for {name} on the {fmt_shape(result.mesh_shape)} "
                         f"mesh: {e}") from None
     return shown
 
