@@ -6,182 +6,94 @@ Every device tensor gets a `ttmetal.create_buffer` whose memory config comes fro
 replicated) and leave through `enqueue_read_buffer`. Each compute op becomes an
 `enqueue_program` over its result's core grid (2-d, from the layout; a reinterpreted grid
 runs on the cores its `core_map` names) whose kernel reads blocks, computes on them and
-writes its block. Lowered: elementwise unary/binary (broadcasting a row or a column),
+writes its block. Lowered: elementwise unary/binary and comparisons (broadcasting a row or a column), where,
 typecast, 2-d matmul (with transposes; a batched `a` times a 2-d `b` folds the batch into the
 rows), 2-d transpose, reductions over the last (or, in 2-d, the first) dim with keep_dim,
 softmax over the last dim, to_layout, constant (`enqueue_write_constant`), empty and the
 collectives (`enqueue_ccl`). Anything else is a located error naming the op and why: never
 a silently wrong lowering.
+
+Which ttir op runs which kernel, and which collective kind, is the op table in
+convert_ttir_to_ttmetal_table.py; the kernels are built by convert_ttir_to_ttmetal_kernel.py.
+The rewriting is xDSL's: one RewritePattern an op family, applied in program order by a
+GreedyRewritePatternApplier. A lowered ttir op stays until its users have read its buffer, and
+is erased when the func is done.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import contextlib
+from dataclasses import dataclass, field
 
 from xdsl.context import Context
 from xdsl.dialects import func
-from xdsl.dialects.builtin import (
-    AffineMapAttr,
-    ArrayAttr,
-    DenseArrayBase,
-    IntegerAttr,
-    ModuleOp,
-    StringAttr,
-    TensorType,
-    i64,
-)
-from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+from xdsl.dialects.builtin import AffineMapAttr, DenseArrayBase, ModuleOp, StringAttr, TensorType, i64
+from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.passes import ModulePass
-from xdsl.rewriter import InsertPoint, Rewriter
+from xdsl.pattern_rewriter import (
+    GreedyRewritePatternApplier,
+    PatternRewriter,
+    PatternRewriteWalker,
+    RewritePattern,
+    op_type_rewrite_pattern,
+)
+from xdsl.rewriter import InsertPoint
 from xdsl.utils.exceptions import VerifyException
 
 from meshc.diagnostics import LocatedError
-from meshc.layout.collectives import COLLECTIVES
-from meshc.layout.shapes import fold_2d
+from meshc.dialects import ttir, ttmetal
 from meshc.dialects.ttnn import MemoryConfigAttr
 from meshc.layout.memory_config import MemoryConfig
-from meshc.passes.lowering_utils import distribution_attrs, encoding_of, memory_config_for, module_mesh, prod
+from meshc.layout.shapes import fmt_shape, fold_2d
+from meshc.passes.convert_ttir_to_ttmetal_kernel import KernelBuilder, result_grid
+from meshc.passes.convert_ttir_to_ttmetal_table import BUFFER_OPS, TTIR_TO_TTMETAL, Kernel, ccl_kind
+from meshc.passes.convert_ttir_to_ttmetal_table import lowers_to_ccl  # noqa: F401 (this pass's answer to 'is it a collective?')
+from meshc.passes.lowering_utils import (
+    distribution_attrs,
+    encoding_of,
+    fix_function_types,
+    memory_config_for,
+    module_mesh,
+    prod,
+)
 
-_UNARY = {"ttir.exp", "ttir.log", "ttir.relu", "ttir.sigmoid", "ttir.tanh", "ttir.gelu", "ttir.neg", "ttir.sqrt", "ttir.erf",
-          "ttir.typecast"}
-_BINARY = {"ttir.add", "ttir.subtract", "ttir.multiply", "ttir.div", "ttir.maximum", "ttir.minimum", "ttir.pow",
-           "ttir.eq", "ttir.ne", "ttir.gt", "ttir.ge", "ttir.lt", "ttir.le"}
-_REDUCE = {"ttir.sum", "ttir.mean", "ttir.max"}
-
-
-def lowers_to_ccl(name: str) -> bool:
-    """Every collective kind of meshc.layout.collectives lowers to `ttmetal.enqueue_ccl`."""
-    return name.startswith("ttir.") and name[len("ttir."):] in COLLECTIVES
-
-
-def _sel(*s: str) -> ArrayAttr:
-    return ArrayAttr([StringAttr(x) for x in s])
-
-
-class _Kernel:
-    """Builds one enqueue_program: its buffers, grid and the kernel block."""
-
-    def __init__(self, buffers: list[SSAValue], grid: tuple[int, int], core_map: Attribute | None, loc):
-        from meshc.dialects import ttmetal
-
-        self.tm = ttmetal
-        self.buffers = buffers
-        self.grid = grid
-        self.core_map = core_map
-        self.block = Block(arg_types=[b.type for b in buffers])
-        self.loc = loc
-
-    def _add(self, op: Operation) -> Operation:
-        op.location = self.loc
-        self.block.add_op(op)
-        return op
-
-    def _block_type(self, buf: SSAValue, sel: tuple[str, str]) -> TensorType:
-        shape = self.tm.block_shape(buf.type.get_shape(), sel, self.grid)
-        return TensorType(buf.type.element_type, shape)
-
-    def read(self, i: int, sel: tuple[str, str]) -> SSAValue:
-        arg = self.block.args[i]
-        op = self.tm.ReadTilesOp.create(operands=[arg], result_types=[self._block_type(self.buffers[i], sel)],
-                                        attributes={"select": _sel(*sel)})
-        return self._add(op).results[0]
-
-    def write(self, v: SSAValue, i: int, sel: tuple[str, str]) -> None:
-        self._add(self.tm.WriteTilesOp.create(operands=[v, self.block.args[i]], attributes={"select": _sel(*sel)}))
-
-    def unary(self, kind: str, v: SSAValue, elem: Attribute | None = None) -> SSAValue:
-        t = v.type if elem is None else TensorType(elem, v.type.get_shape())
-        return self._add(self.tm.TileUnaryOp.create(operands=[v], result_types=[t], attributes={"op": StringAttr(kind)})).results[0]
-
-    def binary(self, kind: str, a: SSAValue, b: SSAValue) -> SSAValue:
-        from meshc.dialects.shape_rules import broadcast_shapes
-
-        shape = broadcast_shapes(tuple(a.type.get_shape()), tuple(b.type.get_shape()))
-        t = TensorType(a.type.element_type, shape)
-        return self._add(self.tm.TileBinaryOp.create(operands=[a, b], result_types=[t], attributes={"op": StringAttr(kind)})).results[0]
-
-    def where(self, c: SSAValue, a: SSAValue, b: SSAValue) -> SSAValue:
-        from meshc.dialects.shape_rules import broadcast_shapes
-
-        shape = broadcast_shapes(broadcast_shapes(tuple(c.type.get_shape()), tuple(a.type.get_shape())),
-                                 tuple(b.type.get_shape()))
-        t = TensorType(a.type.element_type, shape)
-        return self._add(self.tm.TileWhereOp.create(operands=[c, a, b], result_types=[t])).results[0]
-
-    def matmul(self, a: SSAValue, b: SSAValue) -> SSAValue:
-        t = TensorType(a.type.element_type, (a.type.get_shape()[0], b.type.get_shape()[1]))
-        return self._add(self.tm.TileMatmulOp.create(operands=[a, b], result_types=[t])).results[0]
-
-    def transpose(self, v: SSAValue) -> SSAValue:
-        s = v.type.get_shape()
-        t = TensorType(v.type.element_type, (s[1], s[0]))
-        return self._add(self.tm.TileTransposeOp.create(operands=[v], result_types=[t])).results[0]
-
-    def reduce(self, kind: str, v: SSAValue, dim: int) -> SSAValue:
-        s = list(v.type.get_shape())
-        s[dim] = 1
-        t = TensorType(v.type.element_type, s)
-        return self._add(self.tm.TileReduceOp.create(
-            operands=[v], result_types=[t],
-            attributes={"op": StringAttr(kind), "dim": IntegerAttr(dim, i64)})).results[0]
-
-    def build(self) -> Operation:
-        self._add(self.tm.KernelEndOp.create())
-        attrs: dict[str, Attribute] = {"grid": DenseArrayBase.from_list(i64, list(self.grid))}
-        if self.core_map is not None:
-            attrs["core_map"] = self.core_map
-        op = self.tm.EnqueueProgramOp.create(operands=self.buffers, attributes=attrs, regions=[Region(self.block)])
-        op.location = self.loc
-        return op
+YX = ("y", "x")
+"""Selectors of a core's own block: its rows of the grid, its columns."""
 
 
-def _grid_of(t: TensorType, op: Operation) -> tuple[int, int]:
-    enc = encoding_of(t)
-    if enc is None or enc.name != "tt.metal_layout":
-        raise LocatedError(f"convert-ttir-to-ttmetal: the result {t} has no #tt.metal_layout; run ttir-layout first", op)
-    g = tuple(enc.model().grid)
-    if len(g) == 1:
-        return (1, g[0])
-    if len(g) != 2:
-        raise LocatedError(
-            f"convert-ttir-to-ttmetal: programs run on 2-d core grids of a chip; the layout grid "
-            f"{'x'.join(map(str, g))} of {t} has rank {len(g)}", op)
-    return g[0], g[1]
+@contextlib.contextmanager
+def lowering(op: Operation):
+    """A VerifyException while `op` is lowered (a block that does not split) is located at `op`."""
+    try:
+        yield
+    except VerifyException as e:
+        raise LocatedError(f"convert-ttir-to-ttmetal cannot lower this op: {e}", op) from None
 
 
-@dataclass(frozen=True)
-class ConvertTTIRToTTMetalPass(ModulePass):
-    name = "convert-ttir-to-ttmetal"
-
-    def apply(self, ctx: Context, op: ModuleOp) -> None:
-        for f in [x for x in op.walk() if isinstance(x, func.FuncOp)]:
-            if f.body.blocks:
-                _FuncLowering(op, f).run()
-        from meshc.passes.lowering_utils import fix_function_types
-
-        fix_function_types(op)
+# ----------------------------------------------------------------------------- buffers of a func
 
 
-class _FuncLowering:
-    def __init__(self, module: ModuleOp, f: func.FuncOp):
-        from meshc.dialects import ttir, ttmetal
+@dataclass
+class MetalLowering:
+    """What the patterns share while one func is lowered: the buffer of every lowered device
+    tensor, the buffers made (freed before the return) and the ttir ops lowered (erased last)."""
 
-        self.ttir, self.tm = ttir, ttmetal
-        self.module = module
-        self.f = f
-        self.block: Block = f.body.blocks[0]
-        self.mesh = module_mesh(module)
-        self.buffers: dict[SSAValue, SSAValue] = {}
-        self.created: list[SSAValue] = []
+    mesh: tuple[int, ...]
+    block: Block
+    buffers: dict[SSAValue, SSAValue] = field(default_factory=dict)
+    created: list[SSAValue] = field(default_factory=list)
+    pending: list[Operation] = field(default_factory=list)
 
-    # ------------------------------------------------------------------ buffers
-
-    def insert(self, new: Operation, before: Operation, loc) -> Operation:
+    @staticmethod
+    def insert(new: Operation, before: Operation, loc, rewriter: PatternRewriter) -> Operation:
         new.location = loc
-        Rewriter.insert_op(new, InsertPoint.before(before))
+        rewriter.insert(new, InsertPoint.before(before))
         return new
 
-    def create_buffer(self, t: TensorType, before: Operation, origin: Operation, host: bool = False) -> SSAValue:
+    def create_buffer(self, t: TensorType, before: Operation, origin: Operation, rewriter: PatternRewriter,
+                      host: bool = False) -> SSAValue:
+        """A `ttmetal.create_buffer` for a tensor of type `t`, placed by its layout (a host tensor,
+        or one without a layout, in DRAM interleaved)."""
         shape = tuple(t.get_shape())
         attrs: dict[str, Attribute] = {}
         if host or encoding_of(t) is None:
@@ -192,222 +104,332 @@ class _FuncLowering:
         attrs["memory_config"] = MemoryConfigAttr.from_model(cfg)
         if tile is not None:
             attrs["tile"] = DenseArrayBase.from_list(i64, list(tile))
-        new = self.tm.CreateBufferOp.create(result_types=[self.tm.BufferType(shape, t.element_type)], attributes=attrs)
-        self.insert(new, before, origin.location)
+        new = ttmetal.CreateBufferOp.create(result_types=[ttmetal.BufferType(shape, t.element_type)], attributes=attrs)
+        self.insert(new, before, origin.location, rewriter)
         self.created.append(new.results[0])
         return new.results[0]
 
-    def buffer_of(self, v: SSAValue, user: Operation) -> SSAValue:
+    def buffer_of(self, v: SSAValue, user: Operation, rewriter: PatternRewriter) -> SSAValue:
+        """The buffer holding `v`: a lowered device tensor's, or a host argument replicated onto
+        every device at the start of the func."""
         hit = self.buffers.get(v)
         if hit is not None:
             return hit
         if not isinstance(v.owner, Block):
             raise LocatedError("convert-ttir-to-ttmetal: operand is not a device tensor", user)
-        # a host argument: replicate it onto every device
         first = self.block.first_op
-        buf = self.create_buffer(v.type, first, user, host=True)
-        self.write(v, buf, [-1] * len(self.mesh), first, user)
+        buf = self.create_buffer(v.type, first, user, rewriter, host=True)
+        self.write(v, buf, [-1] * len(self.mesh), first, user, rewriter)
         self.buffers[v] = buf
         return buf
 
-    def write(self, v: SSAValue, buf: SSAValue, shard_dims, before: Operation, origin: Operation) -> None:
+    def write(self, v: SSAValue, buf: SSAValue, shard_dims, before: Operation, origin: Operation,
+              rewriter: PatternRewriter) -> None:
         attrs = self.distribution(v.type, shard_dims, origin)
-        self.insert(self.tm.EnqueueWriteBufferOp.create(operands=[v, buf], attributes=attrs), before, origin.location)
+        self.insert(ttmetal.EnqueueWriteBufferOp.create(operands=[v, buf], attributes=attrs), before, origin.location,
+                    rewriter)
 
     def distribution(self, full: TensorType, shard_dims, origin: Operation) -> dict[str, Attribute]:
         attrs: dict[str, Attribute] = {"shard_dims": DenseArrayBase.from_list(i64, list(shard_dims))}
         if prod(self.mesh) > 1:
             d = distribution_attrs(tuple(full.get_shape()), full.element_type, self.mesh, list(shard_dims), origin)
             attrs["form"] = d["form"]
-            if "config" in d:
-                attrs["config"] = d["config"]
+            attrs["config"] = d["config"]
         return attrs
 
-    # ------------------------------------------------------------------ driver
+    def lowered(self, op: Operation, buffer: SSAValue, rewriter: PatternRewriter) -> None:
+        """`op`'s result now lives in `buffer`; `op` itself is erased once the func is done (its
+        uses must all be lowered ops that read the buffer map)."""
+        self.buffers[op.results[0]] = buffer
+        for r in op.results:
+            if any(u.operation.dialect_name() != "ttir" and not isinstance(u.operation, func.ReturnOp)
+                   for u in r.uses):
+                raise LocatedError("convert-ttir-to-ttmetal: a device tensor is used by a non-ttir op", op)
+        self.pending.append(op)
+        rewriter.notify_op_modified(op)
 
-    def run(self) -> None:
-        for o in list(self.block.ops):
-            if isinstance(o, func.ReturnOp):
-                self.lower_return(o)
-            elif o.dialect_name() == "ttir":
-                try:
-                    self.lower(o)
-                except VerifyException as e:
-                    raise LocatedError(f"convert-ttir-to-ttmetal cannot lower this op: {e}", o) from None
-        for o in reversed(self.pending):
-            o.detach()
-            o.erase()
+    def erase_lowered(self) -> None:
+        for op in reversed(self.pending):
+            op.detach()
+            op.erase()
 
-    def lower_return(self, ret: func.ReturnOp) -> None:
-        for i, v in enumerate(ret.operands):
-            buf = self.buffers.get(v)
+
+class MetalPattern(RewritePattern):
+    """A pattern of this pass: it reads and updates the func's `MetalLowering`."""
+
+    def __init__(self, lowering: MetalLowering):
+        self.lowering = lowering
+
+
+# ----------------------------------------------------------------------------- buffers and transfers
+
+
+class MeshShardToTransfer(MetalPattern):
+    """`ttir.mesh_shard` full_to_shard: a buffer and `enqueue_write_buffer` with its shard_dims;
+    shard_to_full: `enqueue_read_buffer` of the operand's buffer."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: ttir.MeshShardOp, rewriter: PatternRewriter) -> None:
+        lo = self.lowering
+        dims = op.mesh_shard_dims(len(lo.mesh))
+        if op.is_full_to_shard:
+            buf = lo.create_buffer(op.result.type, op, op, rewriter)
+            lo.write(op.input, buf, dims, op, op, rewriter)
+            lo.lowered(op, buf, rewriter)
+            return
+        src = lo.buffer_of(op.input, op, rewriter)
+        attrs = lo.distribution(op.result.type, dims, op)
+        new = ttmetal.EnqueueReadBufferOp.create(operands=[src], result_types=[op.result.type], attributes=attrs)
+        lo.insert(new, op, op.location, rewriter)
+        rewriter.replace_all_uses_with(op.result, new.results[0])
+        rewriter.erase(op)
+
+
+class ConstantToBuffer(MetalPattern):
+    """`ttir.constant`: a buffer and `enqueue_write_constant` of its value."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: ttir.ConstantOp, rewriter: PatternRewriter) -> None:
+        lo = self.lowering
+        buf = lo.create_buffer(op.results[0].type, op, op, rewriter)
+        lo.insert(ttmetal.EnqueueWriteConstantOp.create(operands=[buf], attributes={"value": op.value}), op,
+                  op.location, rewriter)
+        lo.lowered(op, buf, rewriter)
+
+
+class EmptyToBuffer(MetalPattern):
+    """`ttir.empty`: a buffer."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: ttir.EmptyOp, rewriter: PatternRewriter) -> None:
+        lo = self.lowering
+        lo.lowered(op, lo.create_buffer(op.results[0].type, op, op, rewriter), rewriter)
+
+
+class CollectiveToCcl(MetalPattern):
+    """A ttir collective: `enqueue_ccl` of its kind (`ccl_kind`) from its operand's buffer into a
+    new one, with the collective's attributes."""
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        kind = ccl_kind(op)
+        if kind is None:
+            return
+        lo = self.lowering
+        with lowering(op):
+            op.verify_()  # its shapes against the mesh the pipeline registered (unknown when it was parsed)
+            src = lo.buffer_of(op.operands[0], op, rewriter)
+            out = lo.create_buffer(op.results[0].type, op, op, rewriter)
+            attrs = dict(op.attributes)
+            attrs["kind"] = StringAttr(kind)
+            lo.insert(ttmetal.EnqueueCclOp.create(operands=[src, out], attributes=attrs), op, op.location, rewriter)
+            lo.lowered(op, out, rewriter)
+
+
+class ReturnReadsBuffers(MetalPattern):
+    """`func.return`: a returned device tensor is read back (on a mesh it stays distributed:
+    `enqueue_read_shards`, one host tensor a device), every buffer the func made is deallocated,
+    and the queue finished."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: func.ReturnOp, rewriter: PatternRewriter) -> None:
+        lo = self.lowering
+        for i, v in enumerate(op.operands):
+            buf = lo.buffers.get(v)
             if buf is None:
                 continue
             rt = TensorType(v.type.element_type, v.type.get_shape())
-            if prod(self.mesh) > 1:  # the result stays distributed: every device's tensor is read back
-                new = self.tm.EnqueueReadShardsOp.create(operands=[buf], result_types=[rt])
+            if prod(lo.mesh) > 1:  # the result stays distributed: every device's tensor is read back
+                new = ttmetal.EnqueueReadShardsOp.create(operands=[buf], result_types=[rt])
             else:
-                new = self.tm.EnqueueReadBufferOp.create(operands=[buf], result_types=[rt],
-                                                         attributes={"shard_dims": DenseArrayBase.from_list(i64, [-1] * len(self.mesh))})
-            self.insert(new, ret, ret.location)
-            ret.operands[i] = new.results[0]
-        for buf in self.created:
-            self.insert(self.tm.DeallocateBufferOp.create(operands=[buf]), ret, ret.location)
-        self.insert(self.tm.FinishOp.create(), ret, ret.location)
+                new = ttmetal.EnqueueReadBufferOp.create(
+                    operands=[buf], result_types=[rt],
+                    attributes={"shard_dims": DenseArrayBase.from_list(i64, [-1] * len(lo.mesh))})
+            lo.insert(new, op, op.location, rewriter)
+            op.operands[i] = new.results[0]
+        for buf in lo.created:
+            lo.insert(ttmetal.DeallocateBufferOp.create(operands=[buf]), op, op.location, rewriter)
+        lo.insert(ttmetal.FinishOp.create(), op, op.location, rewriter)
 
-    def lower(self, o: Operation) -> None:
-        ttir = self.ttir
-        name = o.name
-        if isinstance(o, ttir.MeshShardOp):
-            dims = o.mesh_shard_dims(len(self.mesh))
-            if o.is_full_to_shard:
-                buf = self.create_buffer(o.result.type, o, o)
-                self.write(o.input, buf, dims, o, o)
-                self.buffers[o.result] = buf
-                self._forget(o)
-            else:
-                src = self.buffer_of(o.input, o)
-                attrs = self.distribution(o.result.type, dims, o)
-                new = self.tm.EnqueueReadBufferOp.create(operands=[src], result_types=[o.result.type], attributes=attrs)
-                self.insert(new, o, o.location)
-                o.result.replace_all_uses_with(new.results[0])
-                o.detach()
-                o.erase()
-            return
-        if name == "ttir.constant":
-            buf = self.create_buffer(o.results[0].type, o, o)
-            self.insert(self.tm.EnqueueWriteConstantOp.create(operands=[buf], attributes={"value": o.value}), o, o.location)
-            self.buffers[o.results[0]] = buf
-            self._forget(o)
-            return
-        if name == "ttir.empty":
-            self.buffers[o.results[0]] = self.create_buffer(o.results[0].type, o, o)
-            self._forget(o)
-            return
-        if lowers_to_ccl(name):
-            o.verify_()  # its shapes against the mesh the pipeline registered (unknown when it was parsed)
-            src = self.buffer_of(o.operands[0], o)
-            out = self.create_buffer(o.results[0].type, o, o)
-            attrs = dict(o.attributes)
-            attrs["kind"] = StringAttr(name[5:])
-            self.insert(self.tm.EnqueueCclOp.create(operands=[src, out], attributes=attrs), o, o.location)
-            self.buffers[o.results[0]] = out
-            self._forget(o)
-            return
-        if name in _UNARY or name in _BINARY or name in _REDUCE or name in (
-            "ttir.matmul", "ttir.transpose", "ttir.softmax", "ttir.to_layout", "ttir.where"
-        ):
-            self.program(o)
-            return
-        raise LocatedError(
-            f"convert-ttir-to-ttmetal cannot lower '{name}': TTMetal kernels here cover elementwise ops "
-            "(comparisons and where included), "
-            "matmul, 2-d transpose, last-dim reductions and softmax, to_layout, constants and collectives", o)
 
-    def _forget(self, o: Operation) -> None:
-        """Drop a lowered ttir op; its uses are all lowered ops that read the buffer map."""
-        for r in o.results:
-            if r.uses and any(u.operation.dialect_name() not in ("ttir",) and not isinstance(u.operation, func.ReturnOp)
-                              for u in r.uses):
-                raise LocatedError("convert-ttir-to-ttmetal: a device tensor is used by a non-ttir op", o)
-        self.pending.append(o)
+class UnloweredTTIROp(RewritePattern):
+    """Last in line: a ttir op no pattern lowered (a located error naming what is covered)."""
 
-    @property
-    def pending(self) -> list[Operation]:
-        if not hasattr(self, "_pending"):
-            self._pending: list[Operation] = []
-        return self._pending
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        if op.dialect_name() == "ttir" and type(op) not in BUFFER_OPS:
+            raise LocatedError(
+                f"convert-ttir-to-ttmetal cannot lower '{op.name}': TTMetal kernels here cover elementwise ops "
+                "(comparisons and where included), "
+                "matmul, 2-d transpose, last-dim reductions and softmax, to_layout, constants and collectives", op)
 
-    def program(self, o: Operation) -> None:
-        out_t = o.results[0].type
-        name = o.name
-        grid = _grid_of(out_t, o)
-        ins = [self.buffer_of(v, o) for v in o.operands]
-        out = self.create_buffer(out_t, o, o)
+
+# ----------------------------------------------------------------------------- programs
+
+
+class OpToProgram(MetalPattern):
+    """A ttir compute op of `TTIR_TO_TTMETAL`: an `enqueue_program` over its result's core grid
+    whose kernel (the table's family) reads the operands' blocks and writes the result's."""
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        kernel = TTIR_TO_TTMETAL.get(type(op))
+        if kernel is None:
+            return
+        with lowering(op):
+            self.program(op, kernel, rewriter)
+
+    def program(self, op: Operation, kernel: Kernel, rewriter: PatternRewriter) -> None:
+        lo = self.lowering
+        out_t = op.results[0].type
+        grid = result_grid(out_t, op)
+        ins = [lo.buffer_of(v, op, rewriter) for v in op.operands]
+        out = lo.create_buffer(out_t, op, op, rewriter)
         H, W = fold_2d(tuple(out_t.get_shape()))
-        if name in _REDUCE or name == "ttir.softmax":
-            grid = self._row_grid(o, grid)
+        if kernel.family in ("reduce", "softmax"):
+            grid = self.row_grid(op, kernel, grid)
         if H % grid[0] or W % grid[1]:
             raise LocatedError(
-                f"convert-ttir-to-ttmetal: the result {H}x{W} (folded to 2-d) does not split evenly over the "
-                f"core grid {grid[0]}x{grid[1]}", o)
-        k = _Kernel([*ins, out], grid, o.attributes.get("core_map"), o.location)
-        n = len(ins)
-        yx = ("y", "x")
-        if name in _UNARY:
-            kind = name[5:]
-            v = k.read(0, yx)
-            k.write(k.unary(kind, v, out_t.element_type if kind == "typecast" else None), n, yx)
-        elif name == "ttir.where":
-            c, a, b = (k.read(i, self._bsel(o.operands[i], out_t, o)) for i in range(3))
-            k.write(k.where(c, a, b), n, yx)
-        elif name == "ttir.to_layout":
-            k.write(k.unary("copy", k.read(0, yx)), n, yx)
-        elif name in _BINARY:
-            a = k.read(0, self._bsel(o.operands[0], out_t, o))
-            b = k.read(1, self._bsel(o.operands[1], out_t, o))
-            k.write(k.binary(name[5:], a, b), n, yx)
-        elif name == "ttir.matmul":
-            ta = self.ttir.bool_value(o.attributes.get("transpose_a"))
-            tb = self.ttir.bool_value(o.attributes.get("transpose_b"))
-            # (..., M, K) x (K, N): the batch dims of a fold into M, as the 2-d buffers store them;
-            # a b whose batch dims are all 1 is 2-d (a transposed a must be 2-d the same way)
-            a_batch = tuple(o.operands[0].type.get_shape())[:-2]
-            b_batch = tuple(o.operands[1].type.get_shape())[:-2]
-            folds = prod(b_batch) == 1 and (not ta or prod(a_batch) == 1)
-            if not folds:
-                raise LocatedError(
-                    "convert-ttir-to-ttmetal lowers 2-d matmul, or a batched a (not transposed) times a 2-d b, "
-                    f"only; b has batch dims {list(b_batch)}: fold them first", o)
-            a = k.transpose(k.read(0, ("all", "y"))) if ta else k.read(0, ("y", "all"))
-            b = k.transpose(k.read(1, ("x", "all"))) if tb else k.read(1, ("all", "x"))
-            k.write(k.matmul(a, b), n, yx)
-        elif name == "ttir.transpose":
-            if len(out_t.get_shape()) != 2:
-                raise LocatedError("convert-ttir-to-ttmetal lowers 2-d transpose only", o)
-            k.write(k.transpose(k.read(0, ("x", "y"))), n, yx)
-        elif name in _REDUCE:
-            dims = o.reduced_dims()
-            rank = len(o.input.type.get_shape())
-            if not self.ttir.bool_value(o.attributes.get("keep_dim")):
-                raise LocatedError(f"convert-ttir-to-ttmetal lowers '{name}' with keep_dim = true only", o)
-            kind = name[5:]
-            if dims == (rank - 1,):
-                k.write(k.reduce(kind, k.read(0, ("y", "all")), 1), n, ("y", "all"))
-            elif rank == 2 and dims == (0,):
-                k.write(k.reduce(kind, k.read(0, ("all", "x")), 0), n, ("all", "x"))
-            else:
-                raise LocatedError(
-                    f"convert-ttir-to-ttmetal lowers '{name}' over the last dim (or dim 0 of a 2-d tensor) only, "
-                    f"not over dims {list(dims)}", o)
-        elif name == "ttir.softmax":
-            rank = len(out_t.get_shape())
-            d = self.ttir.rules.normalize_dim(self.ttir.int_value(o.dimension), rank, "dimension")
-            if d != rank - 1:
-                raise LocatedError(f"convert-ttir-to-ttmetal lowers softmax over the last dim only, not dim {d}", o)
-            x = k.read(0, ("y", "all"))
-            e = k.unary("exp", k.binary("subtract", x, k.reduce("max", x, 1)))
-            k.write(k.binary("div", e, k.reduce("sum", e, 1)), n, ("y", "all"))
-        self.insert(k.build(), o, o.location)
-        self.buffers[o.results[0]] = out
-        self._forget(o)
+                f"convert-ttir-to-ttmetal: the result {fmt_shape((H, W))} (folded to 2-d) does not split evenly over the "
+                f"core grid {fmt_shape(grid)}", op)
+        k = KernelBuilder([*ins, out], grid, op.attributes.get("core_map"), op.location)
+        KERNEL_BODIES[kernel.family](op, kernel, k, len(ins))
+        lo.insert(k.build(), op, op.location, rewriter)
+        lo.lowered(op, out, rewriter)
 
-    def _row_grid(self, o: Operation, grid: tuple[int, int]) -> tuple[int, int]:
-        rank = len(o.operands[0].type.get_shape())
-        if o.name in _REDUCE and rank == 2 and o.reduced_dims() == (0,):
+    @staticmethod
+    def row_grid(op: Operation, kernel: Kernel, grid: tuple[int, int]) -> tuple[int, int]:
+        """A reduction or softmax runs on one column of cores (one row for a 2-d reduction over dim 0)."""
+        rank = len(op.operands[0].type.get_shape())
+        if kernel.family == "reduce" and rank == 2 and op.reduced_dims() == (0,):
             return (1, grid[1])
         return (grid[0], 1)
 
-    def _bsel(self, v: SSAValue, out_t: TensorType, o: Operation) -> tuple[str, str]:
-        s, os = tuple(v.type.get_shape()), tuple(out_t.get_shape())
-        if s == os:
-            return ("y", "x")
-        h, w = fold_2d(s)
-        H, W = fold_2d(os)
-        padded = (1,) * (len(os) - len(s)) + s
-        rows_ok = h == H and padded[:-1] == os[:-1] or h == 1
-        if not rows_ok or w not in (1, W):
-            raise LocatedError(
-                f"convert-ttir-to-ttmetal broadcasts a row, a column or a scalar only; cannot broadcast "
-                f"{list(s)} to {list(os)}", o)
-        return ("y" if h == H and H != 1 else "all", "x" if w == W and W != 1 else "all")
+
+def broadcast_selectors(v: SSAValue, out_t: TensorType, op: Operation) -> tuple[str, str]:
+    """The selectors a binary kernel reads operand `v` with: its own block, or all of a row, a
+    column or a scalar broadcast to the result."""
+    s, os = tuple(v.type.get_shape()), tuple(out_t.get_shape())
+    if s == os:
+        return YX
+    h, w = fold_2d(s)
+    H, W = fold_2d(os)
+    padded = (1,) * (len(os) - len(s)) + s
+    rows_ok = h == H and padded[:-1] == os[:-1] or h == 1
+    if not rows_ok or w not in (1, W):
+        raise LocatedError(
+            f"convert-ttir-to-ttmetal broadcasts a row, a column or a scalar only; cannot broadcast "
+            f"{list(s)} to {list(os)}", op)
+    return ("y" if h == H and H != 1 else "all", "x" if w == W and W != 1 else "all")
+
+
+# ----------------------------------------------------------------------------- kernel bodies
+# Each writes the kernel of one family into `k`: operands are buffers 0 .. n-1, the result n.
+
+
+def unary_kernel(op: Operation, kernel: Kernel, k: KernelBuilder, n: int) -> None:
+    out_t = op.results[0].type
+    elem = out_t.element_type if kernel.tile_op == "typecast" else None
+    k.write(k.unary(kernel.tile_op, k.read(0, YX), elem), n, YX)
+
+
+def copy_kernel(op: Operation, kernel: Kernel, k: KernelBuilder, n: int) -> None:
+    k.write(k.unary(kernel.tile_op, k.read(0, YX)), n, YX)
+
+
+def binary_kernel(op: Operation, kernel: Kernel, k: KernelBuilder, n: int) -> None:
+    out_t = op.results[0].type
+    a = k.read(0, broadcast_selectors(op.operands[0], out_t, op))
+    b = k.read(1, broadcast_selectors(op.operands[1], out_t, op))
+    k.write(k.binary(kernel.tile_op, a, b), n, YX)
+
+
+def where_kernel(op: Operation, kernel: Kernel, k: KernelBuilder, n: int) -> None:
+    out_t = op.results[0].type
+    c, a, b = (k.read(i, broadcast_selectors(op.operands[i], out_t, op)) for i in range(3))
+    k.write(k.where(c, a, b), n, YX)
+
+
+def matmul_kernel(op: Operation, kernel: Kernel, k: KernelBuilder, n: int) -> None:
+    ta = ttir.bool_value(op.attributes.get("transpose_a"))
+    tb = ttir.bool_value(op.attributes.get("transpose_b"))
+    # (..., M, K) x (K, N): the batch dims of a fold into M, as the 2-d buffers store them;
+    # a b whose batch dims are all 1 is 2-d (a transposed a must be 2-d the same way)
+    a_batch = tuple(op.operands[0].type.get_shape())[:-2]
+    b_batch = tuple(op.operands[1].type.get_shape())[:-2]
+    folds = prod(b_batch) == 1 and (not ta or prod(a_batch) == 1)
+    if not folds:
+        raise LocatedError(
+            "convert-ttir-to-ttmetal lowers 2-d matmul, or a batched a (not transposed) times a 2-d b, "
+            f"only; b has batch dims {list(b_batch)}: fold them first", op)
+    a = k.transpose(k.read(0, ("all", "y"))) if ta else k.read(0, ("y", "all"))
+    b = k.transpose(k.read(1, ("x", "all"))) if tb else k.read(1, ("all", "x"))
+    k.write(k.matmul(a, b), n, YX)
+
+
+def transpose_kernel(op: Operation, kernel: Kernel, k: KernelBuilder, n: int) -> None:
+    if len(op.results[0].type.get_shape()) != 2:
+        raise LocatedError("convert-ttir-to-ttmetal lowers 2-d transpose only", op)
+    k.write(k.transpose(k.read(0, ("x", "y"))), n, YX)
+
+
+def reduce_kernel(op: Operation, kernel: Kernel, k: KernelBuilder, n: int) -> None:
+    dims = op.reduced_dims()
+    rank = len(op.input.type.get_shape())
+    if not ttir.bool_value(op.attributes.get("keep_dim")):
+        raise LocatedError(f"convert-ttir-to-ttmetal lowers '{op.name}' with keep_dim = true only", op)
+    if dims == (rank - 1,):
+        k.write(k.reduce(kernel.tile_op, k.read(0, ("y", "all")), 1), n, ("y", "all"))
+    elif rank == 2 and dims == (0,):
+        k.write(k.reduce(kernel.tile_op, k.read(0, ("all", "x")), 0), n, ("all", "x"))
+    else:
+        raise LocatedError(
+            f"convert-ttir-to-ttmetal lowers '{op.name}' over the last dim (or dim 0 of a 2-d tensor) only, "
+            f"not over dims {list(dims)}", op)
+
+
+def softmax_kernel(op: Operation, kernel: Kernel, k: KernelBuilder, n: int) -> None:
+    rank = len(op.results[0].type.get_shape())
+    d = ttir.rules.normalize_dim(ttir.int_value(op.dimension), rank, "dimension")
+    if d != rank - 1:
+        raise LocatedError(f"convert-ttir-to-ttmetal lowers softmax over the last dim only, not dim {d}", op)
+    x = k.read(0, ("y", "all"))
+    e = k.unary("exp", k.binary("subtract", x, k.reduce("max", x, 1)))
+    k.write(k.binary("div", e, k.reduce("sum", e, 1)), n, ("y", "all"))
+
+
+KERNEL_BODIES = {
+    "unary": unary_kernel,
+    "copy": copy_kernel,
+    "binary": binary_kernel,
+    "where": where_kernel,
+    "matmul": matmul_kernel,
+    "transpose": transpose_kernel,
+    "reduce": reduce_kernel,
+    "softmax": softmax_kernel,
+}
+"""Kernel family (convert_ttir_to_ttmetal_table.Kernel.family) -> the function writing its body."""
+
+
+# ----------------------------------------------------------------------------- the pass
+
+
+@dataclass(frozen=True)
+class ConvertTTIRToTTMetalPass(ModulePass):
+    name = "convert-ttir-to-ttmetal"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        mesh = module_mesh(op)
+        for f in [x for x in op.walk() if isinstance(x, func.FuncOp)]:
+            if not f.body.blocks:
+                continue
+            lo = MetalLowering(mesh, f.body.blocks[0])
+            patterns = GreedyRewritePatternApplier([
+                MeshShardToTransfer(lo),
+                ConstantToBuffer(lo),
+                EmptyToBuffer(lo),
+                CollectiveToCcl(lo),
+                OpToProgram(lo),
+                ReturnReadsBuffers(lo),
+                UnloweredTTIROp(),
+            ], dce_enabled=False)
+            PatternRewriteWalker(patterns, apply_recursively=False).rewrite_region(f.body)
+            lo.erase_lowered()
+        fix_function_types(op)

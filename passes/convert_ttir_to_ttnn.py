@@ -11,31 +11,48 @@
   (one device) or a replicating `ttnn.distribute_tensor` (a mesh); a device tensor returned
   comes back with `ttnn.from_device` (on a mesh the result stays distributed: one host tensor a
   device; `ttir.mesh_shard shard_to_full` assembles one host tensor instead).
-* Compute ops and collectives become their ttnn namesakes; `ttir.to_layout` becomes
+* Compute ops and collectives become the ttnn ops `TTIR_TO_TTNN` (convert_ttir_to_ttnn_table.py)
+  names for them; `ttir.to_layout` becomes
   `ttnn.to_memory_config`. Every `#tt.metal_layout` becomes a `#ttnn.ttnn_layout` whose
   memory config comes from the layout: L1 grids block-sharded (col_major when the grid is
   reinterpreted as transposed by `ttir-reinterpret-grid`), DRAM interleaved. Layouts TTNN
   cannot hold (a DRAM grid larger than 1x1, a non-transposing core map, a grid of rank > 2)
   are located errors.
+
+The rewriting is xDSL's: one RewritePattern an op family (mesh_shard, to_layout, the table's
+one-for-one ops, func.return, and a last one naming a ttir op nothing lowers), applied in
+order by a GreedyRewritePatternApplier over each func's ops in program order.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
+import numpy as np
 from xdsl.context import Context
 from xdsl.dialects import func
 from xdsl.dialects.builtin import AffineMapAttr, DenseArrayBase, ModuleOp, TensorType, i64
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.passes import ModulePass
+from xdsl.pattern_rewriter import (
+    GreedyRewritePatternApplier,
+    PatternRewriter,
+    PatternRewriteWalker,
+    RewritePattern,
+    op_type_rewrite_pattern,
+)
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from meshc.diagnostics import LocatedError
+from meshc.dialects import ttir, ttnn
+from meshc.layout.device import derive_device
 from meshc.layout.errors import LayoutError
+from meshc.layout.shapes import fmt_shape
+from meshc.passes.convert_ttir_to_ttnn_table import SPECIAL_OPS, TTIR_TO_TTNN
 from meshc.passes.lowering_utils import (
+    distribution_attrs,
     encoding_of,
     fix_function_types,
-    distribution_attrs,
     host_type,
     memory_config_for,
     module_device_model,
@@ -44,8 +61,7 @@ from meshc.passes.lowering_utils import (
     with_encoding,
 )
 
-_RENAMES = {"ttir.broadcast": "ttnn.repeat", "ttir.to_layout": "ttnn.to_memory_config"}
-_NOT_ON_DEVICE = ("ttir.mesh_shard",)
+# ----------------------------------------------------------------------------- what TTNN can hold
 
 
 def check_ttnn_device(module: ModuleOp) -> None:
@@ -53,10 +69,6 @@ def check_ttnn_device(module: ModuleOp) -> None:
     dev = module_device_model(module)
     if dev is None:
         return
-    import numpy as np
-
-    from meshc.layout.device import derive_device
-
     try:
         ref = derive_device(dev.mesh_shape, chip_ids=dev.chip_ids)
     except LayoutError as e:
@@ -64,11 +76,188 @@ def check_ttnn_device(module: ModuleOp) -> None:
     same = tuple(ref.grid_shape) == tuple(dev.grid_shape) and np.array_equal(ref.locate_all(), dev.locate_all())
     if not same:
         raise LocatedError(
-            f"TTNN cannot realise the device grid {'x'.join(map(str, dev.grid_shape))} with map {dev.mapping}: "
+            f"TTNN cannot realise the device grid {fmt_shape(dev.grid_shape)} with map {dev.mapping}: "
             f"TTNN opens a mesh of chips side by side with the map {ref.mapping} for mesh "
-            f"{'x'.join(map(str, dev.mesh_shape))}; lower this device with convert-ttir-to-ttmetal instead",
+            f"{fmt_shape(dev.mesh_shape)}; lower this device with convert-ttir-to-ttmetal instead",
             module,
         )
+
+
+# ----------------------------------------------------------------------------- lowering state
+
+
+@dataclass
+class TTNNLowering:
+    """What the patterns share while one func is lowered: the module's mesh, the func's
+    `ttnn.get_device`, the host arguments already moved to the device, and the device values
+    the pass made (a `func.return` of one brings it back to the host)."""
+
+    mesh: tuple[int, ...]
+    device_op: Operation
+    type_cache: dict
+    on_device: dict[SSAValue, SSAValue] = field(default_factory=dict)
+    device_values: set[SSAValue] = field(default_factory=set)
+
+    @property
+    def multi(self) -> bool:
+        return prod(self.mesh) > 1
+
+    def to_device(self, v: SSAValue, user: Operation, rewriter: PatternRewriter) -> SSAValue:
+        """A host value (function argument) moved to the device, once, right after get_device."""
+        hit = self.on_device.get(v)
+        if hit is not None:
+            return hit
+        t = v.type
+        device = self.device_op.results[0]
+        if self.multi:
+            attrs = distribution_attrs(tuple(t.get_shape()), t.element_type, self.mesh, [-1] * len(self.mesh), user)
+            attrs["shard_dims"] = DenseArrayBase.from_list(i64, [-1] * len(self.mesh))
+            new = ttnn.DistributeTensorOp.create(operands=[v, device], result_types=[t], attributes=attrs)
+        else:
+            new = ttnn.ToDeviceOp.create(operands=[v, device], result_types=[t])
+        new.location = user.location
+        rewriter.insert(new, InsertPoint.after(self.device_op))
+        self.on_device[v] = new.results[0]
+        return new.results[0]
+
+    def device_operands(self, op: Operation, rewriter: PatternRewriter) -> list[SSAValue]:
+        """The operands of `op`, host arguments moved to the device."""
+        return [self.to_device(v, op, rewriter) if isinstance(v.owner, Block) else v for v in op.operands]
+
+    def convert_type(self, t: Attribute, op: Operation) -> Attribute:
+        """A `#tt.metal_layout` tensor type as the `#ttnn.ttnn_layout` type TTNN holds it in."""
+        enc = encoding_of(t)
+        if not isinstance(t, TensorType) or enc is None or enc.name != "tt.metal_layout":
+            return t
+        cm = op.attributes.get("core_map")
+        # keyed by object identity (the layout pass shares one type object per distinct type), so
+        # no large attribute is hashed per op; the value keeps the key objects alive
+        hit = self.type_cache.get((id(t), id(cm)))
+        if hit is None:
+            cfg, tile, dname = memory_config_for(t, op, cm if isinstance(cm, AffineMapAttr) else None)
+            hit = (t, cm, with_encoding(t, ttnn.TTNNLayoutAttr.from_model(tile, dname, cfg)))
+            self.type_cache[(id(t), id(cm))] = hit
+        return hit[2]
+
+    def replace(self, op: Operation, new: Operation, rewriter: PatternRewriter) -> None:
+        new.location = op.location
+        rewriter.replace(op, new)
+        if not isinstance(new, ttnn.AggregateTensorOp):
+            self.device_values.update(new.results)
+
+
+def memory_config_attr(t: Attribute) -> Attribute | None:
+    """The memory config of a `#ttnn.ttnn_layout` tensor type, or None."""
+    enc = encoding_of(t)
+    return enc.memory_config if isinstance(enc, ttnn.TTNNLayoutAttr) else None
+
+
+# ----------------------------------------------------------------------------- patterns
+
+
+class TTNNPattern(RewritePattern):
+    """A pattern of this pass: it reads and updates the func's `TTNNLowering`."""
+
+    def __init__(self, lowering: TTNNLowering):
+        self.lowering = lowering
+
+
+class MeshShardToDistribution(TTNNPattern):
+    """`ttir.mesh_shard` -> `ttnn.distribute_tensor` (full_to_shard) / `ttnn.aggregate_tensor`
+    (shard_to_full), with the mesh mapper and ShardedBufferConfig of its shard_dims."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: ttir.MeshShardOp, rewriter: PatternRewriter) -> None:
+        lo = self.lowering
+        full = op.input if op.is_full_to_shard else op.result
+        ft = full.type
+        dims = op.mesh_shard_dims(len(lo.mesh))
+        attrs = distribution_attrs(tuple(ft.get_shape()), ft.element_type, lo.mesh, dims, op)
+        attrs["shard_dims"] = DenseArrayBase.from_list(i64, dims)
+        if op.is_full_to_shard:
+            rt = lo.convert_type(op.result.type, op)
+            mc = memory_config_attr(rt)
+            if mc is not None:
+                attrs["memory_config"] = mc
+            new = ttnn.DistributeTensorOp.create(operands=[op.input, lo.device_op.results[0]], result_types=[rt],
+                                                 attributes=attrs)
+        else:
+            new = ttnn.AggregateTensorOp.create(operands=[op.input], result_types=[host_type(op.result.type)],
+                                                attributes=attrs)
+        lo.replace(op, new, rewriter)
+
+
+class ToLayoutToMemoryConfig(TTNNPattern):
+    """`ttir.to_layout` -> `ttnn.to_memory_config` into the memory config of its result layout."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: ttir.ToLayoutOp, rewriter: PatternRewriter) -> None:
+        lo = self.lowering
+        operands = lo.device_operands(op, rewriter)
+        rts = [lo.convert_type(r.type, op) for r in op.results]
+        mc = memory_config_attr(rts[0])
+        if mc is None:
+            raise LocatedError("convert-ttir-to-ttnn: ttir.to_layout needs a result layout", op)
+        attrs = {k: v for k, v in op.attributes.items() if k != "core_map"}
+        attrs["memory_config"] = mc
+        lo.replace(op, ttnn.ToMemoryConfigOp.create(operands=operands, result_types=rts, attributes=attrs), rewriter)
+
+
+class TableOpToTTNN(TTNNPattern):
+    """A ttir op of `TTIR_TO_TTNN` -> its ttnn op: the same operands (host arguments moved to
+    the device) and attributes (but the core map, which the result layout now carries)."""
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        target = TTIR_TO_TTNN.get(type(op))
+        if target is None:
+            return
+        lo = self.lowering
+        operands = lo.device_operands(op, rewriter)
+        rts = [lo.convert_type(r.type, op) for r in op.results]
+        attrs = {k: v for k, v in op.attributes.items() if k != "core_map"}
+        lo.replace(op, target.create(operands=operands, result_types=rts, attributes=attrs), rewriter)
+
+
+class UnloweredTTIROp(RewritePattern):
+    """Last in line: a ttir op no pattern lowered has no TTNN op (a located error)."""
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        if op.dialect_name() == "ttir" and type(op) not in SPECIAL_OPS:
+            raise LocatedError(f"convert-ttir-to-ttnn: no TTNN op for '{op.name}'", op)
+
+
+class ReturnToHost(TTNNPattern):
+    """A `func.return` of device tensors this pass made brings them back with `ttnn.from_device`
+    (on a mesh the result stays distributed: one host tensor a device, as TTNN's from_device of a
+    multi-device tensor gives)."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: func.ReturnOp, rewriter: PatternRewriter) -> None:
+        lo = self.lowering
+        for i, v in enumerate(op.operands):
+            if v not in lo.device_values:
+                continue
+            new = ttnn.FromDeviceOp.create(operands=[v], result_types=[host_type(v.type)])
+            new.location = op.location
+            rewriter.insert(new, InsertPoint.before(op))
+            op.operands[i] = new.results[0]
+            rewriter.notify_op_modified(op)
+
+
+# ----------------------------------------------------------------------------- the pass
+
+
+def open_device(f: func.FuncOp, mesh: tuple[int, ...]) -> Operation:
+    """A `ttnn.get_device` for the module's mesh (as 2-d) at the start of `f`."""
+    mesh2d = mesh if len(mesh) == 2 else ((1,) + mesh if len(mesh) == 1 else mesh)
+    dev = ttnn.GetDeviceOp.create(
+        result_types=[ttnn.DeviceType()],
+        attributes={"mesh_shape": DenseArrayBase.from_list(i64, mesh2d),
+                    "mesh_offset": DenseArrayBase.from_list(i64, [0] * len(mesh2d))},
+    )
+    dev.location = f.location
+    Rewriter.insert_op(dev, InsertPoint.at_start(f.body.blocks[0]))
+    return dev
 
 
 @dataclass(frozen=True)
@@ -76,116 +265,19 @@ class ConvertTTIRToTTNNPass(ModulePass):
     name = "convert-ttir-to-ttnn"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        from meshc.dialects import ttir, ttnn
-        from meshc.dialects.ttnn import MemoryConfigAttr, TTNNLayoutAttr
-
         check_ttnn_device(op)
         mesh = module_mesh(op)
-        multi = prod(mesh) > 1
-        names = {cls.name: cls for cls in ttnn._OPS}
-        # keyed by object identity (the layout pass shares one type object per distinct type), so
-        # no large attribute is hashed per op; the value keeps the key objects alive
-        type_cache: dict[tuple[int, int], tuple[Attribute, Attribute | None, Attribute]] = {}
-
-        def convert_type(t: Attribute, o: Operation) -> Attribute:
-            if not isinstance(t, TensorType) or encoding_of(t) is None or encoding_of(t).name != "tt.metal_layout":
-                return t
-            cm = o.attributes.get("core_map")
-            hit = type_cache.get((id(t), id(cm)))
-            if hit is None:
-                cfg, tile, dname = memory_config_for(t, o, cm if isinstance(cm, AffineMapAttr) else None)
-                hit = (t, cm, with_encoding(t, TTNNLayoutAttr.from_model(tile, dname, cfg)))
-                type_cache[(id(t), id(cm))] = hit
-            return hit[2]
-
-        def memcfg_attr(t: Attribute) -> Attribute | None:
-            enc = encoding_of(t)
-            return enc.memory_config if isinstance(enc, TTNNLayoutAttr) else None
-
+        type_cache: dict = {}
         for f in [x for x in op.walk() if isinstance(x, func.FuncOp)]:
             if not f.body.blocks:
                 continue
-            block: Block = f.body.blocks[0]
-            first = block.first_op
-            mesh2d = mesh if len(mesh) == 2 else ((1,) + mesh if len(mesh) == 1 else mesh)
-            dev = ttnn.GetDeviceOp.create(
-                result_types=[ttnn.DeviceType()],
-                attributes={"mesh_shape": DenseArrayBase.from_list(i64, mesh2d),
-                            "mesh_offset": DenseArrayBase.from_list(i64, [0] * len(mesh2d))},
-            )
-            dev.location = f.location
-            Rewriter.insert_op(dev, InsertPoint.at_start(block))
-            device = dev.results[0]
-            on_device: dict[SSAValue, SSAValue] = {}
-
-            def to_device(v: SSAValue, user: Operation) -> SSAValue:
-                """A host value (function argument) moved to the device, once."""
-                hit = on_device.get(v)
-                if hit is not None:
-                    return hit
-                t = v.type
-                if multi:
-                    attrs = distribution_attrs(tuple(t.get_shape()), t.element_type, mesh, [-1] * len(mesh), user)
-                    attrs["shard_dims"] = DenseArrayBase.from_list(i64, [-1] * len(mesh))
-                    new = ttnn.DistributeTensorOp.create(operands=[v, device], result_types=[t], attributes=attrs)
-                else:
-                    new = ttnn.ToDeviceOp.create(operands=[v, device], result_types=[t])
-                new.location = user.location
-                Rewriter.insert_op(new, InsertPoint.after(dev))
-                on_device[v] = new.results[0]
-                return new.results[0]
-
-            device_values: set[SSAValue] = set()
-            for o in list(block.ops):
-                if o.dialect_name() != "ttir":
-                    if isinstance(o, func.ReturnOp):
-                        self._lower_return(o, device_values, multi)
-                    continue
-                if isinstance(o, ttir.MeshShardOp):
-                    full = o.input if o.is_full_to_shard else o.result
-                    ft = full.type
-                    dims = o.mesh_shard_dims(len(mesh))
-                    attrs = distribution_attrs(tuple(ft.get_shape()), ft.element_type, mesh, dims, o)
-                    attrs["shard_dims"] = DenseArrayBase.from_list(i64, dims)
-                    if o.is_full_to_shard:
-                        rt = convert_type(o.result.type, o)
-                        mc = memcfg_attr(rt)
-                        if mc is not None:
-                            attrs["memory_config"] = mc
-                        new = ttnn.DistributeTensorOp.create(operands=[o.input, device], result_types=[rt], attributes=attrs)
-                    else:
-                        new = ttnn.AggregateTensorOp.create(operands=[o.input], result_types=[host_type(o.result.type)], attributes=attrs)
-                else:
-                    operands = [to_device(v, o) if isinstance(v.owner, Block) else v for v in o.operands]
-                    target = _RENAMES.get(o.name, "ttnn." + o.name[5:])
-                    cls = names.get(target)
-                    if cls is None:
-                        raise LocatedError(f"convert-ttir-to-ttnn: no TTNN op for '{o.name}'", o)
-                    rts = [convert_type(r.type, o) for r in o.results]
-                    attrs = {k: v for k, v in o.attributes.items() if k != "core_map"}
-                    if target == "ttnn.to_memory_config":
-                        mc = memcfg_attr(rts[0])
-                        if mc is None:
-                            raise LocatedError("convert-ttir-to-ttnn: ttir.to_layout needs a result layout", o)
-                        attrs["memory_config"] = mc
-                    new = cls.create(operands=operands, result_types=rts, attributes=attrs)
-                new.location = o.location
-                Rewriter.replace_op(o, new)
-                if not isinstance(new, ttnn.AggregateTensorOp):
-                    device_values.update(new.results)
+            lowering = TTNNLowering(mesh, open_device(f, mesh), type_cache)
+            patterns = GreedyRewritePatternApplier([
+                MeshShardToDistribution(lowering),
+                ToLayoutToMemoryConfig(lowering),
+                TableOpToTTNN(lowering),
+                ReturnToHost(lowering),
+                UnloweredTTIROp(),
+            ], dce_enabled=False)
+            PatternRewriteWalker(patterns, apply_recursively=False).rewrite_region(f.body)
         fix_function_types(op)
-
-    @staticmethod
-    def _lower_return(ret: func.ReturnOp, device_values: set[SSAValue], multi: bool) -> None:
-        """Bring the device tensors this pass produced back to the host for the return."""
-        from meshc.dialects import ttnn
-
-        for i, v in enumerate(ret.operands):
-            if v not in device_values:
-                continue
-            # on a mesh the result stays distributed: one host tensor a device, as TTNN's
-            # from_device of a multi-device tensor gives
-            new = ttnn.FromDeviceOp.create(operands=[v], result_types=[host_type(v.type)])
-            new.location = ret.location
-            Rewriter.insert_op(new, InsertPoint.before(ret))
-            ret.operands[i] = new.results[0]

@@ -1,0 +1,109 @@
+"""Building one `ttmetal.enqueue_program` for `convert-ttir-to-ttmetal`: its buffers, its core
+grid and the kernel block of tile ops (read_tiles, compute, write_tiles) every core runs.
+
+`KernelBuilder` appends tile ops to the kernel block and computes each block's type from the
+buffer, the selectors and the grid (meshc.dialects.ttmetal.block_shape); `result_grid` is the
+2-d core grid a result's `#tt.metal_layout` asks for.
+"""
+
+from __future__ import annotations
+
+from xdsl.dialects.builtin import ArrayAttr, DenseArrayBase, IntegerAttr, StringAttr, TensorType, i64
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+
+from meshc.diagnostics import LocatedError
+from meshc.dialects import ttmetal
+from meshc.dialects.shape_rules import broadcast_shapes
+from meshc.layout.shapes import fmt_shape
+from meshc.passes.lowering_utils import encoding_of
+
+
+def _selectors(*s: str) -> ArrayAttr:
+    return ArrayAttr([StringAttr(x) for x in s])
+
+
+class KernelBuilder:
+    """Builds one enqueue_program: its buffers, grid and the kernel block."""
+
+    def __init__(self, buffers: list[SSAValue], grid: tuple[int, int], core_map: Attribute | None, loc):
+        self.buffers = buffers
+        self.grid = grid
+        self.core_map = core_map
+        self.block = Block(arg_types=[b.type for b in buffers])
+        self.loc = loc
+
+    def _add(self, op: Operation) -> Operation:
+        op.location = self.loc
+        self.block.add_op(op)
+        return op
+
+    def _block_type(self, buf: SSAValue, sel: tuple[str, str]) -> TensorType:
+        shape = ttmetal.block_shape(buf.type.get_shape(), sel, self.grid)
+        return TensorType(buf.type.element_type, shape)
+
+    def read(self, i: int, sel: tuple[str, str]) -> SSAValue:
+        arg = self.block.args[i]
+        op = ttmetal.ReadTilesOp.create(operands=[arg], result_types=[self._block_type(self.buffers[i], sel)],
+                                        attributes={"select": _selectors(*sel)})
+        return self._add(op).results[0]
+
+    def write(self, v: SSAValue, i: int, sel: tuple[str, str]) -> None:
+        self._add(ttmetal.WriteTilesOp.create(operands=[v, self.block.args[i]], attributes={"select": _selectors(*sel)}))
+
+    def unary(self, kind: str, v: SSAValue, elem: Attribute | None = None) -> SSAValue:
+        t = v.type if elem is None else TensorType(elem, v.type.get_shape())
+        op = ttmetal.TileUnaryOp.create(operands=[v], result_types=[t], attributes={"op": StringAttr(kind)})
+        return self._add(op).results[0]
+
+    def binary(self, kind: str, a: SSAValue, b: SSAValue) -> SSAValue:
+        shape = broadcast_shapes(tuple(a.type.get_shape()), tuple(b.type.get_shape()))
+        t = TensorType(a.type.element_type, shape)
+        op = ttmetal.TileBinaryOp.create(operands=[a, b], result_types=[t], attributes={"op": StringAttr(kind)})
+        return self._add(op).results[0]
+
+    def where(self, c: SSAValue, a: SSAValue, b: SSAValue) -> SSAValue:
+        shape = broadcast_shapes(broadcast_shapes(tuple(c.type.get_shape()), tuple(a.type.get_shape())),
+                                 tuple(b.type.get_shape()))
+        t = TensorType(a.type.element_type, shape)
+        return self._add(ttmetal.TileWhereOp.create(operands=[c, a, b], result_types=[t])).results[0]
+
+    def matmul(self, a: SSAValue, b: SSAValue) -> SSAValue:
+        t = TensorType(a.type.element_type, (a.type.get_shape()[0], b.type.get_shape()[1]))
+        return self._add(ttmetal.TileMatmulOp.create(operands=[a, b], result_types=[t])).results[0]
+
+    def transpose(self, v: SSAValue) -> SSAValue:
+        s = v.type.get_shape()
+        t = TensorType(v.type.element_type, (s[1], s[0]))
+        return self._add(ttmetal.TileTransposeOp.create(operands=[v], result_types=[t])).results[0]
+
+    def reduce(self, kind: str, v: SSAValue, dim: int) -> SSAValue:
+        s = list(v.type.get_shape())
+        s[dim] = 1
+        t = TensorType(v.type.element_type, s)
+        return self._add(ttmetal.TileReduceOp.create(
+            operands=[v], result_types=[t],
+            attributes={"op": StringAttr(kind), "dim": IntegerAttr(dim, i64)})).results[0]
+
+    def build(self) -> Operation:
+        self._add(ttmetal.KernelEndOp.create())
+        attrs: dict[str, Attribute] = {"grid": DenseArrayBase.from_list(i64, list(self.grid))}
+        if self.core_map is not None:
+            attrs["core_map"] = self.core_map
+        op = ttmetal.EnqueueProgramOp.create(operands=self.buffers, attributes=attrs, regions=[Region(self.block)])
+        op.location = self.loc
+        return op
+
+
+def result_grid(t: TensorType, op: Operation) -> tuple[int, int]:
+    """The 2-d core grid of a result's `#tt.metal_layout` (a 1-d grid is one row)."""
+    enc = encoding_of(t)
+    if enc is None or enc.name != "tt.metal_layout":
+        raise LocatedError(f"convert-ttir-to-ttmetal: the result {t} has no #tt.metal_layout; run ttir-layout first", op)
+    g = tuple(enc.model().grid)
+    if len(g) == 1:
+        return (1, g[0])
+    if len(g) != 2:
+        raise LocatedError(
+            f"convert-ttir-to-ttmetal: programs run on 2-d core grids of a chip; the layout grid "
+            f"{fmt_shape(g)} of {t} has rank {len(g)}", op)
+    return g[0], g[1]
