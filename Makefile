@@ -29,9 +29,16 @@ unit: $(TSTAMP)
 lit: $(TSTAMP)
 	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/lit -sv test/lit
 
+# lit runs the tools through a fork server (test/lit/tool_server.py); the front-door tests run a
+# second time through the installed console scripts, so real start-ups, exit codes and the
+# absence of tracebacks are tested as a user meets them
+DIRECT_LIT := test/lit/tools/opt-*.mlir test/lit/tools/run-errors.mlir test/lit/tools/run-input-errors.mlir \
+	test/lit/tools/viz-errors.mlir test/lit/tools/implicit-module-location.mlir
+
 test: $(TSTAMP)
 	$(BIN)/python -m pytest -n auto test/unit
 	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/lit -s test/lit
+	MESHC_LIT_DIRECT=1 PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/lit -s $(DIRECT_LIT)
 	$(MAKE) fuzz-short
 
 # a short fixed-seed fuzz run: fails on any internal error, hang, out of memory or unlocated error
