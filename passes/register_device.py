@@ -84,7 +84,10 @@ class RegisterDevicePass(ModulePass):
         if self.system is not None:
             system_name, sysdesc = self.system, load_system(self.system, op)
         elif wanted is not None and all(s >= 1 for s in wanted):
-            system_name, sysdesc = "the smallest system holding the mesh", default_system(wanted)
+            try:
+                system_name, sysdesc = "the smallest system holding the mesh", default_system(wanted)
+            except LayoutError as e:  # a mesh beyond every named system and beyond MAX_DEVICES
+                raise LocatedError(f"no system for mesh {fmt_shape(wanted)}: {e}", op) from None
         else:
             system_name, sysdesc = "n150", load_system("n150", op)
         mesh = wanted if wanted is not None else tuple(sysdesc.mesh_shape)

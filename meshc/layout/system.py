@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 from meshc.layout.errors import LayoutError
+from meshc.layout.limits import MAX_DEVICES, check_count
 from meshc.layout.shapes import fmt_shape
 
 # the machine's rates (the simulator's time model, docs/simulator.md; ttir-auto-shard's estimate)
@@ -125,6 +126,9 @@ def verify_system(s: SystemDesc) -> None:
 
 def mesh_system(mesh_shape: tuple[int, ...], arch: str = "wormhole_b0", torus: bool = False) -> SystemDesc:
     """Chips on a row-major mesh, ethernet between mesh neighbours (and wrap-around if torus)."""
+    if any(n < 1 for n in mesh_shape):
+        raise LayoutError(f"chip mesh {fmt_shape(mesh_shape)} must have positive sizes")
+    check_count(math.prod(mesh_shape), MAX_DEVICES, f"chip mesh {fmt_shape(mesh_shape)}", "chips")
     coords = list(itertools.product(*[range(n) for n in mesh_shape]))
     index = {c: i for i, c in enumerate(coords)}
     links: set[tuple[int, int]] = set()

@@ -75,6 +75,12 @@ def test_derive_device_on_a_huge_mesh():
     _raises(lambda: L.derive_device((2**40, 2**40)), "MAX_DEVICES")
 
 
+def test_mesh_system_beyond_the_device_limit_is_refused_before_enumerating_chips():
+    # the default system of a mesh no named system holds is a plain chip mesh of its shape
+    _raises(lambda: L.mesh_system((2**63 - 1,)), str(2**63 - 1), "MAX_DEVICES")
+    _raises(lambda: L.mesh_system((0, 4)), "positive")
+
+
 def test_derive_device_huge_chip_grid():
     _raises(lambda: L.derive_device((2, 4), chip_grid=(2**40, 2**40)), "cores", "MAX_CORES")
 

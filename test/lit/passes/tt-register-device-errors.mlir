@@ -12,3 +12,11 @@ module {
     func.return %x : tensor<32x32xf32>
   }
 }
+
+// RUN: not meshc-opt %s -p 'tt-register-device{mesh-shape=9223372036854775807}' 2>&1 | filecheck %s --check-prefix=HUGE
+// RUN: not meshc-opt %s -p 'ttir-to-ttmetal-pipeline{mesh-shape=64,65}' 2>&1 | filecheck %s --check-prefix=HUGE2
+// A mesh beyond every named system gets a plain chip mesh of its shape, refused above
+// MAX_DEVICES before its chips are enumerated (a MemoryError before the guard).
+// HUGE: tt-register-device-errors.mlir:10:1: error: 'builtin.module' op no system for mesh 9223372036854775807: chip mesh 9223372036854775807 has 9223372036854775807 chips, more than meshc handles (4096, meshc.layout.limits.MAX_DEVICES)
+// HUGE-NOT: internal error
+// HUGE2: tt-register-device-errors.mlir:10:1: error: 'builtin.module' op no system for mesh 64x65: chip mesh 64x65 has 4160 chips, more than meshc handles (4096, meshc.layout.limits.MAX_DEVICES)
