@@ -39,21 +39,36 @@ def element_dtype_name(t: Attribute) -> str:
     return expect_data_type_name(t)
 
 
+def run_at_op(op, thunk, machine=None):
+    """`thunk()`, run for `op`: its LayoutError / ValueError become a LocatedError at `op`; with a
+    `machine` (meshc.sim.machine.Machine), the traffic it causes is charged to the op
+    (`machine.op(op.name)`)."""
+    try:
+        if machine is None:
+            return thunk()
+        with machine.op(op.name):
+            return thunk()
+    except LocatedError:
+        raise
+    except (LayoutError, ValueError) as e:
+        raise LocatedError(str(e), op) from None
+
+
 def located(fn, machine=None):
-    """An interpreter impl `fn(self, interpreter, op, args)` whose LayoutError / ValueError become
-    a LocatedError at its op; with a `machine` (meshc.sim.machine.Machine), the traffic the impl
-    causes is charged to the op (`machine.op(op.name)`)."""
+    """An interpreter impl `fn(self, interpreter, op, args)` run at its op (`run_at_op`)."""
 
     def wrapper(self, interpreter, op, args):
-        try:
-            if machine is None:
-                return fn(self, interpreter, op, args)
-            with machine.op(op.name):
-                return fn(self, interpreter, op, args)
-        except LocatedError:
-            raise
-        except (LayoutError, ValueError) as e:
-            raise LocatedError(str(e), op) from None
+        return run_at_op(op, lambda: fn(self, interpreter, op, args), machine)
+
+    return wrapper
+
+
+def charged(fn):
+    """A simulator impl `fn(self, interpreter, op, args)` run at its op, its traffic charged to the
+    op on the simulator's `self.machine`."""
+
+    def wrapper(self, interpreter, op, args):
+        return run_at_op(op, lambda: fn(self, interpreter, op, args), self.machine)
 
     return wrapper
 

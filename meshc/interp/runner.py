@@ -294,13 +294,12 @@ def run_golden(module: ModuleOp, inputs=None, entry: str | None = None, seed: in
                progress=None) -> RunResult:
     """The numpy reference run (meshc/interp/ttir.py) of a ttir or ttnn module; `progress` is an
     interpreter listener told of every op."""
-    from meshc.interp.ttir import golden_functions, spmd_functions
+    from meshc.interp.ttir import golden_functions
 
     f = find_entry(module, entry)
     mesh = module_mesh_shape(module) or (1,)
     ins = prepare_inputs(f, inputs, seed)
-    golden = golden_functions(mesh)
-    values = _interpret(module, f, [golden, spmd_functions(mesh, golden)], list(ins.values()),
+    values = _interpret(module, f, golden_functions(mesh), list(ins.values()),
                         [progress] if progress is not None else ())
     return _finish(RunResult(inputs=ins, mode="golden", mesh_shape=mesh), f, values)
 
@@ -347,7 +346,7 @@ def run(module: ModuleOp, inputs=None, entry: str | None = None, seed: int | Non
     if progress is not None:
         listeners.append(progress)
     values = _interpret(module, f, functions, list(ins.values()), listeners, guard_sizes=not abstract)
-    from meshc.interp.ttnn import SimTensor
+    from meshc.interp.runtime import SimTensor
 
     host_values = []
     for v in values:

@@ -6,19 +6,27 @@
   `Machine.send` (each hop on `traffic.link`, once on `traffic.delivered` at the receiver) and
   on the NOCs of both end chips. So the delivered bytes the simulator counts are the plan's,
   i.e. the lower bound, and the link bytes are the plan's bytes times the hops of the machine.
-- `ttnn.moe_route`, `ttnn.moe_dispatch`, `ttnn.moe_combine`: local compute on
-  each device's own tensors through the ops' `spmd` methods (meshc/layout/moe.py: one
-  implementation of the semantics); operands are read over the NOC and results written; no
-  ethernet traffic, because each needs only the device's own data.
+- `ttnn.moe_route`, `ttnn.moe_dispatch`, `ttnn.moe_combine`: local compute on each device's
+  own tensors through meshc/interp/spmd.py (meshc/layout/moe.py: one implementation of the
+  semantics); operands are read over the NOC and results written; no ethernet traffic,
+  because each needs only the device's own data.
+
+`TTNNSpmdSimImpls` is the family base the ttnn simulator (meshc/interp/ttnn.py) derives from:
+its impls use the simulator's `self.machine` and `self.rt` (meshc/interp/runtime.py).
 """
 
 from __future__ import annotations
 
 import numpy as np
+from xdsl.interpreter import InterpreterFunctions, impl
 
-from meshc.interp.common import Distributed, element_dtype_name, shape_of
+from meshc.dialects import ttnn
 from meshc.dialects.ttnn.memory import result_placement
+from meshc.interp.common import Distributed, charged, element_dtype_name, shape_of
 from meshc.interp.runtime import DEFAULT_WHERE, SimTensor, where_of
+from meshc.interp.spmd import moe_combine_values, moe_dispatch_values, moe_route_values, point_to_point_plan
+from meshc.layout.reshard import execute_plan
+from meshc.layout.dtypes import get_dtype
 from meshc.sim.encoding import quantize
 
 
@@ -29,21 +37,18 @@ def _where(result, default):
 
 
 def _elem_bytes(dtype: str) -> float:
-    from meshc.layout.dtypes import get_dtype
-
     d = get_dtype(dtype)
     return d.bytes_for(32, 32) / 1024 if d.is_block_float else d.bits / 8
 
 
-def spmd_sim_table(rt, located) -> dict:
-    """{op class: interpreter function} for the ttnn point-to-point and MoE ops on the simulator runtime `rt`
-    (meshc.interp.ttnn.SimRuntime); `located` wraps a function so errors point at the op."""
-    from meshc.dialects import ttnn
+class TTNNSpmdSimImpls(InterpreterFunctions):
+    """The ttnn point-to-point and MoE ops on the simulator (`self.machine`, `self.rt`)."""
 
-    m = rt.m
+    # -------------------------------------------------------------- operands in, results out
 
-    def device_inputs(op, args):
+    def device_inputs(self, op, args):
         """Per-device values of every operand (tensors read over the NOC), and the first tensor."""
+        m, rt = self.machine, self.rt
         ins, first = [], None
         for a, v in zip(args, op.operands):
             t = rt.as_device(op, a, element_dtype_name(v.type))
@@ -54,7 +59,8 @@ def spmd_sim_table(rt, located) -> dict:
                 rt.release(t)
         return ins, first
 
-    def write_results(op, results, default):
+    def write_results(self, op, results, default):
+        m, rt = self.machine, self.rt
         outs = []
         for r, vals in zip(op.results, results):
             dtype = element_dtype_name(r.type)
@@ -65,23 +71,14 @@ def spmd_sim_table(rt, located) -> dict:
             outs.append(out)
         return tuple(outs)
 
-    @located
-    def local(self, interpreter, op, args):
-        ins, first = device_inputs(op, args)
-        n = m.num_devices
-        if m.abstract:  # shapes only: the results' bytes are counted, routing is not computed
-            res = [[m.blank(shape_of(r), element_dtype_name(r.type))] * n for r in op.results]
-        else:
-            res = op.spmd([Distributed(v) for v in ins], m.mesh_shape)
-        res = [list(r) if isinstance(r, list) else [r] * n for r in res]
-        return write_results(op, res, where_of(first) if first is not None else DEFAULT_WHERE)
+    # -------------------------------------------------------------- point to point
 
-    @located
-    def point_to_point(self, interpreter, op, args):
-        from meshc.layout.reshard import execute_plan
-
-        ins, first = device_inputs(op, args)
-        plan = op.plan()
+    @impl(ttnn.PointToPointOp)
+    @charged
+    def run_point_to_point(self, interpreter, op, args):
+        m = self.machine
+        ins, first = self.device_inputs(op, args)
+        plan = point_to_point_plan(op)
         if m.abstract:
             out = [m.blank(shape_of(op.results[0]), element_dtype_name(op.results[0].type))] * m.num_devices
         else:
@@ -93,9 +90,33 @@ def spmd_sim_table(rt, located) -> dict:
             m.send(a, b, nbytes)
             m.traffic.noc[a] += nbytes
             m.traffic.noc[b] += nbytes
-        return write_results(op, [out], where_of(first))
+        return self.write_results(op, [out], where_of(first))
 
-    table = {ttnn.PointToPointOp: point_to_point}
-    for cls in (ttnn.MoeRouteOp, ttnn.MoeDispatchOp, ttnn.MoeCombineOp):
-        table[cls] = local
-    return table
+    # -------------------------------------------------------------- mixture of experts: each device on its own data
+
+    def local(self, op, args, values):
+        """`values(op, per-device args)` on every device; results written to new tensors."""
+        m = self.machine
+        ins, first = self.device_inputs(op, args)
+        n = m.num_devices
+        if m.abstract:  # shapes only: the results' bytes are counted, routing is not computed
+            res = [[m.blank(shape_of(r), element_dtype_name(r.type))] * n for r in op.results]
+        else:
+            res = values(op, [Distributed(v) for v in ins])
+        res = [list(r) if isinstance(r, list) else [r] * n for r in res]
+        return self.write_results(op, res, where_of(first) if first is not None else DEFAULT_WHERE)
+
+    @impl(ttnn.MoeRouteOp)
+    @charged
+    def run_moe_route(self, interpreter, op, args):
+        return self.local(op, args, moe_route_values)
+
+    @impl(ttnn.MoeDispatchOp)
+    @charged
+    def run_moe_dispatch(self, interpreter, op, args):
+        return self.local(op, args, moe_dispatch_values)
+
+    @impl(ttnn.MoeCombineOp)
+    @charged
+    def run_moe_combine(self, interpreter, op, args):
+        return self.local(op, args, moe_combine_values)

@@ -4,28 +4,40 @@ A distributed value is a `Distributed` list of arrays over the mesh in device or
 are plain numpy over that list (concatenate, sum, split), with no machine in between. This is
 the reference `meshc-run --check` compares the simulator against. ttnn programs are accepted
 too: `ttnn.distribute_tensor` / `aggregate_tensor` mean what `ttir.mesh_shard` means, memory
-and layout changes are the identity, and compute ops share the kernels of meshc/sim/compute.py. Ops that carry their own SPMD
-meaning (a `spmd(args, mesh_shape)` method: ttir.reshard, all_slice, the MoE ops) run through it.
+and layout changes are the identity, and compute ops share the kernels of meshc/sim/compute.py.
+The reshard, point-to-point and MoE ops run their meaning of meshc/interp/spmd.py.
+
+`GoldenFunctions` is one static class: the op families of meshc/interp/op_families.py (compute
+ops and collectives of both dialects) and one `@impl` each for the other ops.
 """
 
 from __future__ import annotations
 
-
 import numpy as np
-from xdsl.interpreter import Interpreter, InterpreterFunctions, impl, register_impls
+from xdsl.interpreter import impl, register_impls
 
 from meshc.diagnostics import LocatedError
-from meshc.interp.common import Distributed, element_dtype_name, kernel_attrs, located, shape_of
+from meshc.dialects import ttir, ttnn
+from meshc.dialects.shape_rules import ints_of
 from meshc.dialects.ttir import collective_args
-from meshc.layout.collectives import COLLECTIVES, collective
+from meshc.interp.common import Distributed, element_dtype_name, kernel_attrs, located, run_at_op, shape_of
+from meshc.interp.op_families import TTIRCollectiveImpls, TTIRComputeImpls, TTNNCollectiveImpls, TTNNComputeImpls
+from meshc.interp.spmd import (
+    moe_combine_values,
+    moe_dispatch_values,
+    moe_route_values,
+    point_to_point_plan,
+    reshard_plan,
+    run_plan,
+)
+from meshc.layout.collectives import collective
+from meshc.layout.dtypes import get_dtype
 from meshc.layout.errors import LayoutError
 from meshc.layout.mesh import ShardingSpec, spec_from_shard_dims
-from meshc.sim.compute import KINDS, run_kernel
+from meshc.sim.compute import run_kernel
 from meshc.sim.encoding import quantize
 
-COLLECTIVE_KINDS = COLLECTIVES.keys()
-"""The collective kinds (a live view of meshc.layout.collectives.COLLECTIVES), each run by its
-registry entry."""
+# ----------------------------------------------------------------------------- distributed values
 
 
 def spec_for(shard_dims: tuple[int, ...], rank: int, mesh_shape: tuple[int, ...]) -> ShardingSpec:
@@ -52,8 +64,6 @@ def assemble(pieces: list[np.ndarray], spec: ShardingSpec, full_shape: tuple[int
 
 
 def shard_dims_of(op) -> tuple[int, ...]:
-    from meshc.dialects.shape_rules import ints_of
-
     if "shard_type" in op.attributes and op.attributes["shard_type"].data in ("replicate", "identity"):
         return tuple(-1 for _ in ints_of(op.attributes["shard_dims"]))
     return ints_of(op.attributes["shard_dims"])
@@ -67,8 +77,6 @@ def golden_collective(kind: str, op, vals: list[np.ndarray], mesh_shape) -> Dist
 
 def dense_value(attr, shape: tuple[int, ...], dtype: str) -> np.ndarray:
     """The host array of a dense elements attribute (a splat fills the shape), in `dtype`."""
-    from meshc.layout.dtypes import get_dtype
-
     vals = np.asarray(attr.get_values())
     arr = np.broadcast_to(vals.reshape(()), shape) if vals.size == 1 else vals.reshape(shape)
     return quantize(np.array(arr, dtype=get_dtype(dtype).host_dtype), dtype)
@@ -79,6 +87,8 @@ def constant_value(op) -> np.ndarray:
 
 
 class GoldenState:
+    """What `ttnn.get_device` returns on numpy: the mesh shape."""
+
     def __init__(self, mesh_shape: tuple[int, ...]):
         self.mesh_shape = tuple(mesh_shape)
 
@@ -92,116 +102,178 @@ def _per_device(fn, args):
     return Distributed(fn([a[i] if isinstance(a, Distributed) else a for a in args]) for i in range(n))
 
 
-def compute_impl(self, interpreter: Interpreter, op, args):
-    kind = op.name.split(".", 1)[1]
-    attrs = kernel_attrs(op)
-    dtype = element_dtype_name(op.results[0].type)
-    try:
-        return (_per_device(lambda xs: quantize(run_kernel(kind, xs, attrs), dtype), args),)
-    except (LayoutError, ValueError) as e:
-        raise LocatedError(str(e), op) from None
+def _distributed(results) -> tuple:
+    """Per-device lists of results as `Distributed` values (host arrays stay)."""
+    return tuple(Distributed(r) if isinstance(r, list) else r for r in results)
 
 
-def make_functions(op_classes: dict, base: type, name: str) -> type:
-    """An InterpreterFunctions class with `@impl(cls)` of `fn` for every (cls, fn)."""
-    ns = {}
-    for i, (cls, fn) in enumerate(op_classes.items()):
-        ns[f"run_{i}_{cls.__name__}"] = impl(cls)(fn)
-    return register_impls(type(name, (base,), ns))
+# ----------------------------------------------------------------------------- the interpreter
 
 
-def golden_functions(mesh_shape: tuple[int, ...]) -> InterpreterFunctions:
-    """Golden implementations of every ttir op and of the ttnn ops (numpy meaning)."""
-    from meshc.dialects import ttir, ttnn
+@register_impls
+class GoldenFunctions(TTIRComputeImpls, TTNNComputeImpls, TTIRCollectiveImpls, TTNNCollectiveImpls):
+    """Golden implementations of every ttir op and of the ttnn ops (their numpy meaning) on a
+    mesh of `mesh_shape`."""
 
-    state = GoldenState(mesh_shape)
-    table: dict = {}
+    def __init__(self, mesh_shape: tuple[int, ...]):
+        self.state = GoldenState(mesh_shape)
 
-    for dialect in (ttir.TTIR, ttnn.TTNN):
-        for cls in dialect.operations:
-            kind = cls.name.split(".", 1)[1]
-            if kind in KINDS:
-                table[cls] = compute_impl
-            elif kind in COLLECTIVE_KINDS:
-                @located
-                def coll(self, interpreter, op, args, kind=kind):
-                    (x,) = args
-                    if not isinstance(x, Distributed):
-                        x = Distributed([x] * int(np.prod(state.mesh_shape)))
-                    return (golden_collective(kind, op, list(x), state.mesh_shape),)
-                table[cls] = coll
+    @property
+    def mesh_shape(self) -> tuple[int, ...]:
+        return self.state.mesh_shape
 
-    def constant(self, interpreter, op, args):
+    def on_devices(self, x) -> Distributed:
+        """`x` as one array a device: a host array is on every device."""
+        return x if isinstance(x, Distributed) else Distributed([x] * int(np.prod(self.mesh_shape)))
+
+    # -------------------------------------------------------------- the op families
+
+    def compute(self, kind: str, op, args):
+        """A compute op: its kernel on each device's arrays, rounded to the result type."""
+        attrs = kernel_attrs(op)
+        dtype = element_dtype_name(op.results[0].type)
+        return run_at_op(op, lambda: (_per_device(lambda xs: quantize(run_kernel(kind, xs, attrs), dtype), args),))
+
+    def collective(self, kind: str, op, args):
+        """A collective: its registry meaning (numpy over the devices' arrays)."""
+        (x,) = args
+        return run_at_op(op, lambda: (golden_collective(kind, op, list(self.on_devices(x)), self.mesh_shape),))
+
+    # -------------------------------------------------------------- tensors made by the program
+
+    def constant(self, op):
         return (constant_value(op),)
 
-    def empty(self, interpreter, op, args):
-        from meshc.layout.dtypes import get_dtype
-
+    def empty(self, op):
         return (np.zeros(shape_of(op.results[0]), get_dtype(element_dtype_name(op.results[0].type)).host_dtype),)
 
-    def identity(self, interpreter, op, args):
+    @impl(ttir.ConstantOp)
+    def run_constant(self, interpreter, op, args):
+        return self.constant(op)
+
+    @impl(ttnn.ConstantOp)
+    def run_ttnn_constant(self, interpreter, op, args):
+        return self.constant(op)
+
+    @impl(ttir.EmptyOp)
+    def run_empty(self, interpreter, op, args):
+        return self.empty(op)
+
+    @impl(ttnn.EmptyOp)
+    def run_ttnn_empty(self, interpreter, op, args):
+        return self.empty(op)
+
+    # -------------------------------------------------------------- layouts, memory and devices: no change of value
+
+    @impl(ttir.ToLayoutOp)
+    def run_to_layout(self, interpreter, op, args):
         return (args[0],)
 
-    def to_device(self, interpreter, op, args):
-        x = args[0]
-        if isinstance(x, Distributed):
-            return (x,)
-        return (Distributed([x] * int(np.prod(state.mesh_shape))),)
+    @impl(ttnn.ToLayoutOp)
+    def run_ttnn_to_layout(self, interpreter, op, args):
+        return (args[0],)
 
-    def from_device(self, interpreter, op, args):
+    @impl(ttnn.ToMemoryConfigOp)
+    def run_to_memory_config(self, interpreter, op, args):
+        return (args[0],)
+
+    @impl(ttnn.GetDeviceOp)
+    def run_get_device(self, interpreter, op, args):
+        return (self.state,)
+
+    @impl(ttnn.ToDeviceOp)
+    def run_to_device(self, interpreter, op, args):
+        return (self.on_devices(args[0]),)
+
+    @impl(ttnn.FromDeviceOp)
+    def run_from_device(self, interpreter, op, args):
         x = args[0]
         if isinstance(x, Distributed) and len(x) == 1:
             return (x[0],)
         return (x,)
 
-    def get_device(self, interpreter, op, args):
-        return (state,)
+    # -------------------------------------------------------------- host <-> mesh
 
-    def shard(self, interpreter, op, args):
-        x = args[0]
-        if op.name == "ttir.mesh_shard" and op.is_identity:  # unchanged on every device
-            return (x,)
-        full_to_shard = op.name == "ttnn.distribute_tensor" or (
-            op.name == "ttir.mesh_shard" and op.attributes["shard_direction"].data == "full_to_shard")
+    def shard(self, op, x, full_to_shard: bool):
+        """Split a host tensor into the devices' pieces (full_to_shard), or assemble them."""
         dims = shard_dims_of(op)
         if full_to_shard:
             if isinstance(x, Distributed):
                 raise LocatedError("full_to_shard needs a host tensor, but its operand is already distributed", op)
-            spec = spec_for(dims, x.ndim, state.mesh_shape)
-            return (split_to_devices(x, spec),)
+            return (split_to_devices(x, spec_for(dims, x.ndim, self.mesh_shape)),)
         full = shape_of(op.results[0])
-        if not isinstance(x, Distributed):
-            x = Distributed([x] * int(np.prod(state.mesh_shape)))
-        spec = spec_for(dims, len(full), state.mesh_shape)
-        return (assemble(list(x), spec, full),)
+        return (assemble(list(self.on_devices(x)), spec_for(dims, len(full), self.mesh_shape), full),)
 
-    table[ttir.ConstantOp] = constant
-    table[ttnn.ConstantOp] = constant
-    table[ttir.EmptyOp] = empty
-    table[ttnn.EmptyOp] = empty
-    for cls in (ttir.ToLayoutOp, ttnn.ToLayoutOp, ttnn.ToMemoryConfigOp):
-        table[cls] = identity
-    table[ttnn.ToDeviceOp] = to_device
-    table[ttnn.FromDeviceOp] = from_device
-    table[ttnn.GetDeviceOp] = get_device
-    for cls in (ttir.MeshShardOp, ttnn.DistributeTensorOp, ttnn.AggregateTensorOp):
-        table[cls] = shard
-    cls = make_functions(table, InterpreterFunctions, "GoldenFunctions")
-    return cls()
+    @impl(ttir.MeshShardOp)
+    def run_mesh_shard(self, interpreter, op, args):
+        if op.is_identity:  # unchanged on every device
+            return (args[0],)
+        return self.shard(op, args[0], op.attributes["shard_direction"].data == "full_to_shard")
 
+    @impl(ttnn.DistributeTensorOp)
+    def run_distribute_tensor(self, interpreter, op, args):
+        return self.shard(op, args[0], True)
 
-def spmd_functions(mesh_shape: tuple[int, ...], exclude: InterpreterFunctions | None = None) -> InterpreterFunctions:
-    """Implementations of the ops that define their own SPMD meaning (`op.spmd(args, mesh_shape)`:
-    ttir.reshard, all_slice, the MoE ops), for those `exclude` does not implement already."""
-    from meshc.dialects import ttir, ttnn
+    @impl(ttnn.AggregateTensorOp)
+    def run_aggregate_tensor(self, interpreter, op, args):
+        return self.shard(op, args[0], False)
 
-    have = {cls for cls, _ in type(exclude)._impls()} if exclude is not None else set()
+    # -------------------------------------------------------------- reshards (meshc/interp/spmd.py)
 
+    @impl(ttir.ReshardOp)
     @located
-    def spmd(self, interpreter, op, args):
-        res = op.spmd(list(args), tuple(mesh_shape))
-        return tuple(Distributed(r) if isinstance(r, list) else r for r in res)
+    def run_reshard(self, interpreter, op, args):
+        return (Distributed(run_plan(reshard_plan(op), args[0], self.mesh_shape)),)
 
-    table = {cls: spmd for d in (ttir.TTIR, ttnn.TTNN) for cls in d.operations
-             if cls not in have and callable(getattr(cls, "spmd", None))}
-    return make_functions(table, InterpreterFunctions, "SpmdFunctions")()
+    @impl(ttir.PointToPointOp)
+    @located
+    def run_point_to_point(self, interpreter, op, args):
+        return (Distributed(run_plan(point_to_point_plan(op), args[0], self.mesh_shape)),)
+
+    @impl(ttnn.PointToPointOp)
+    @located
+    def run_ttnn_point_to_point(self, interpreter, op, args):
+        return (Distributed(run_plan(point_to_point_plan(op), args[0], self.mesh_shape)),)
+
+    @impl(ttir.ShardingConstraintOp)
+    @located
+    def run_sharding_constraint(self, interpreter, op, args):
+        """On numpy (a global value), the identity."""
+        return (args[0],)
+
+    # -------------------------------------------------------------- mixture of experts (meshc/interp/spmd.py)
+
+    @impl(ttir.MoeRouteOp)
+    @located
+    def run_moe_route(self, interpreter, op, args):
+        return _distributed(moe_route_values(op, list(args)))
+
+    @impl(ttnn.MoeRouteOp)
+    @located
+    def run_ttnn_moe_route(self, interpreter, op, args):
+        return _distributed(moe_route_values(op, list(args)))
+
+    @impl(ttir.MoeDispatchOp)
+    @located
+    def run_moe_dispatch(self, interpreter, op, args):
+        return _distributed(moe_dispatch_values(op, list(args)))
+
+    @impl(ttnn.MoeDispatchOp)
+    @located
+    def run_ttnn_moe_dispatch(self, interpreter, op, args):
+        return _distributed(moe_dispatch_values(op, list(args)))
+
+    @impl(ttir.MoeCombineOp)
+    @located
+    def run_moe_combine(self, interpreter, op, args):
+        return _distributed(moe_combine_values(op, list(args)))
+
+    @impl(ttnn.MoeCombineOp)
+    @located
+    def run_ttnn_moe_combine(self, interpreter, op, args):
+        return _distributed(moe_combine_values(op, list(args)))
+
+
+def golden_functions(mesh_shape: tuple[int, ...]) -> GoldenFunctions:
+    """Golden implementations of every ttir op and of the ttnn ops (numpy meaning)."""
+    return GoldenFunctions(mesh_shape)

@@ -13,30 +13,33 @@
   kernels of meshc/sim/compute.py, rounded to the block's element type. The physical core is
   `core_map(y, x)` (identity when absent) plus `grid_offset`;
 - enqueue_ccl runs the collective of meshc/sim/collectives.py from one buffer into another.
+
+`TTMetalSimFunctions` is one static class with one `@impl` an op; the kernel a program runs
+sees its core through the class's `KernelContext`.
 """
 
 from __future__ import annotations
 
 import numpy as np
-from xdsl.interpreter import InterpreterFunctions, ReturnedValues, impl_terminator, register_impls
+from xdsl.interpreter import InterpreterFunctions, ReturnedValues, impl, impl_terminator, register_impls
 
+from meshc.dialects import ttmetal
+from meshc.dialects.shape_rules import ints_of
 from meshc.interp.common import Distributed, element_dtype_name, located, shape_of, transfer_config
-from meshc.interp.ttir import make_functions
-from meshc.interp.ttnn import SimRuntime, run_collective
+from meshc.interp.runtime import SimRuntime
+from meshc.interp.ttir import dense_value
+from meshc.interp.ttnn import run_collective
+from meshc.layout.affine import parse_map
 from meshc.sim.compute import run_kernel
 from meshc.sim.encoding import quantize
 from meshc.sim.machine import Machine
 from meshc.sim.memory import MeshBuffer, fold2d
 
+# ----------------------------------------------------------------------------- cores and blocks
+
 
 def _buffer_dtype(t) -> str:
     return element_dtype_name(t.element_type)
-
-
-def _ints(attr) -> tuple[int, ...]:
-    from meshc.dialects.shape_rules import ints_of
-
-    return ints_of(attr)
 
 
 class KernelContext:
@@ -63,6 +66,10 @@ def _block(shape2d: tuple[int, int], select: tuple[str, str], ctx: KernelContext
     return out[0], out[1]
 
 
+def _result_dtype(op) -> str:
+    return element_dtype_name(op.results[0].type)
+
+
 def _replicate_device0(m: Machine, delta) -> None:
     """Add device 0's traffic `delta` (NOC per chip, DRAM per bank) once more for every other device."""
     first = m.devices[0]
@@ -77,24 +84,31 @@ def _replicate_device0(m: Machine, delta) -> None:
                     counter[(chip, bank)] += n
 
 
-def metal_functions(machine: Machine) -> tuple[InterpreterFunctions, SimRuntime]:
-    from meshc.dialects import ttmetal
+# ----------------------------------------------------------------------------- the interpreter
 
-    rt = SimRuntime(machine)
-    m = machine
-    ctx = KernelContext()
-    owners_cache: dict[int, np.ndarray] = {}
-    table: dict = {}
 
-    def owner_map(buf: MeshBuffer) -> np.ndarray:
+@register_impls
+class TTMetalSimFunctions(InterpreterFunctions):
+    """The ttmetal ops on the simulator `machine`: buffers, host transfers, programs and CCLs."""
+
+    def __init__(self, machine: Machine):
+        self.machine = machine
+        self.rt = SimRuntime(machine)
+        self.ctx = KernelContext()
+        self.owners_cache: dict[int, np.ndarray] = {}
+
+    # -------------------------------------------------------------- traffic of a core's blocks
+
+    def owner_map(self, buf: MeshBuffer) -> np.ndarray:
         """Owner index of every element of the buffer's tensor, folded 2-d (the placement model's)."""
-        if buf.id not in owners_cache:
-            owners_cache[buf.id] = buf.layout.placement.element_owner().reshape(fold2d(buf.layout.shape))
-        return owners_cache[buf.id]
+        if buf.id not in self.owners_cache:
+            self.owners_cache[buf.id] = buf.layout.placement.element_owner().reshape(fold2d(buf.layout.shape))
+        return self.owners_cache[buf.id]
 
-    def count_block(buf: MeshBuffer, rows: slice, cols: slice, write: bool) -> None:
+    def count_block(self, buf: MeshBuffer, rows: slice, cols: slice, write: bool) -> None:
         """NOC bytes of a block moved between this core and the owners that hold it."""
-        owners = owner_map(buf)[rows, cols]
+        m, ctx = self.machine, self.ctx
+        owners = self.owner_map(buf)[rows, cols]
         ly = buf.layout
         p = ly.placement
         per_elem = p.page_bytes / p.layout.page_elems
@@ -110,16 +124,21 @@ def metal_functions(machine: Machine) -> tuple[InterpreterFunctions, SimRuntime]
         remote = int(np.count_nonzero(owners != mine))
         m.traffic.noc[chip] += int(round(remote * per_elem))
 
-    @located
-    def create_buffer(self, interpreter, op, args):
-        t = op.results[0].type
-        tile = _ints(op.tile) if op.tile is not None else None
-        cfg = op.memory_config.model()
-        return (m.allocate(t.get_shape(), _buffer_dtype(t), cfg, name=f"%{op.results[0].name_hint or 'buffer'}",
-                           tile=tile),)
+    # -------------------------------------------------------------- buffers and host transfers
 
+    @impl(ttmetal.CreateBufferOp)
     @located
-    def write_buffer(self, interpreter, op, args):
+    def run_create_buffer(self, interpreter, op, args):
+        t = op.results[0].type
+        tile = ints_of(op.tile) if op.tile is not None else None
+        cfg = op.memory_config.model()
+        return (self.machine.allocate(t.get_shape(), _buffer_dtype(t), cfg,
+                                      name=f"%{op.results[0].name_hint or 'buffer'}", tile=tile),)
+
+    @impl(ttmetal.EnqueueWriteBufferOp)
+    @located
+    def run_write_buffer(self, interpreter, op, args):
+        m = self.machine
         x, buf = args
         x = np.asarray(x)
         config = transfer_config(op, x.shape, m.mesh_shape, _buffer_dtype(op.buffer.type))
@@ -127,42 +146,51 @@ def metal_functions(machine: Machine) -> tuple[InterpreterFunctions, SimRuntime]
             m.write_host(buf, x, config)
         return ()
 
+    @impl(ttmetal.EnqueueWriteConstantOp)
     @located
-    def write_constant(self, interpreter, op, args):
+    def run_write_constant(self, interpreter, op, args):
+        m = self.machine
         (buf,) = args
-        from meshc.interp.ttir import dense_value
-
         value = dense_value(op.value, buf.layout.shape, _buffer_dtype(op.buffer.type))
         with m.op(op.name):
             m.write(buf, [value] * len(buf.devices))
         return ()
 
+    @impl(ttmetal.EnqueueReadBufferOp)
     @located
-    def read_buffer(self, interpreter, op, args):
+    def run_read_buffer(self, interpreter, op, args):
+        m = self.machine
         (buf,) = args
         full = shape_of(op.results[0])
         config = transfer_config(op, full, m.mesh_shape, _buffer_dtype(op.buffer.type))
         with m.op(op.name):
             return (m.read_host(buf, config, full),)
 
+    @impl(ttmetal.EnqueueReadShardsOp)
     @located
-    def read_shards(self, interpreter, op, args):
+    def run_read_shards(self, interpreter, op, args):
         (buf,) = args
-        with m.op(op.name):
-            vals = m.read(buf)
+        with self.machine.op(op.name):
+            vals = self.machine.read(buf)
         return (vals[0] if len(vals) == 1 else Distributed(vals),)
 
+    @impl(ttmetal.DeallocateBufferOp)
     @located
-    def deallocate(self, interpreter, op, args):
-        m.free(args[0])
-        owners_cache.pop(args[0].id, None)
+    def run_deallocate_buffer(self, interpreter, op, args):
+        self.machine.free(args[0])
+        self.owners_cache.pop(args[0].id, None)
         return ()
 
-    def finish(self, interpreter, op, args):
+    @impl(ttmetal.FinishOp)
+    def run_finish(self, interpreter, op, args):
         return ()
 
+    # -------------------------------------------------------------- collectives
+
+    @impl(ttmetal.EnqueueCclOp)
     @located
-    def ccl(self, interpreter, op, args):
+    def run_ccl(self, interpreter, op, args):
+        m = self.machine
         src, dst = args
         kind = op.kind.data
         dtype = _buffer_dtype(op.input.type)
@@ -170,7 +198,7 @@ def metal_functions(machine: Machine) -> tuple[InterpreterFunctions, SimRuntime]
             vals = [m.peek(src, i) for i in range(len(src.devices))]
             for i in range(len(src.devices)):
                 m.count_read(src, i)
-            res = run_collective(rt, op, kind, vals, dtype)
+            res = run_collective(self.rt, op, kind, vals, dtype)
             out_dtype = _buffer_dtype(op.output.type)
             for i, r in enumerate(res):
                 if not m.abstract:
@@ -178,15 +206,17 @@ def metal_functions(machine: Machine) -> tuple[InterpreterFunctions, SimRuntime]
                 m.count_write(dst, i)
         return ()
 
+    # -------------------------------------------------------------- programs
+
+    @impl(ttmetal.EnqueueProgramOp)
     @located
-    def program(self, interpreter, op, args):
+    def run_program(self, interpreter, op, args):
+        m, ctx = self.machine, self.ctx
         grid = op.core_grid()
-        offset = _ints(op.grid_offset) if op.grid_offset is not None else (0, 0)
+        offset = ints_of(op.grid_offset) if op.grid_offset is not None else (0, 0)
         cmap = op.core_map.data if op.core_map is not None else None
         ys, xs = np.divmod(np.arange(grid[0] * grid[1]), grid[1])
         if cmap is not None:
-            from meshc.layout.affine import parse_map
-
             phys = parse_map(str(cmap)).evaluate(np.stack([ys, xs], axis=1))
         else:
             phys = np.stack([ys, xs], axis=1)
@@ -212,79 +242,69 @@ def metal_functions(machine: Machine) -> tuple[InterpreterFunctions, SimRuntime]
                 _replicate_device0(m, m.traffic - before)
         return ()
 
+    # -------------------------------------------------------------- kernel ops: one core's blocks
+
+    @impl(ttmetal.ReadTilesOp)
     @located
-    def read_tiles(self, interpreter, op, args):
+    def run_read_tiles(self, interpreter, op, args):
         (buf,) = args
-        arr = ctx.arrays[buf.id]
-        rows, cols = _block(arr.shape, op.selectors(), ctx)
-        count_block(buf, rows, cols, write=False)
+        arr = self.ctx.arrays[buf.id]
+        rows, cols = _block(arr.shape, op.selectors(), self.ctx)
+        self.count_block(buf, rows, cols, write=False)
         return (arr[rows, cols],)
 
+    @impl(ttmetal.WriteTilesOp)
     @located
-    def write_tiles(self, interpreter, op, args):
+    def run_write_tiles(self, interpreter, op, args):
         blk, buf = args
-        arr = ctx.arrays[buf.id]
-        rows, cols = _block(arr.shape, op.selectors(), ctx)
+        arr = self.ctx.arrays[buf.id]
+        rows, cols = _block(arr.shape, op.selectors(), self.ctx)
         arr[rows, cols] = quantize(np.asarray(blk), _buffer_dtype(op.buffer.type))
-        ctx.written.add(buf.id)
-        count_block(buf, rows, cols, write=True)
+        self.ctx.written.add(buf.id)
+        self.count_block(buf, rows, cols, write=True)
         return ()
 
-    def result_dtype(op) -> str:
-        return element_dtype_name(op.results[0].type)
-
+    @impl(ttmetal.TileUnaryOp)
     @located
-    def tile_unary(self, interpreter, op, args):
+    def run_tile_unary(self, interpreter, op, args):
         kind = op.op.data
         x = args[0]
         y = x.copy() if kind in ("copy", "typecast") else run_kernel(kind, [x], {})
-        return (quantize(y, result_dtype(op)),)
+        return (quantize(y, _result_dtype(op)),)
 
+    @impl(ttmetal.TileBinaryOp)
     @located
-    def tile_binary(self, interpreter, op, args):
-        return (quantize(run_kernel(op.op.data, list(args), {}), result_dtype(op)),)
+    def run_tile_binary(self, interpreter, op, args):
+        return (quantize(run_kernel(op.op.data, list(args), {}), _result_dtype(op)),)
 
+    @impl(ttmetal.TileWhereOp)
     @located
-    def tile_where(self, interpreter, op, args):
-        return (quantize(run_kernel("where", list(args), {}), result_dtype(op)),)
+    def run_tile_where(self, interpreter, op, args):
+        return (quantize(run_kernel("where", list(args), {}), _result_dtype(op)),)
 
+    @impl(ttmetal.TileMatmulOp)
     @located
-    def tile_matmul(self, interpreter, op, args):
-        return (quantize(run_kernel("matmul", list(args), {}), result_dtype(op)),)
+    def run_tile_matmul(self, interpreter, op, args):
+        return (quantize(run_kernel("matmul", list(args), {}), _result_dtype(op)),)
 
+    @impl(ttmetal.TileReduceOp)
     @located
-    def tile_reduce(self, interpreter, op, args):
+    def run_tile_reduce(self, interpreter, op, args):
         d = int(op.dim.value.data)
         y = run_kernel(op.op.data, [args[0]], {"dim_arg": (d,), "keep_dim": True})
-        return (quantize(y, result_dtype(op)),)
+        return (quantize(y, _result_dtype(op)),)
 
+    @impl(ttmetal.TileTransposeOp)
     @located
-    def tile_transpose(self, interpreter, op, args):
-        return (quantize(np.ascontiguousarray(args[0].T), result_dtype(op)),)
+    def run_tile_transpose(self, interpreter, op, args):
+        return (quantize(np.ascontiguousarray(args[0].T), _result_dtype(op)),)
 
-    table[ttmetal.CreateBufferOp] = create_buffer
-    table[ttmetal.EnqueueWriteBufferOp] = write_buffer
-    table[ttmetal.EnqueueReadBufferOp] = read_buffer
-    table[ttmetal.EnqueueReadShardsOp] = read_shards
-    table[ttmetal.EnqueueWriteConstantOp] = write_constant
-    table[ttmetal.DeallocateBufferOp] = deallocate
-    table[ttmetal.FinishOp] = finish
-    table[ttmetal.EnqueueCclOp] = ccl
-    table[ttmetal.EnqueueProgramOp] = program
-    table[ttmetal.ReadTilesOp] = read_tiles
-    table[ttmetal.WriteTilesOp] = write_tiles
-    table[ttmetal.TileUnaryOp] = tile_unary
-    table[ttmetal.TileBinaryOp] = tile_binary
-    table[ttmetal.TileWhereOp] = tile_where
-    table[ttmetal.TileMatmulOp] = tile_matmul
-    table[ttmetal.TileReduceOp] = tile_reduce
-    table[ttmetal.TileTransposeOp] = tile_transpose
+    @impl_terminator(ttmetal.KernelEndOp)
+    def run_kernel_end(self, interpreter, op, args):
+        return ReturnedValues(()), ()
 
-    class _Base(InterpreterFunctions):
-        @impl_terminator(ttmetal.KernelEndOp)
-        def kernel_end(self, interpreter, op, args):
-            return ReturnedValues(()), ()
 
-    base = register_impls(_Base)
-    cls = make_functions(table, base, "TTMetalSimFunctions")
-    return cls(), rt
+def metal_functions(machine: Machine) -> tuple[TTMetalSimFunctions, SimRuntime]:
+    """The ttmetal simulator's functions on `machine`, and the runtime they drive."""
+    fns = TTMetalSimFunctions(machine)
+    return fns, fns.rt

@@ -16,32 +16,39 @@ buffer holding one tensor a device). What each op moves, and how it is counted:
   placement than the result cross the NOC; a matmul multicasts A along the rows of the result's
   core grid and B along its columns;
 - collectives: meshc/sim/collectives.py, over the ethernet links;
-- point_to_point (reshard moves), all_slice and the MoE ops: meshc/interp/spmd_sim.py.
+- point_to_point (reshard moves) and the MoE ops: meshc/interp/spmd_sim.py.
 Buffers are freed after the last use of every value that holds them (reference counted), so
 the peak L1 a core is the peak of the live tensors.
+
+`TTNNSimFunctions` is one static class: the ttnn op families of meshc/interp/op_families.py,
+the reshard and MoE ops of meshc/interp/spmd_sim.py, and one `@impl` each for the device and
+transfer ops. The simulator state (`SimRuntime`, meshc/interp/runtime.py) is its `rt`.
 """
 
 from __future__ import annotations
 
 import numpy as np
-from xdsl.interpreter import Interpreter, InterpreterFunctions
+from xdsl.interpreter import Interpreter, impl, register_impls
 
 from meshc.diagnostics import LocatedError
+from meshc.dialects import ttnn
 from meshc.dialects.ttir import collective_args
-from meshc.interp.common import Distributed, element_dtype_name, kernel_attrs, shape_of, transfer_config
-from meshc.interp.common import located as located_impl
+from meshc.interp.common import Distributed, charged, element_dtype_name, kernel_attrs, run_at_op, shape_of, transfer_config
+from meshc.interp.op_families import TTNNCollectiveImpls, TTNNComputeImpls
 from meshc.interp.runtime import DEFAULT_WHERE, SimRuntime, SimTensor, Where, placement_of, where_of
-from meshc.interp.spmd_sim import spmd_sim_table
-from meshc.interp.ttir import COLLECTIVE_KINDS, constant_value, make_functions, shard_dims_of
+from meshc.interp.spmd_sim import TTNNSpmdSimImpls
+from meshc.interp.ttir import constant_value, shard_dims_of
 from meshc.layout.buffer_pieces import mesh_pieces
 from meshc.layout.collectives import collective
 from meshc.layout.dtypes import get_dtype
-from meshc.sim.compute import KINDS, run_kernel
+from meshc.sim.compute import run_kernel
 from meshc.sim.encoding import quantize
 from meshc.sim.machine import Machine
 
+# ----------------------------------------------------------------------------- shared with ttmetal
 
-def _count_operand(rt: SimRuntime, t: SimTensor, times: int = 1) -> None:
+
+def count_operand(rt: SimRuntime, t: SimTensor, times: int = 1) -> None:
     """Bytes of an operand a kernel pulls over the NOC (and out of DRAM)."""
     for _ in range(times):
         rt.m.count_all(t.buffer, write=False)
@@ -60,19 +67,26 @@ def run_collective(rt: SimRuntime, op, kind: str, vals: list[np.ndarray], dtype:
     return rt.coll.run(kind, vals, args)
 
 
-def sim_functions(machine: Machine) -> tuple[InterpreterFunctions, SimRuntime]:
-    from meshc.dialects import ttnn
+# ----------------------------------------------------------------------------- the interpreter
 
-    rt = SimRuntime(machine)
-    m = machine
-    table: dict = {}
 
-    def located(fn):
-        return located_impl(fn, m)
+@register_impls
+class TTNNSimFunctions(TTNNComputeImpls, TTNNCollectiveImpls, TTNNSpmdSimImpls):
+    """The ttnn ops on the simulator `machine`: every device tensor a mesh buffer, every move counted."""
 
-    @located
-    def compute(self, interpreter, op, args):
-        kind = op.name.split(".", 1)[1]
+    def __init__(self, machine: Machine):
+        self.machine = machine
+        self.rt = SimRuntime(machine)
+
+    # -------------------------------------------------------------- the op families
+
+    def compute(self, kind: str, op, args):
+        return run_at_op(op, lambda: self._compute(kind, op, args), self.machine)
+
+    def _compute(self, kind: str, op, args):
+        """A compute op: each device runs the kernel on its operands; host operands go to the
+        devices first; operands in another placement than the result cross the NOC."""
+        m, rt = self.machine, self.rt
         attrs = kernel_attrs(op)
         dtype = element_dtype_name(op.results[0].type)
         if not any(isinstance(a, SimTensor) for a in args):
@@ -92,12 +106,12 @@ def sim_functions(machine: Machine) -> tuple[InterpreterFunctions, SimRuntime]:
         if kind == "matmul":
             ly = out.buffer.layout
             gy, gx = (1, 1) if ly.interleaved else ly.grid
-            _count_operand(rt, ins[0], gx)
-            _count_operand(rt, ins[1], gy)
+            count_operand(rt, ins[0], gx)
+            count_operand(rt, ins[1], gy)
         else:
             for t in ins:
                 if where_of(t) != where or t.buffer.memory == "dram" or t.shape != out.shape:
-                    _count_operand(rt, t)
+                    count_operand(rt, t)
         if m.abstract:  # shapes only: the result's bytes are counted, no kernel runs
             if out.buffer.memory == "dram":
                 m.count_all(out.buffer, write=True)
@@ -113,14 +127,12 @@ def sim_functions(machine: Machine) -> tuple[InterpreterFunctions, SimRuntime]:
                 rt.release(t)
         return (out,)
 
-    for cls in ttnn.TTNN.operations:
-        kind = cls.name.split(".", 1)[1]
-        if kind in KINDS:
-            table[cls] = compute
+    def collective(self, kind: str, op, args):
+        return run_at_op(op, lambda: self._collective(kind, op, args), self.machine)
 
-    @located
-    def collective(self, interpreter, op, args):
-        kind = op.name.split(".", 1)[1]
+    def _collective(self, kind: str, op, args):
+        """A collective over the ethernet links (meshc/sim/collectives.py), into a new tensor."""
+        m, rt = self.machine, self.rt
         (x,) = args
         dtype = element_dtype_name(op.results[0].type)
         t = rt.as_device(op, x, dtype)
@@ -135,27 +147,30 @@ def sim_functions(machine: Machine) -> tuple[InterpreterFunctions, SimRuntime]:
         m.count_all(out.buffer, write=True)
         return (out,)
 
-    for cls in ttnn.TTNN.operations:
-        if cls.name.split(".", 1)[1] in COLLECTIVE_KINDS:
-            table[cls] = collective
+    # -------------------------------------------------------------- the device and host <-> mesh transfers
 
-    def get_device(self, interpreter, op, args):
-        return (m,)
+    @impl(ttnn.GetDeviceOp)
+    def run_get_device(self, interpreter, op, args):
+        return (self.machine,)
 
-    @located
-    def distribute(self, interpreter, op, args):
+    @impl(ttnn.DistributeTensorOp)
+    @charged
+    def run_distribute_tensor(self, interpreter, op, args):
+        m = self.machine
         x = args[0]
         if isinstance(x, (SimTensor, Distributed)):
             raise LocatedError("distribute_tensor needs a host tensor, but its operand is already on the devices", op)
         x = np.asarray(x)
         dtype = element_dtype_name(op.results[0].type)
         config = transfer_config(op, x.shape, m.mesh_shape, dtype, shard_dims_of(op))
-        t = rt.new_tensor(op, shape_of(op.results[0]), dtype, placement_of(op, DEFAULT_WHERE))
+        t = self.rt.new_tensor(op, shape_of(op.results[0]), dtype, placement_of(op, DEFAULT_WHERE))
         m.write_host(t.buffer, x, config)
         return (t,)
 
-    @located
-    def aggregate(self, interpreter, op, args):
+    @impl(ttnn.AggregateTensorOp)
+    @charged
+    def run_aggregate_tensor(self, interpreter, op, args):
+        m = self.machine
         x = args[0]
         full = shape_of(op.results[0])
         dtype = element_dtype_name(op.operands[0].type)
@@ -169,26 +184,31 @@ def sim_functions(machine: Machine) -> tuple[InterpreterFunctions, SimRuntime]:
         out = np.empty(full, vals[0].dtype)
         return (pieces.assemble(np.stack(vals).reshape(tuple(pieces.mesh_shape) + pieces.block), out),)
 
-    @located
-    def to_device(self, interpreter, op, args):
+    @impl(ttnn.ToDeviceOp)
+    @charged
+    def run_to_device(self, interpreter, op, args):
         x = args[0]
         if isinstance(x, SimTensor):
             return (x,)
-        vals = list(x) if isinstance(x, Distributed) else [np.asarray(x)] * m.num_devices
-        return (rt.upload(op, vals, element_dtype_name(op.results[0].type), placement_of(op, DEFAULT_WHERE)),)
+        vals = list(x) if isinstance(x, Distributed) else [np.asarray(x)] * self.machine.num_devices
+        return (self.rt.upload(op, vals, element_dtype_name(op.results[0].type), placement_of(op, DEFAULT_WHERE)),)
 
-    @located
-    def from_device(self, interpreter, op, args):
+    @impl(ttnn.FromDeviceOp)
+    @charged
+    def run_from_device(self, interpreter, op, args):
         x = args[0]
         if not isinstance(x, SimTensor):
             return (x,)
-        vals = m.read(x.buffer)
+        vals = self.machine.read(x.buffer)
         return (vals[0] if len(vals) == 1 else Distributed(vals),)
 
-    def relaid(op, t: SimTensor, dtype: str, where: Where) -> SimTensor:
+    # -------------------------------------------------------------- memory configs and layouts
+
+    def relaid(self, op, t: SimTensor, dtype: str, where: Where) -> SimTensor:
         """A copy of `t` in a new buffer placed at `where`: each device reads every page of its
         piece and writes it again."""
-        out = rt.new_tensor(op, t.shape, dtype, where)
+        m = self.machine
+        out = self.rt.new_tensor(op, t.shape, dtype, where)
         if not m.abstract:
             for i in range(len(t.buffer.devices)):
                 m.poke(out.buffer, i, m.peek(t.buffer, i))
@@ -196,49 +216,49 @@ def sim_functions(machine: Machine) -> tuple[InterpreterFunctions, SimRuntime]:
         m.count_all(out.buffer, write=True)
         return out
 
-    @located
-    def to_memory_config(self, interpreter, op, args):
-        x = args[0]
+    @impl(ttnn.ToMemoryConfigOp)
+    @charged
+    def run_to_memory_config(self, interpreter, op, args):
         dtype = element_dtype_name(op.results[0].type)
-        t = rt.as_device(op, x, dtype)
+        t = self.rt.as_device(op, args[0], dtype)
         where = placement_of(op, where_of(t))
         if where == where_of(t):
             return (t,)
-        return (relaid(op, t, dtype, where),)
+        return (self.relaid(op, t, dtype, where),)
 
-    @located
-    def to_layout(self, interpreter, op, args):
-        x = args[0]
+    @impl(ttnn.ToLayoutOp)
+    @charged
+    def run_to_layout(self, interpreter, op, args):
         dtype = element_dtype_name(op.results[0].type)
-        t = rt.as_device(op, x, dtype)
+        t = self.rt.as_device(op, args[0], dtype)
         config, tile = placement_of(op, where_of(t))
         tile = (32, 32) if op.attributes["layout"].data == "tile" and tile is None else tile
         tile = None if op.attributes["layout"].data == "row_major" else tile
         if (config, tile) == where_of(t):
             return (t,)
-        return (relaid(op, t, dtype, (config, tile)),)  # (un)tilize: every page read and rewritten
+        return (self.relaid(op, t, dtype, (config, tile)),)  # (un)tilize: every page read and rewritten
 
-    @located
-    def constant(self, interpreter, op, args):
+    # -------------------------------------------------------------- tensors made by the program
+
+    @impl(ttnn.ConstantOp)
+    @charged
+    def run_constant(self, interpreter, op, args):
         return (constant_value(op),)
 
-    @located
-    def empty(self, interpreter, op, args):
+    @impl(ttnn.EmptyOp)
+    @charged
+    def run_empty(self, interpreter, op, args):
         dtype = element_dtype_name(op.results[0].type)
-        return (rt.new_tensor(op, shape_of(op.results[0]), dtype, placement_of(op, DEFAULT_WHERE)),)
+        return (self.rt.new_tensor(op, shape_of(op.results[0]), dtype, placement_of(op, DEFAULT_WHERE)),)
 
-    table[ttnn.GetDeviceOp] = get_device
-    table[ttnn.DistributeTensorOp] = distribute
-    table[ttnn.AggregateTensorOp] = aggregate
-    table[ttnn.ToDeviceOp] = to_device
-    table[ttnn.FromDeviceOp] = from_device
-    table[ttnn.ToMemoryConfigOp] = to_memory_config
-    table[ttnn.ToLayoutOp] = to_layout
-    table[ttnn.ConstantOp] = constant
-    table[ttnn.EmptyOp] = empty
-    table.update(spmd_sim_table(rt, located))  # point_to_point, MoE
-    cls = make_functions(table, InterpreterFunctions, "TTNNSimFunctions")
-    return cls(), rt
+
+def sim_functions(machine: Machine) -> tuple[TTNNSimFunctions, SimRuntime]:
+    """The ttnn simulator's functions on `machine`, and the runtime they drive."""
+    fns = TTNNSimFunctions(machine)
+    return fns, fns.rt
+
+
+# ----------------------------------------------------------------------------- buffer lifetimes
 
 
 class BufferLifetimes(Interpreter.Listener):

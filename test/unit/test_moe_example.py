@@ -13,7 +13,7 @@ import meshc
 from meshc.dialects import ttir
 from meshc.interp.common import find_entry
 from meshc.interp.func import FuncFunctions
-from meshc.interp.ttir import golden_functions, spmd_functions
+from meshc.interp.ttir import golden_functions
 from meshc.layout.moe import moe_dispatch, moe_reference, moe_route
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "moe_ep8.mlir"
@@ -23,9 +23,7 @@ MESH = (2, 2, 2)
 def interpret(module, inputs):
     interp = Interpreter(module)
     interp.register_implementations(FuncFunctions())
-    golden = golden_functions(MESH)
-    interp.register_implementations(golden)
-    interp.register_implementations(spmd_functions(MESH, golden))
+    interp.register_implementations(golden_functions(MESH))
     (out,) = interp.call_op(find_entry(module, None), tuple(inputs))
     return np.asarray(out)
 
