@@ -1,5 +1,6 @@
 """ttir mixture-of-experts ops: top-k routing, dispatch to experts, combine back to the tokens
-(docs/moe.md). What they compute is defined once in meshc/layout/moe.py."""
+(docs/moe.md). What they compute is defined once in meshc/layout/moe.py, which the
+interpreters run (meshc/interp/spmd.py); this file holds their syntax and verifiers."""
 
 from __future__ import annotations
 
@@ -11,10 +12,6 @@ from xdsl.utils.exceptions import VerifyException
 
 from meshc.dialects import shape_rules as rules
 from meshc.dialects.ttir.base import TTIROpBase, _check_same_shape, int_value, tensor_shape
-from meshc.dialects.ttir.reshard import _on_devices
-from meshc.layout.moe import moe_route
-from meshc.layout.moe import moe_dispatch
-from meshc.layout.moe import moe_combine
 
 
 def _int_tensor(value: SSAValue | Attribute, what: str) -> None:
@@ -49,16 +46,6 @@ class MoeRouteBase(TTIROpBase):
         _check_same_shape("expert ids shape", tensor_shape(self.experts), want)
         _check_same_shape("weights shape", tensor_shape(self.weights), want)
         _int_tensor(self.experts, "expert ids")
-
-    def reference(self, logits):
-        return moe_route(logits, int_value(self.k))
-
-    def spmd(self, args, mesh_shape):
-        def one(xs):
-            e, w = self.reference(*xs)
-            return e.astype("int32"), w.astype(xs[0].dtype)
-
-        return _on_devices(args, one)
 
 
 @irdl_op_definition
@@ -95,18 +82,6 @@ class MoeDispatchBase(TTIROpBase):
             raise VerifyException(f"{ex[2]} choices a token but only {e} experts")
         _check_same_shape("slots shape", tensor_shape(self.slots), ex)
 
-    def reference(self, tokens, experts):
-        e, g, c, _ = tensor_shape(self.dispatched)
-        d = moe_dispatch(tokens, experts, e, c, g)
-        return d.dispatched, d.slot
-
-    def spmd(self, args, mesh_shape):
-        def one(xs):
-            out, slot = self.reference(*xs)
-            return out, slot.astype("int32")
-
-        return _on_devices(args, one)
-
 
 @irdl_op_definition
 class MoeDispatchOp(MoeDispatchBase):
@@ -135,12 +110,6 @@ class MoeCombineBase(TTIROpBase):
         if out[1] < 1 or ex[0] % out[1]:
             raise VerifyException(f"the batch ({ex[0]}) does not split into G = {out[1]} DP groups")
         self.expect_result((ex[0], ex[1], out[3]))
-
-    def reference(self, expert_out, experts, weights, slots):
-        return moe_combine(expert_out, experts, weights, slots, tensor_shape(self.expert_out)[1])
-
-    def spmd(self, args, mesh_shape):
-        return _on_devices(args, lambda xs: (self.reference(*xs).astype(xs[0].dtype),))
 
 
 @irdl_op_definition

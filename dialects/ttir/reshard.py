@@ -3,7 +3,8 @@
 
 `reshard-to-collectives` lowers a `ttir.reshard` into the collectives plus `ttir.all_slice`,
 or into `ttir.point_to_point` when no walk of them meets the lower bound. What they compute is
-defined once in meshc/layout/reshard.py."""
+defined once in meshc/layout/reshard.py; the interpreters run it (meshc/interp/spmd.py: the plan
+of a reshard, the moves of a point_to_point). This file holds their syntax and verifiers."""
 
 from __future__ import annotations
 
@@ -13,32 +14,11 @@ from xdsl.irdl import attr_def, irdl_op_definition, operand_def, result_def
 from xdsl.utils.exceptions import VerifyException
 
 from meshc.dialects import shape_rules as rules
-from meshc.dialects.element_types import data_type_of
 from meshc.dialects.ttir.base import CollectiveBase, TTIROpBase, int_value, mesh_shape_of, tensor_shape
 from meshc.layout.errors import LayoutError
 from meshc.layout.mesh import Mesh
 from meshc.layout.reshard import as_view
 from meshc.layout.sharding_spec import parse_spec
-from meshc.layout.reshard import execute_plan
-from meshc.layout.reshard import plan_reshard
-import numpy as np
-from meshc.layout.dtypes import get_dtype
-from meshc.layout.reshard import ReshardPlan, Step, Transfer, lower_bound_bytes
-
-
-def _on_devices(args, fn) -> tuple:
-    """Apply `fn` (host arrays -> tuple of arrays) on every device when an argument is per-device
-    (a list of arrays in device order); results are then per-device lists too."""
-    n = max((len(a) for a in args if isinstance(a, list)), default=0)
-    if n == 0:
-        return tuple(fn(list(args)))
-    outs = [tuple(fn([a[i] if isinstance(a, list) else a for a in args])) for i in range(n)]
-    return tuple(list(r) for r in zip(*outs))
-
-
-def _device_values(x, mesh_shape) -> list:
-    """A `spmd` argument as one array per device (device order): a host array is on every device."""
-    return x if isinstance(x, list) else [x] * rules.prod(mesh_shape)
 
 
 def _spec_on_mesh(op: Operation, attr: Attribute, what: str):
@@ -66,8 +46,7 @@ def _spec_on_mesh(op: Operation, attr: Attribute, what: str):
 class ReshardBase(TTIROpBase):
     """Change the placement of a tensor from `source` to `target` (sharding-spec strings, e.g.
     `"[S0, R]"` on the module's mesh or `"[E=8/EP=8, B, C, M]"` on another view of its devices).
-    Operand and result are the per-device pieces; the splits must be even. Each op of the
-    family says how in its `plan()` (a meshc.layout.reshard ReshardPlan)."""
+    Operand and result are the per-device pieces; the splits must be even."""
 
     input = operand_def(AnyTensorTypeConstr)
     result = result_def(AnyTensorTypeConstr)
@@ -103,20 +82,10 @@ class ReshardBase(TTIROpBase):
                     raise VerifyException(f"{what} spec declares dim {d} of size {decl}, but the operand makes it {n}")
         self.expect_result(tuple(n // tgt.num_pieces(d) for d, n in enumerate(full)))
 
-    def spmd(self, args, mesh_shape):
-        """Run on per-device arrays (device order): execute the plan, every device its target piece."""
-        (x,) = args
-        return (execute_plan(self.plan(), _device_values(x, mesh_shape)),)
-
 
 @irdl_op_definition
 class ReshardOp(ReshardBase):
     name = "ttir.reshard"
-
-    def plan(self, system=None):
-        """The fewest-bytes plan of this reshard (meshc.layout.reshard.plan_reshard)."""
-        src, tgt = self.specs()
-        return plan_reshard(self.global_shape(), data_type_of(self.input.type.element_type).name, src, tgt, system=system)
 
 
 class PointToPointBase(ReshardBase):
@@ -158,21 +127,6 @@ class PointToPointBase(ReshardBase):
             if any(not (plo <= lo < hi <= phi) for (lo, hi), (plo, phi) in zip(box, piece)):
                 raise VerifyException(f"transfer {i}: box {list(box)} is empty or lies outside device {d}'s "
                                       f"target piece {list(piece)}")
-
-    def plan(self):
-        """The moves as a `ReshardPlan` (meshc.layout.reshard), to run with `execute_plan`."""
-        src, tgt = self.specs()
-        full = self.global_shape()
-        dtype = get_dtype(data_type_of(self.input.type.element_type).name)
-        n = src.mesh.size
-        steps: dict[int, list] = {}
-        for r in self.rows():
-            box = tuple(zip(r[3::2], r[4::2]))
-            nbytes = rules.prod(tuple(hi - lo for lo, hi in box)) * dtype.itemsize
-            steps.setdefault(r[0], []).append(Transfer(r[1], r[2], box, nbytes))
-        plan_steps = tuple(Step("point_to_point", (), (tuple(range(n)),), tuple(steps[k])) for k in sorted(steps))
-        return ReshardPlan(full, dtype, src, tgt, None, plan_steps, lower_bound_bytes(full, dtype, src, tgt),
-                           np.zeros((n, n), dtype=np.int64), stage_mesh=src.mesh)
 
 
 @irdl_op_definition

@@ -65,7 +65,3 @@ class ShardingConstraintOp(IRDLOperation):
         if self.input.type != self.result.type:
             raise VerifyException(f"result type {self.result.type} differs from the operand's {self.input.type}")
         check_annotation(self.sharding, self.input.type, mesh_shape_of(self), "sharding")
-
-    def spmd(self, args, mesh_shape):
-        """On numpy (a global value), the identity."""
-        return (args[0],)

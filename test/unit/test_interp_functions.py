@@ -56,3 +56,10 @@ def test_the_families_cover_every_compute_op_and_collective():
         want = {op for op in dialect.operations if op.name.split(".", 1)[1] in KINDS | set(COLLECTIVES)}
         assert have == want, dialect.name
 
+
+def test_dialect_ops_keep_no_run_time_semantics():
+    """What an op computes lives in meshc/interp (spmd.py, the op families), not on its class."""
+    for dialect in (ttir.TTIR, ttnn.TTNN, ttmetal.TTMetal):
+        for op in dialect.operations:
+            for method in ("spmd", "reference", "plan"):
+                assert not hasattr(op, method), f"{op.name}.{method}"
