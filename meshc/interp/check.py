@@ -25,6 +25,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from meshc.sim.compute import ARITHMETIC
+
 TOLERANCES = {
     "f32": (1e-4, 1e-5), "f16": (1e-3, 1e-4), "si32": (0.0, 0.0), "u32": (0.0, 0.0), "u16": (0.0, 0.0),
     "u8": (0.0, 0.0), "bf16": (2.0 ** -6, 2.0 ** -6), "bfp_bf8": (2.0 ** -5, 2.0 ** -5),
@@ -90,8 +92,6 @@ class OutputCheck:
 
 def program_computes(module) -> bool:
     """Whether a module has an arithmetic op (or a reducing collective)."""
-    from meshc.sim.compute import ARITHMETIC
-
     for op in module.walk():
         kind = op.name.split(".", 1)[-1]
         if kind in ARITHMETIC or kind in REDUCING or kind.startswith("moe"):

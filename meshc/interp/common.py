@@ -9,12 +9,17 @@ order row-major over the mesh), as docs/contracts.md fixes.
 from __future__ import annotations
 
 import numpy as np
+from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp, TensorType
 from xdsl.ir import Attribute, Operation, SSAValue
 
 from meshc.diagnostics import LocatedError
 from meshc.dialects.element_types import expect_data_type_name
+from meshc.dialects.shape_rules import ints_of
+from meshc.layout.dtypes import get_dtype
 from meshc.layout.errors import LayoutError
+from meshc.layout.sharded_buffer import datum_size, lower_distribution
+from meshc.sim.encoding import quantize
 
 
 class Distributed(list):
@@ -84,14 +89,10 @@ def transfer_config(op, full_shape: tuple[int, ...], mesh_shape: tuple[int, ...]
     """The ShardedBufferConfig a host <-> mesh transfer executes: the op's `config` attribute
     (`#ttnn.sharded_buffer_config`, 2D or ND) when it has one, else the one its `shard_dims` lower
     to (meshc.layout.sharded_buffer.lower_distribution: the placement model's answer)."""
-    from meshc.layout.sharded_buffer import datum_size, lower_distribution
-
     attr = op.attributes.get("config")
     if attr is not None:
         return attr.data
     if shard_dims is None:
-        from meshc.dialects.shape_rules import ints_of
-
         shard_dims = ints_of(op.attributes["shard_dims"])
     return lower_distribution(full_shape, mesh_shape, shard_dims, datum_size(dtype))[1]
 
@@ -116,8 +117,6 @@ def kernel_attrs(op: Operation) -> dict:
         ka = op.attributes.get("keep_dim")
         a["keep_dim"] = bool(ka is not None and ka.value.data)
     if "permutation" in op.attributes:
-        from meshc.dialects.shape_rules import ints_of
-
         a["permutation"] = ints_of(op.attributes["permutation"])
     if "dim" in op.attributes:
         rank = len(shape_of(op.operands[0]))
@@ -130,8 +129,6 @@ def kernel_attrs(op: Operation) -> dict:
 
 
 def find_entry(module: ModuleOp, entry: str | None):
-    from xdsl.dialects import func
-
     funcs = [op for op in module.body.ops if isinstance(op, func.FuncOp)]
     if entry is not None:
         for f in funcs:
@@ -151,10 +148,6 @@ def find_entry(module: ModuleOp, entry: str | None):
 
 def random_input(shape: tuple[int, ...], dtype: str, rng: np.random.Generator) -> np.ndarray:
     """A seeded random input: standard normal floats (rounded to the type), small ints for ints."""
-    from meshc.sim.encoding import quantize
-
     if dtype in ("si32", "u32", "u16", "u8"):
-        from meshc.layout.dtypes import get_dtype
-
         return rng.integers(0, 8, size=shape).astype(get_dtype(dtype).host_dtype)
     return quantize(rng.standard_normal(shape, dtype=np.float32), dtype)

@@ -10,28 +10,37 @@ Inputs are matched to the entry function's arguments by name (`arg0`, `arg1`, ..
 
 from __future__ import annotations
 
+import json
 import math
 from dataclasses import dataclass, field
 
+import ml_dtypes
 import numpy as np
 from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp, TensorType
 from xdsl.interpreter import Interpreter
 
 from meshc.diagnostics import LocatedError
-from meshc.interp.common import (
-    Distributed,
-    element_dtype_name,
-    find_entry,
-    random_input,
-    shape_of,
-)
 from meshc.dialects.tt import module_device, module_mesh_shape, system_or_default
+from meshc.interp.common import Distributed, element_dtype_name, find_entry, random_input, shape_of
 from meshc.interp.func import FuncFunctions
+from meshc.interp.result_export import report, summary
+from meshc.interp.runtime import SimTensor
+from meshc.interp.ttir import golden_functions
+from meshc.interp.ttmetal import metal_functions
+from meshc.interp.ttnn import BufferLifetimes, sim_functions
+from meshc.layout.dtypes import get_dtype
 from meshc.layout.errors import LayoutError
 from meshc.layout.limits import MAX_TENSOR_BYTES
-from meshc.sim.traffic import Traffic
 from meshc.layout.shapes import ceil_div, fmt_shape
+from meshc.layout.system import SystemDesc, system as named_system
+from meshc.sim.encoding import quantize
+from meshc.sim.machine import Machine
+from meshc.sim.traffic import Traffic
+from meshc.viz import show
+from meshc.viz.chip_picture import render_chip_png
+from meshc.viz.chip_text import render_chip_text
+from meshc.viz.values import describe_value
 
 
 class RunError(ValueError):
@@ -75,17 +84,11 @@ class RunResult:
 
     def summary(self) -> str:
         """A few lines: outputs, traffic totals, peak memory, time estimate."""
-        from meshc.interp.result_export import summary
-
         return summary(self)
 
     def to_json(self, path: str | None = None) -> str:
         """The run's report (traffic per link / NOC / bank / host, memory, the time model, every
         op) as JSON text; also written to `path` when given."""
-        import json
-
-        from meshc.interp.result_export import report
-
         text = json.dumps(report(self), indent=1)
         if path is not None:
             with open(path, "w", encoding="utf-8") as f:
@@ -96,21 +99,14 @@ class RunResult:
         """Show where a value of the program that ran lives (`"%1"`, `"%x"`; default: the first
         value with a placement): tables in the terminal, or a PNG / SVG picture with `output=`.
         Returns the MeshView (or the one-chip Placement) drawn."""
-        from meshc.viz import show
-        from meshc.viz.values import describe_value
-
         if self.module is None:
             raise RunError("this RunResult keeps no module to look the value up in")
         view = describe_value(self.module, value)
         if isinstance(view, tuple):
             _, placement, label = view
             if text or (text is None and output is None):
-                from meshc.viz.chip_text import render_chip_text
-
                 render_chip_text(placement, label)
             if output:
-                from meshc.viz.chip_picture import render_chip_png
-
                 render_chip_png(placement, label, output)
             return placement
         return show(view, output, text if text is not None else output is None)
@@ -133,8 +129,6 @@ def arg_names(f: func.FuncOp) -> list[str]:
 
 def blank_inputs(f: func.FuncOp) -> dict[str, np.ndarray]:
     """Shape-only inputs (zero-stride arrays, no bytes) for an abstract run."""
-    from meshc.layout.dtypes import get_dtype
-
     return {name: np.broadcast_to(np.zeros((), get_dtype(element_dtype_name(a.type)).host_dtype), shape_of(a))
             for name, a in zip(arg_names(f), f.body.blocks.first.args)}
 
@@ -182,8 +176,6 @@ class SizeGuard:
 
 
 def _prepare_inputs(f: func.FuncOp, inputs, seed: int | None) -> dict[str, np.ndarray]:
-    from meshc.layout.dtypes import get_dtype
-
     args = list(f.body.blocks.first.args)
     names = arg_names(f)
     if isinstance(inputs, (list, tuple)):
@@ -221,7 +213,6 @@ def _prepare_inputs(f: func.FuncOp, inputs, seed: int | None) -> dict[str, np.nd
                            f"({want} on the host): convert it first (meshc does not round or narrow "
                            f"inputs silently)", f)
         x = x.astype(want, copy=False)
-        from meshc.sim.encoding import quantize
 
         held = quantize(x, dtype)  # the values a device tensor of the argument's type holds
         # bf16 has a host type (ml_dtypes.bfloat16) to round to; block floats, which no library
@@ -240,8 +231,6 @@ def _converts_exactly(have: np.dtype, dtype_name: str, want: np.dtype) -> bool:
     or ml_dtypes.bfloat16 for a float argument (bf16 and block floats are held as f32 on the
     host). f64 -> f32 or int64 -> int32 are refused; so are f32 values a bf16 argument cannot
     hold (checked on the values by prepare_inputs)."""
-    import ml_dtypes
-
     if have == np.dtype(ml_dtypes.bfloat16):
         return np.dtype(want).kind == "f" and np.dtype(want).itemsize >= 4
     return np.can_cast(have, want, casting="safe")
@@ -294,8 +283,6 @@ def run_golden(module: ModuleOp, inputs=None, entry: str | None = None, seed: in
                progress=None) -> RunResult:
     """The numpy reference run (meshc/interp/ttir.py) of a ttir or ttnn module; `progress` is an
     interpreter listener told of every op."""
-    from meshc.interp.ttir import golden_functions
-
     f = find_entry(module, entry)
     mesh = module_mesh_shape(module) or (1,)
     ins = prepare_inputs(f, inputs, seed)
@@ -315,9 +302,6 @@ def run(module: ModuleOp, inputs=None, entry: str | None = None, seed: int | Non
     d = dialect_of(module)
     if d == "ttir":
         raise RunError("a ttir module runs on the simulator once lowered: use meshc.run, which lowers it")
-    from meshc.interp.ttnn import BufferLifetimes, sim_functions
-    from meshc.layout.system import SystemDesc, system as named_system
-    from meshc.sim.machine import Machine
 
     f = find_entry(module, entry)
     mesh = module_mesh_shape(module) or (1,)
@@ -336,7 +320,6 @@ def run(module: ModuleOp, inputs=None, entry: str | None = None, seed: int | Non
     ins = blank_inputs(f) if abstract else prepare_inputs(f, inputs, seed)
     body = list(f.body.blocks.first.ops)
     if d == "ttmetal":  # buffers are created and freed by the program itself
-        from meshc.interp.ttmetal import metal_functions
 
         functions, rt = metal_functions(machine)
         listeners = []
@@ -346,7 +329,6 @@ def run(module: ModuleOp, inputs=None, entry: str | None = None, seed: int | Non
     if progress is not None:
         listeners.append(progress)
     values = _interpret(module, f, functions, list(ins.values()), listeners, guard_sizes=not abstract)
-    from meshc.interp.runtime import SimTensor
 
     host_values = []
     for v in values:

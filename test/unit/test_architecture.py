@@ -173,7 +173,7 @@ DEFERRED_DEPENDENCIES = {"matplotlib", "jax"}
 """Heavy, optional third-party packages a function may import when it is called (pictures, the
 JAX frontend), anywhere."""
 
-ARCH_PENDING = {"meshc.interp.check", "meshc.interp.common", "meshc.interp.runner"}
+ARCH_PENDING: set[str] = set()
 """Files still importing inside functions while their restructuring (interpreter functions and
 lowering tables) is under way; the set only shrinks (an entry without such an import fails)."""
 
