@@ -8,7 +8,8 @@ moves tensors to DRAM interleaved until the program fits);
 `ttir-to-ttmetal-pipeline{...}` ends with convert-ttir-to-ttmetal instead (no L1 check: a
 ttmetal program allocates its buffers itself). Both keep the ttir program they lower as the
 module's reference (meshc/dialects/reference.py), for `meshc-run --check` of the lowered file
-alone, unless `keep-reference=false`. Without `system`
+alone, unless `keep-reference=false`; a reference whose program named no device is given the one
+the pipeline registered (an SPMD program means something only on its mesh). Without `system`
 a module that already carries `tt.device` keeps it (no tt-register-device step).
 """
 
@@ -21,7 +22,7 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 
 from meshc.dialects.reference import attach_reference, make_reference
-from meshc.dialects.tt import module_device
+from meshc.dialects.tt import module_device, module_system, set_module_device
 from meshc.passes.convert_ttir_to_ttmetal import ConvertTTIRToTTMetalPass
 from meshc.passes.convert_ttir_to_ttnn import ConvertTTIRToTTNNPass
 from meshc.passes.partition import PartitionPass
@@ -64,6 +65,9 @@ class _PipelineBase(ModulePass):
         for p in [*self.front(op), *self.backend()]:
             p.apply(ctx, op)
         if ref is not None:
+            device = module_device(op)
+            if module_device(ref) is None and device is not None:
+                set_module_device(ref, device, module_system(op))
             attach_reference(op, ref)
 
 

@@ -276,7 +276,7 @@ def _run_one(args, text: str, golden_text: str | None, inputs: dict) -> int:
 
     code = 0
     if args.check:
-        gmod, gsource = _reference(args, source_module, source, golden_text)
+        gmod, gsource = _reference(args, source_module, module, source, golden_text)
         try:
             gf = find_entry(gmod, args.entry)
             gbody = gf.body.blocks.first
@@ -359,16 +359,18 @@ def _save_outputs(folder: str, prefix: str, names: list[str], outputs: list) -> 
                     f"{e.strerror or e}") from None
 
 
-def _reference(args, module, source: SourceFile, golden_text: str | None):
-    """The independent program --check compares with: `--golden FILE`, a ttir FILE itself (the
-    simulator ran its lowering), else the ttir program the lowered FILE carries as its
-    reference; a lowered FILE without one is refused (it would be checked against itself)."""
+def _reference(args, module, lowered, source: SourceFile, golden_text: str | None):
+    """The independent program --check compares with: `--golden FILE`, else the ttir program the
+    `lowered` module carries as its reference (for a ttir FILE, its lowering's reference holds
+    FILE's program on the device the pipeline registered), else a ttir FILE itself (lowered with
+    keep-reference=false); a lowered FILE without one is refused (it would be checked against
+    itself)."""
     from meshc.dialects.reference import find_reference
     from meshc.interp.runner import dialect_of
 
     if golden_text is not None:
         return _parse(args.golden, golden_text)
-    ref = find_reference(module)
+    ref = find_reference(lowered)
     if ref is not None:
         return ref, source
     kind = dialect_of(module)
