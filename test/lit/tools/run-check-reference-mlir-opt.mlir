@@ -10,7 +10,7 @@
 // back, and the file it writes still checks against its reference, and still fails when edited.
 // BACK: "ttnn.gelu"
 // BACK: "ttir.gelu"
-// BACK: }) {meshc.reference} : () -> ()
+// BACK: }) {meshc.reference, tt.device = #tt.device<{{.*}}meshShape = 1x1{{.*}}} : () -> ()
 // CHECK: check: result0 matches the golden run (within the f32 tolerance)
 // MUTATED: check: MISMATCH at result0[0, 0]
 func.func @main(%x: tensor<64x64xf32>) -> tensor<64x64xf32> {
