@@ -190,6 +190,10 @@ class AffineMap:
             raise LayoutError(f"affine map {self} takes points of {self.num_dims} coordinates, "
                               f"got an array of shape {tuple(pts.shape)}")
         n = pts.shape[0]
+        if n:  # numpy's int64 wraps silently: refuse a map whose values leave int64 on these points
+            ranges = [(int(lo), int(hi)) for lo, hi in zip(pts.min(axis=0), pts.max(axis=0))]
+            for r in self.results:
+                _check_int64(r, ranges, self)
         out = np.empty((n, self.num_results), dtype=np.int64)
         for j, r in enumerate(self.results):
             out[:, j] = np.broadcast_to(_eval(r, pts), (n,))
@@ -243,6 +247,20 @@ def _eval(e: AffineExpr, pts: np.ndarray):
     if e.kind == "ceildiv":
         return -np.floor_divide(-a, b)
     return np.mod(a, b)
+
+
+_INT64 = (-(2 ** 63), 2 ** 63 - 1)
+
+
+def _check_int64(e: AffineExpr, ranges: list[tuple[int, int]], whole) -> None:
+    """LayoutError when `e` or one of its terms may leave int64 over the box `ranges`."""
+    if isinstance(e, Binary):
+        _check_int64(e.lhs, ranges, whole)
+        _check_int64(e.rhs, ranges, whole)
+    lo, hi = _bounds(e, ranges)
+    if lo < _INT64[0] or hi > _INT64[1]:
+        raise LayoutError(f"affine map {whole} overflows 64-bit integers: '{e}' reaches "
+                          f"{lo if lo < _INT64[0] else hi} on the points it is evaluated at")
 
 
 def _bounds(e: AffineExpr, ranges: list[tuple[int, int]]) -> tuple[int, int]:

@@ -16,6 +16,7 @@ from meshc.layout.affine import (
     maps_equal_on_grid,
     parse_map,
 )
+from meshc.layout.errors import LayoutError
 
 # Every map written in tt-mlir's Device spec and docs/design.md, exactly as written there.
 SEED_MAPS = [
@@ -194,3 +195,13 @@ def test_print_parse_round_trip_and_evaluation(results):
     vals = m.evaluate(grid_points((3, 4)))
     for j, (lo, hi) in enumerate(lo_hi):
         assert lo <= vals[:, j].min() and vals[:, j].max() <= hi
+
+
+def test_values_beyond_int64_are_refused_not_wrapped():
+    """numpy's int64 arithmetic wraps silently on arrays: (2**62) * d0 at d0 = 2 is 2**63, one
+    past int64's largest value, so evaluating it there is a LayoutError naming the term, while
+    d0 = 0..1 (largest value 2**62) still evaluates."""
+    m = parse_map("(d0) -> (4611686018427387904 * d0)")
+    assert m.evaluate(np.array([[0], [1]])).tolist() == [[0], [2 ** 62]]
+    with pytest.raises(LayoutError, match=r"overflows 64-bit integers: '4611686018427387904 \* d0' reaches 9223372036854775808"):
+        m.evaluate(np.array([[2]]))

@@ -106,4 +106,13 @@ func.func @no_return(%a: tensor<32x32xf32>) {
     "func.return"(%a) : (tensor<4xf64>) -> ()
   }) : () -> ()
 }) : () -> ()
+
+// -----
+
+// A device map whose values leave 64-bit integers is refused at the attribute (numpy's int64
+// would wrap silently, or warn): 9223372036854775807 * 4 overflows.
+// CHECK: opt-input-errors.mlir:[[# @LINE + 1]]:32: error: invalid attribute '#tt.device': affine map {{.*}} overflows 64-bit integers: '9223372036854775807 * 4' reaches 36893488147419103228
+module attributes {tt.device = #tt.device<workerGrid = #tt.grid<8x8, (d0, d1) -> (9223372036854775807 * 4, d0, d1)>, meshShape = 1x1, chipIds = [0]>} {
+}
 // CHECK-NOT: internal error
+// CHECK-NOT: RuntimeWarning
