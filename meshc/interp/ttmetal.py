@@ -30,10 +30,11 @@ from meshc.interp.runtime import SimRuntime
 from meshc.interp.ttir import dense_value
 from meshc.interp.ttnn import run_collective
 from meshc.layout.affine import parse_map
+from meshc.layout.shapes import fold_2d
 from meshc.sim.compute import run_kernel
 from meshc.sim.encoding import quantize
 from meshc.sim.machine import Machine
-from meshc.sim.memory import MeshBuffer, fold2d
+from meshc.sim.memory import MeshBuffer
 
 # ----------------------------------------------------------------------------- cores and blocks
 
@@ -102,7 +103,7 @@ class TTMetalSimFunctions(InterpreterFunctions):
     def owner_map(self, buf: MeshBuffer) -> np.ndarray:
         """Owner index of every element of the buffer's tensor, folded 2-d (the placement model's)."""
         if buf.id not in self.owners_cache:
-            self.owners_cache[buf.id] = buf.layout.placement.element_owner().reshape(fold2d(buf.layout.shape))
+            self.owners_cache[buf.id] = buf.layout.placement.element_owner().reshape(fold_2d(buf.layout.shape))
         return self.owners_cache[buf.id]
 
     def count_block(self, buf: MeshBuffer, rows: slice, cols: slice, write: bool) -> None:
@@ -229,8 +230,8 @@ class TTMetalSimFunctions(InterpreterFunctions):
             for dev in devices:
                 ctx.device = dev
                 ctx.grid = grid
-                ctx.arrays = {b.id: (np.zeros(fold2d(b.layout.shape), b.layout.dtype.host_dtype) if m.abstract
-                                     else m.peek(b, dev).reshape(fold2d(b.layout.shape))) for b in args}
+                ctx.arrays = {b.id: (np.zeros(fold_2d(b.layout.shape), b.layout.dtype.host_dtype) if m.abstract
+                                     else m.peek(b, dev).reshape(fold_2d(b.layout.shape))) for b in args}
                 ctx.written = set()
                 for k, (y, x) in enumerate(zip(ys, xs)):
                     ctx.core, ctx.phys = (int(y), int(x)), phys[k]

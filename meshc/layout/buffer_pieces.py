@@ -89,7 +89,7 @@ class MeshPieces:
         if self.steps is None or self.padded:
             return None
         self._fold(x)  # checks the size
-        g = _reshaped_view(np.asarray(x), self.folded)
+        g = reshaped_view(np.asarray(x), self.folded)
         if g is None:
             return None
         o = tuple(int(v) for v in self.origins[0])
@@ -164,11 +164,11 @@ def local_view(block_pieces: np.ndarray, mesh_rank: int, local_shape) -> np.ndar
     if math.prod(block_pieces.shape[mesh_rank:]) != math.prod(local):
         raise LayoutError(f"a {fmt_shape(block_pieces.shape[mesh_rank:])} shard does not hold a "
                           f"{fmt_shape(local)} piece")
-    v = _reshaped_view(block_pieces, lead + local)
+    v = reshaped_view(block_pieces, lead + local)
     return block_pieces.reshape(lead + local) if v is None else v
 
 
-def _reshaped_view(a: np.ndarray, shape) -> np.ndarray | None:
+def reshaped_view(a: np.ndarray, shape) -> np.ndarray | None:
     """`a` reshaped without a copy, or None when the reshape would copy."""
     v = a.view()
     try:

@@ -37,10 +37,10 @@ from meshc.layout.system import SystemDesc, mesh_view_chips, system as named_sys
 from meshc.sim.allocator import allocate_lockstep
 from meshc.sim.encoding import decode
 from meshc.sim.links import router_for
-from meshc.sim.memory import MeshBuffer, ShardLayout, _as_items, fold2d, memory_config as as_memory_config, shard_layout
+from meshc.sim.memory import MeshBuffer, ShardLayout, _as_items, memory_config as as_memory_config, shard_layout
 from meshc.sim.store import Memory
 from meshc.sim.traffic import Traffic
-from meshc.layout.shapes import fmt_shape
+from meshc.layout.shapes import fmt_shape, fold_2d
 
 
 _PARALLEL_BYTES = 8 << 20
@@ -265,7 +265,7 @@ class Machine:
             _, grid = self._views(buf, mesh, None if write else pieces.replicated_axes)
             if grid is None:
                 return None
-            t = vals.reshape(vals.shape[: len(mesh)] + fold2d(layout.shape))
+            t = vals.reshape(vals.shape[: len(mesh)] + fold_2d(layout.shape))
             base = host.ctypes.data
             steps = []
             for mem, hv in layout._pairs(t, grid):

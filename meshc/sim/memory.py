@@ -22,6 +22,7 @@ from functools import cached_property, lru_cache
 
 import numpy as np
 
+from meshc.layout.buffer_pieces import reshaped_view
 from meshc.layout.dtypes import DataType, get_dtype
 from meshc.layout.errors import LayoutError
 from meshc.layout.memory_config import MemoryConfig
@@ -48,11 +49,6 @@ def memory_config(cfg) -> MemoryConfig:
 def shard_layout(shape: tuple[int, ...], dtype, config: MemoryConfig, tile=None, arch: str = "wormhole_b0"):
     """The (cached) ShardLayout of a local tensor: a program places the same shapes again and again."""
     return ShardLayout(shape, dtype, config, tile, arch)
-
-
-def fold2d(shape: tuple[int, ...]) -> tuple[int, int]:
-    """The 2-d fold of a tensor shape (meshc.layout.shapes.fold_2d)."""
-    return fold_2d(shape)
 
 
 @dataclass(frozen=True)
@@ -129,7 +125,7 @@ class ShardLayout:
     def _regions(self) -> list:
         """Fast path: rectangles of equal shards, (shard rows y0:y1 of h rows, shard cols x0:x1
         of w elements), with the full shard extent (sh, sw)."""
-        H, W = fold2d(self.shape)
+        H, W = fold_2d(self.shape)
         sh = self.placement.shard_pages[0]
         sw = self.placement.page_bytes // storage_dtype(self.dtype).itemsize
         fy, ry = divmod(H, sh)
@@ -197,7 +193,7 @@ class ShardLayout:
                 r = regions[k].reshape((-1, nslots, ab))
                 r[:, slots, :pb] = pages[:, ids]
             return
-        t = encode(values.reshape(batch + fold2d(self.shape)), self.dtype)
+        t = encode(values.reshape(batch + fold_2d(self.shape)), self.dtype)
         tmp = grid is None
         if tmp:  # owners that are no rectangle: through one temporary grid
             grid = np.zeros(self.owner_grid + batch + (self.owner_bytes,), np.uint8)
@@ -230,7 +226,7 @@ class ShardLayout:
         st = storage_dtype(self.dtype)
         if out is None or out.dtype != st:
             out = np.empty(batch + self.shape, st)
-        t = _folded(out, batch + fold2d(self.shape))
+        t = reshaped_view(out, batch + fold_2d(self.shape))
         if t is None:
             out[...] = self.gather(regions, None, raw=True, grid=grid)
             return out if raw else decode(out, self.dtype)
@@ -239,16 +235,6 @@ class ShardLayout:
         for src, dst in self._pairs(t, grid):
             _copy(dst, src)
         return out if raw else decode(out, self.dtype)
-
-
-def _folded(a: np.ndarray, shape) -> np.ndarray | None:
-    """`a` reshaped to `shape` without a copy, or None when that needs a copy."""
-    v = a.view()
-    try:
-        v.shape = tuple(shape)
-    except AttributeError:
-        return None
-    return v
 
 
 def _copy(dst: np.ndarray, src: np.ndarray) -> None:
