@@ -72,14 +72,19 @@ def transfer_pairs(rows: int, cols: int, pairs: int, inner: int) -> list[float]:
     sim()
     if not np.array_equal(out.view(np.uint32), src.view(np.uint32)):
         raise SystemExit("bench/sim.py: the gathered tensor differs from the source")
+    return interleaved_ratios(base, sim, pairs)
+
+
+def interleaved_ratios(base, other, pairs: int) -> list[float]:
+    """base's time / other's time, per pair; the pairs interleaved, the order alternating."""
     ratios = []
     for i in range(pairs):
         times = {}
-        for name, fn in ((("base", base), ("sim", sim)) if i % 2 == 0 else (("sim", sim), ("base", base))):
+        for name, fn in ((("base", base), ("other", other)) if i % 2 == 0 else (("other", other), ("base", base))):
             t0 = time.perf_counter()
             fn()
             times[name] = time.perf_counter() - t0
-        ratios.append(times["base"] / times["sim"])
+        ratios.append(times["base"] / times["other"])
     return ratios
 
 
@@ -103,16 +108,7 @@ def strided_copy_pairs(rows: int, cols: int, pairs: int) -> list[float]:
         np.copyto(blocks, view)
         np.copyto(back, blocks)
 
-    ratios = []
-    for i in range(pairs):
-        times = {}
-        for name, fn in ((("base", base), ("strided", strided)) if i % 2 == 0 else
-                         (("strided", strided), ("base", base))):
-            t0 = time.perf_counter()
-            fn()
-            times[name] = time.perf_counter() - t0
-        ratios.append(times["base"] / times["strided"])
-    return ratios
+    return interleaved_ratios(base, strided, pairs)
 
 
 def transfer_memory(rows: int, cols: int) -> float:
