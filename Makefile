@@ -11,11 +11,11 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
 
-$(STAMP): pyproject.toml | $(BIN)/python
+$(STAMP): pyproject.toml setup.py meshc/sim/_stream_copy.c | $(BIN)/python
 	$(BIN)/python -m pip install -q -e .
 	touch $@
 
-$(TSTAMP): pyproject.toml | $(BIN)/python
+$(TSTAMP): pyproject.toml setup.py meshc/sim/_stream_copy.c | $(BIN)/python
 	$(BIN)/python -m pip install -q -e '.[test]'
 	touch $(STAMP) $@
 
@@ -56,4 +56,4 @@ bench: $(STAMP)
 	$(BIN)/python bench/autoshard.py
 
 clean:
-	rm -rf $(VENV) build *.egg-info
+	rm -rf $(VENV) build *.egg-info meshc/sim/_stream_copy*.so

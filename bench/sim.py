@@ -5,9 +5,10 @@ Measured in one run, each figure the median of interleaved pairs (with min and m
 1. distribute + gather of a 256 MiB f32 tensor (8192 x 8192) over an 8x4 galaxy mesh, through
    the ShardedBufferConfig of ShardTensor2dMesh(dims=(0, 1)) (1024 x 2048 a chip), block-sharded
    over each chip's 8x8 worker cores in L1 (128 x 256 a core), against numpy copying the same
-   bytes twice into a preallocated array (`np.copyto`, twice). Target ratio >= 0.7. Printed
-   beside it, as a reference: numpy's own `np.copyto` into and out of the same per-core block
-   order (what the layout change costs numpy itself). The peak
+   bytes twice into a preallocated array (`np.copyto`, twice). Target ratio >= 0.7. Large
+   copies go through meshc's streaming-store copy when it was built (meshc/sim/stream_copy.py);
+   printed beside it: the same with numpy copies only, and numpy's own copy into and out of a
+   per-core block order (1 KiB rows) in one thread and on the host's cores. The peak
    memory (tracemalloc) of one round in which the host drops the source once it is on the
    devices, then gathers it: target <= 2x the tensor (the simulated memory holds it once).
 2. the same for a 1 MiB tensor (512 x 512; 8 x 16 a core): target ratio >= 0.3.
@@ -24,6 +25,7 @@ import argparse
 import statistics
 import time
 import tracemalloc
+from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
@@ -31,7 +33,8 @@ from meshc.layout.memory_config import MemoryConfig
 from meshc.layout.mesh_mappers import ShardTensor2dMesh
 from meshc.layout.sharded_buffer import lower_mesh_mapper
 from meshc.layout.system import mesh_system
-from meshc.sim.machine import Machine
+from meshc.sim import stream_copy
+from meshc.sim.machine import HOST_WORKERS, Machine
 
 MESH = (8, 4)
 
@@ -88,33 +91,51 @@ def interleaved_ratios(base, other, pairs: int) -> list[float]:
     return ratios
 
 
-def strided_copy_pairs(rows: int, cols: int, pairs: int) -> list[float]:
-    """What the layout change alone costs in numpy: numpy memcpy x2 over numpy copying the tensor
-    into and out of the per-core block order the simulator stores (blocks of the bench's core
-    shard width, so 1 KiB rows at 256 MiB), pairs interleaved. A ceiling-like reference for the
-    simulator's ratio, which moves the same rows."""
+def block_order_pairs(rows: int, cols: int, pairs: int) -> dict[str, list[float]]:
+    """References for the simulator's ratio: numpy memcpy x2 over numpy copying the tensor into
+    and out of the per-core block order the simulator stores (blocks of the bench's core shard
+    width, so 1 KiB rows at 256 MiB), in one thread and split over the host's cores as the
+    simulator splits a large transfer; pairs interleaved."""
     width = cols // MESH[1] // 8
     src = make_source(rows, cols)
     out = np.empty_like(src)
     blocks = np.empty((cols // width, rows, width), src.dtype)
     view = src.reshape(rows, cols // width, width).transpose(1, 0, 2)
     back = out.reshape(rows, cols // width, width).transpose(1, 0, 2)
+    cuts = np.linspace(0, rows, HOST_WORKERS + 1).astype(int)
+    parts = list(zip(cuts[:-1], cuts[1:]))
+    pool = ThreadPoolExecutor(HOST_WORKERS)
 
     def base():
         np.copyto(out, src)
         np.copyto(out, src)
 
-    def strided():
+    def numpy_one():
         np.copyto(blocks, view)
         np.copyto(back, blocks)
 
-    return interleaved_ratios(base, strided, pairs)
+    def numpy_cores():
+        list(pool.map(lambda p: np.copyto(blocks[:, p[0]:p[1]], view[:, p[0]:p[1]]), parts))
+        list(pool.map(lambda p: np.copyto(back[:, p[0]:p[1]], blocks[:, p[0]:p[1]]), parts))
+
+    result = {}
+    for name, fn in (("1 thread", numpy_one), (f"{HOST_WORKERS} threads", numpy_cores)):
+        out.fill(0)
+        fn()
+        if not np.array_equal(out.view(np.uint32), src.view(np.uint32)):
+            raise SystemExit(f"bench/sim.py: numpy's block-order copy ({name}) differs from the source")
+        result[name] = interleaved_ratios(base, fn, pairs)
+    pool.shutdown()
+    return result
 
 
-def transfer_memory(rows: int, cols: int) -> float:
-    """Peak traced memory / tensor bytes of one round: source -> devices, drop source, gather."""
+def transfer_memory(rows: int, cols: int) -> tuple[float, int, int]:
+    """Peak traced memory / tensor bytes of one round (source -> devices, drop source, gather),
+    with its parts beside the tensor's bytes: what the machine holds before the round (its
+    allocators and tables) and what the round adds beyond the copies of the tensor."""
     tracemalloc.start()
     machine, buf, config, _ = transfer_setup(rows, cols)
+    held = tracemalloc.get_traced_memory()[0]
     src = make_source(rows, cols)
     machine.write_host(buf, src, config)
     del src
@@ -126,7 +147,8 @@ def transfer_memory(rows: int, cols: int) -> float:
         want = np.arange(r * cols, min(r + step, rows) * cols, dtype=np.uint32)
         if not np.array_equal(out[r:r + step].view(np.uint32).reshape(-1), want):
             raise SystemExit(f"bench/sim.py: the gathered tensor differs from the source in rows {r}..{r + step}")
-    return peak / (rows * cols * 4)
+    nbytes = rows * cols * 4
+    return peak / nbytes, held, peak - 2 * nbytes - held
 
 
 def machine_build(pairs: int) -> list[float]:
@@ -180,20 +202,31 @@ def main() -> None:
     ap.add_argument("--pairs", type=int, default=7, help="interleaved pairs a figure (default 7)")
     args = ap.parse_args()
 
+    copy = "streaming-store copy (meshc/sim/_stream_copy.c)" if stream_copy.AVAILABLE else \
+        "numpy copies (meshc was built without its native copy: no C compiler?)"
     big = transfer_pairs(8192, 8192, args.pairs, 1)
-    print(f"256 MiB distribute+gather on a galaxy / numpy memcpy x2: {stats(big)}  (target >= 0.7)")
-    ref = strided_copy_pairs(8192, 8192, args.pairs)
-    print(f"  reference: numpy's own copy into and out of that block order / memcpy x2: {stats(ref)}")
+    print(f"256 MiB distribute+gather on a galaxy / numpy memcpy x2: {stats(big)}  (target >= 0.7), "
+          f"through the {copy}")
+    if stream_copy.AVAILABLE:
+        stream_copy.use_native(False)
+        plain = transfer_pairs(8192, 8192, args.pairs, 1)
+        stream_copy.use_native(True)
+        print(f"  the same through numpy copies only / numpy memcpy x2: {stats(plain)}")
+    for name, ratios in block_order_pairs(8192, 8192, args.pairs).items():
+        print(f"  reference, numpy's own copy into and out of that block order, {name} / memcpy x2: {stats(ratios)}")
     small = transfer_pairs(512, 512, args.pairs, 200)
     print(f"1 MiB distribute+gather on a galaxy / numpy memcpy x2:   {stats(small)}  (target >= 0.3)")
-    mem = transfer_memory(8192, 8192)
-    print(f"peak traced memory of a 256 MiB round: {mem:.4f}x the tensor  (target <= 2x)")
+    mem, held, extra = transfer_memory(8192, 8192)
+    print(f"peak traced memory of a 256 MiB round: {mem:.4f}x the tensor  (target <= 2x): two copies of "
+          f"the tensor (the host's and the devices'), {held / 1024:.0f} KiB the machine held before the "
+          f"round, {extra / 1024:.0f} KiB more during it")
     build = machine_build(args.pairs)
     print(f"Machine for 4096 chips (64x64): {stats([t * 1e3 for t in build])} ms  (target <= 1000 ms)")
     abstract, res = abstract_run(max(3, args.pairs // 2))
     print(f"abstract run on a 32x32 mesh (1024 chips): {stats(abstract)} s; "
           f"{res.traffic.link_bytes / 2**30:.2f} GiB over links, time estimate {res.time_estimate * 1e3:.3f} ms")
     print(f"SUMMARY sim: 256MiB {statistics.median(big):.2f}x [{min(big):.2f}-{max(big):.2f}] "
+          f"native-copy {'on' if stream_copy.AVAILABLE else 'off'} "
           f"1MiB {statistics.median(small):.2f}x [{min(small):.2f}-{max(small):.2f}] "
           f"peak-mem {mem:.4f}x build-4096 {statistics.median(build) * 1e3:.0f}ms "
           f"abstract-32x32 {statistics.median(abstract):.2f}s")

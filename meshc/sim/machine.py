@@ -47,7 +47,8 @@ _PARALLEL_BYTES = 8 << 20
 """Host transfers at least this large are split over the host's cores (numpy copies release the GIL)."""
 
 _pool: ThreadPoolExecutor | None = None
-_WORKERS = min(os.cpu_count() or 1, 4)
+HOST_WORKERS = min(os.cpu_count() or 1, 4)
+"""Threads a large host transfer is split over (the host's cores, at most 4)."""
 
 
 def _split_run(work, values: np.ndarray, regions: list[np.ndarray], grid: np.ndarray | None, nbytes: int) -> None:
@@ -55,7 +56,7 @@ def _split_run(work, values: np.ndarray, regions: list[np.ndarray], grid: np.nda
     when the transfer is large: the parts write disjoint bytes, and strided shard copies are
     latency-bound, so two threads copy about twice as fast as one."""
     global _pool
-    workers = _WORKERS
+    workers = HOST_WORKERS
     n = values.shape[0] if values.ndim else 1
     if nbytes < _PARALLEL_BYTES or workers < 2 or n < 2:
         work(values, regions, grid)

@@ -29,6 +29,7 @@ from meshc.layout.memory_config import MemoryConfig
 from meshc.layout.placement import Placement, place
 from meshc.layout.shapes import fold_2d
 from meshc.sim.encoding import decode, encode, storage_dtype
+from meshc.sim.stream_copy import copy_rows
 
 FAST_LAYOUTS = ("interleaved", "height_sharded", "width_sharded", "block_sharded")
 DEFAULT_CONFIG = MemoryConfig("dram", "interleaved")
@@ -239,10 +240,12 @@ class ShardLayout:
 
 def _copy(dst: np.ndarray, src: np.ndarray) -> None:
     """dst[...] = src, moving each contiguous last-axis row as one opaque item when both allow
-    (numpy then copies a row with one memmove instead of element by element)."""
+    (numpy then copies a row with one memmove instead of element by element; a large copy goes
+    through meshc/sim/stream_copy.py's streaming stores when meshc has them)."""
     a, b = _as_items(dst), _as_items(src)
     if a is not None and b is not None:
-        a[...] = b
+        if not copy_rows(a, b):
+            a[...] = b
     else:
         dst[...] = src
 
