@@ -12,7 +12,8 @@ order within a pair alternates), so both see the same machine load; each pair gi
 wall times and one of CPU times (user + system of the command, which other jobs on a shared
 machine disturb less than the wall time). Prints every pair, then one final line with the median
 ratios and their min-max over the pairs and the median times; the target is a ratio of at most
-1.2 (docs/design.md, Performance).
+1.2 (docs/design.md, Performance). The final line also gives the start-up time: `meshc-opt --help`
+against `xdsl-opt --help` in CPU time, as `--startup-pairs` interleaved pairs.
 Usage: python bench/compile.py [--ops N] [--pairs K]
 """
 
@@ -98,7 +99,7 @@ def timed(cmd: list[str]) -> tuple[float, float]:
     return dt, dc
 
 
-def paired(base_cmd: list[str], ours_cmd: list[str], pairs: int) -> list[tuple[tuple[float, float], tuple[float, float]]]:
+def paired(base_cmd: list[str], ours_cmd: list[str], pairs: int, label: str = "pair") -> list[tuple[tuple[float, float], tuple[float, float]]]:
     """`pairs` interleaved (baseline, meshc) (wall, CPU) times; odd pairs run meshc first."""
     out = []
     for i in range(pairs):
@@ -109,7 +110,7 @@ def paired(base_cmd: list[str], ours_cmd: list[str], pairs: int) -> list[tuple[t
             base = timed(base_cmd)
             ours = timed(ours_cmd)
         out.append((base, ours))
-        print(f"pair {i + 1}: xdsl-opt {base[0]:.2f} s (CPU {base[1]:.2f} s), meshc-opt {ours[0]:.2f} s "
+        print(f"{label} {i + 1}: xdsl-opt {base[0]:.2f} s (CPU {base[1]:.2f} s), meshc-opt {ours[0]:.2f} s "
               f"(CPU {ours[1]:.2f} s), ratio {ours[0] / base[0]:.2f} (CPU {ours[1] / base[1]:.2f})", flush=True)
     return out
 
@@ -119,6 +120,7 @@ def main() -> None:
     ap.add_argument("--ops", type=int, default=10_000, help="ttir ops in the generated module")
     ap.add_argument("--pairs", type=int, default=5, help="interleaved (baseline, meshc) pairs")
     ap.add_argument("--keep", help="also write the generated module here")
+    ap.add_argument("--startup-pairs", type=int, default=7, help="interleaved `--help` pairs (start-up time)")
     args = ap.parse_args()
 
     text = generate(args.ops)
@@ -134,6 +136,9 @@ def main() -> None:
         runs = paired([tool("xdsl-opt"), "--allow-unregistered-dialect", path, "--print-op-generic"],
                       [tool("meshc-opt"), path, "-p", "ttir-to-ttnn-pipeline{system=t3k mesh-shape=2,4}"],
                       args.pairs)
+        print("start-up: xdsl-opt --help against meshc-opt --help", flush=True)
+        starts = paired([tool("xdsl-opt"), "--help"], [tool("meshc-opt"), "--help"], args.startup_pairs, "start-up pair")
+    start_cpu = [o[1] / b[1] for b, o in starts]
     ratios = [o[0] / b[0] for b, o in runs]
     cpu = [o[1] / b[1] for b, o in runs]
     base = statistics.median(b[0] for b, _ in runs)
@@ -141,7 +146,9 @@ def main() -> None:
     print(f"compile: meshc-opt / xdsl-opt = {statistics.median(ratios):.2f} (min {min(ratios):.2f}, max "
           f"{max(ratios):.2f}), CPU time {statistics.median(cpu):.2f} (min {min(cpu):.2f}, max {max(cpu):.2f}); "
           f"median of {len(runs)} interleaved pairs; target <= 1.2; median xdsl-opt {base:.2f} s, meshc-opt "
-          f"{ours:.2f} s, {n} ttir ops")
+          f"{ours:.2f} s, {n} ttir ops; start-up (--help) CPU {statistics.median(start_cpu):.2f} "
+          f"(min {min(start_cpu):.2f}, max {max(start_cpu):.2f}), median meshc-opt "
+          f"{statistics.median(o[1] for _, o in starts):.3f} s, xdsl-opt {statistics.median(b[1] for b, _ in starts):.3f} s")
 
 if __name__ == "__main__":
     main()
