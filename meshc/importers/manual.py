@@ -9,6 +9,7 @@ imports as meshc's SPMD form (docs/contracts.md):
 * the body's ops translate as anywhere else, and its collectives become ttir's:
   `stablehlo.all_reduce` (an add / maximum / minimum body) -> `ttir.all_reduce` sum / max / min,
   `all_gather` -> `ttir.all_gather`, `reduce_scatter` -> `ttir.reduce_scatter`,
+  `all_to_all` (one tensor, one piece a device of the group) -> `ttir.all_to_all`,
   `collective_permute` -> `ttir.collective_permute` (the same global device ids).
   `replica_groups` name devices by their id on the mesh (row-major); the groups must be the lines
   of devices along one mesh axis (its `cluster_axis`); a reduction over several axes (`psum` over
@@ -16,7 +17,8 @@ imports as meshc's SPMD form (docs/contracts.md):
 
 Refused with a located error: a manual computation over only some of the mesh's axes, a spec
 ttir.mesh_shard cannot state (a dim split by axes in descending order, `unreduced`), groups
-that are not lines along mesh axes, and gathers or scatters over several axes at once.
+that are not lines along mesh axes, and gathers, scatters and all_to_alls over several axes at
+once.
 """
 
 from __future__ import annotations
@@ -175,14 +177,20 @@ def _reducer(op: Operation) -> str:
 
 def _one_axis(op: Operation, axes: tuple[int, ...]) -> int:
     if len(axes) != 1:
-        raise LocatedError(f"runs over mesh axes {list(axes)} at once; meshc imports gathers and scatters over one "
-                           "mesh axis", op)
+        raise LocatedError(f"runs over mesh axes {list(axes)} at once; meshc imports gathers, scatters and "
+                           "all_to_alls over one mesh axis", op)
     return axes[0]
 
 
-def _dim(op: Operation, key: str) -> IntegerAttr:
+def _int(op: Operation, key: str) -> int:
     a = attr_of(op, key)
-    return IntegerAttr(int(a.value.data), _SI32)  # type: ignore[union-attr]
+    if not isinstance(a, IntegerAttr):
+        raise LocatedError(f"expected an integer attribute {key}", op)
+    return int(a.value.data)
+
+
+def _dim(op: Operation, key: str) -> IntegerAttr:
+    return IntegerAttr(_int(op, key), _SI32)
 
 
 def all_reduce(imp: "Importer", op: Operation) -> None:
@@ -212,6 +220,21 @@ def reduce_scatter(imp: "Importer", op: Operation) -> None:
                                           "reduce_type": ttir.ReduceTypeAttr(_reducer(op))})
 
 
+def all_to_all(imp: "Importer", op: Operation) -> None:
+    axis = _one_axis(op, _axes_of(op, mesh := _mesh(imp, op)))
+    if len(op.operands) != 1 or len(op.results) != 1:
+        raise LocatedError(f"exchanges {len(op.operands)} tensors at once; meshc imports all_to_all of one tensor", op)
+    count = _int(op, "split_count")
+    if count != mesh[axis]:
+        raise LocatedError(f"splits into {count} pieces over mesh axis {axis} of {mesh[axis]} devices; meshc imports "
+                           "all_to_all with one piece a device of the group", op)
+    t = imp.check_type(op.results[0].type, op, "result 0")
+    imp.values[op.results[0]] = imp.emit(ttir.AllToAllOp, [imp.value(op.operands[0])], t,
+                                         {"split_dim": _dim(op, "split_dimension"),
+                                          "concat_dim": _dim(op, "concat_dimension"),
+                                          "cluster_axis": IntegerAttr(axis, _UI32)})
+
+
 def collective_permute(imp: "Importer", op: Operation) -> None:
     _mesh(imp, op)
     pairs = attr_of(op, "source_target_pairs")
@@ -229,4 +252,5 @@ HANDLERS = {
     "stablehlo.all_gather": all_gather,
     "stablehlo.reduce_scatter": reduce_scatter,
     "stablehlo.collective_permute": collective_permute,
+    "stablehlo.all_to_all": all_to_all,
 }

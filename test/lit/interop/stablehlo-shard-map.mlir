@@ -1,6 +1,7 @@
 // StableHLO from JAX (printed in generic form): a shard_map (sdy.manual_computation) whose body
-// gathers, reduce-scatters, permutes and all-reduces over a 2x2 mesh, and a program using and /
-// or / xor / not on booleans, minimum, power and erf. Imported, lowered through both pipelines
+// gathers, reduce-scatters, permutes and all-reduces over a 2x2 mesh, a program using and /
+// or / xor / not on booleans, minimum, power and erf, and a shard_map whose body exchanges with
+// all_to_all along each mesh axis. Imported, lowered through both pipelines
 // and run against the golden run (test/unit/test_import_jax.py checks them against JAX itself).
 // RUN: meshc-import --split-input-file %s -o %t.mlir
 // RUN: filecheck %s < %t.mlir
@@ -21,9 +22,13 @@
 // CHECK: "ttir.minimum"
 // CHECK: "ttir.pow"
 // CHECK: "ttir.erf"
+// CHECK: "ttir.all_to_all"(%{{.*}}) {split_dim = 0 : si32, concat_dim = 1 : si32, cluster_axis = 1 : ui32} : (tensor<32x32xf32>) -> tensor<16x64xf32>
+// CHECK: "ttir.all_to_all"(%{{.*}}) {split_dim = 1 : si32, concat_dim = 0 : si32, cluster_axis = 0 : ui32} : (tensor<16x32xf32>) -> tensor<32x16xf32>
 // SIM: check: result0 matches the golden run
 // SIM: check: result1 matches the golden run
 // SIM: check: result0 matches the golden run
+// SIM: check: result0 matches the golden run (exact)
+// SIM: check: result1 matches the golden run (exact)
 "builtin.module"() <{sym_name = "jit_body"}> ({
   "sdy.mesh"() <{mesh = #sdy.mesh<["x"=2, "y"=2]>, sym_name = "mesh"}> {stablehlo.mesh = {axes = [{name = "x", size = 2 : i64}, {name = "y", size = 2 : i64}]}} : () -> ()
   "func.func"() <{arg_attrs = [{}, {}], function_type = (tensor<128x128xf32>, tensor<128x64xf32>) -> (tensor<128x64xf32>, tensor<128x64xf32>), res_attrs = [{jax.result_info = "result[0]"}, {jax.result_info = "result[1]"}], sym_name = "main", sym_visibility = "public"}> ({
@@ -100,3 +105,17 @@
   }) : () -> ()
 }) {mhlo.num_partitions = 1 : i32, mhlo.num_replicas = 1 : i32} : () -> ()
 
+// -----
+"builtin.module"() <{sym_name = "jit_body"}> ({
+  "sdy.mesh"() <{mesh = #sdy.mesh<["x"=2, "y"=2]>, sym_name = "mesh"}> {stablehlo.mesh = {axes = [{name = "x", size = 2 : i64}, {name = "y", size = 2 : i64}]}} : () -> ()
+  "func.func"() <{arg_attrs = [{}, {}], function_type = (tensor<64x64xf32>, tensor<32x64xf32>) -> (tensor<32x128xf32>, tensor<64x32xf32>), res_attrs = [{jax.result_info = "result[0]"}, {jax.result_info = "result[1]"}], sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<64x64xf32>, %arg1: tensor<32x64xf32>):
+    %0:2 = "sdy.manual_computation"(%arg0, %arg1) <{in_shardings = #sdy.sharding_per_value<[<@mesh, [{"x"}, {"y"}]>, <@mesh, [{"x"}, {"y"}]>]>, manual_axes = #sdy<manual_axes{"x", "y"}>, out_shardings = #sdy.sharding_per_value<[<@mesh, [{"x"}, {"y"}]>, <@mesh, [{"x"}, {"y"}]>]>}> ({
+    ^bb0(%arg2: tensor<32x32xf32>, %arg3: tensor<16x32xf32>):
+      %1 = "stablehlo.all_to_all"(%arg2) <{channel_handle = #stablehlo.channel_handle<handle = 1, type = 1>, concat_dimension = 1 : i64, replica_groups = dense<[[0, 1], [2, 3]]> : tensor<2x2xi64>, split_count = 2 : i64, split_dimension = 0 : i64}> : (tensor<32x32xf32>) -> tensor<16x64xf32>
+      %2 = "stablehlo.all_to_all"(%arg3) <{channel_handle = #stablehlo.channel_handle<handle = 1, type = 1>, concat_dimension = 0 : i64, replica_groups = dense<[[0, 2], [1, 3]]> : tensor<2x2xi64>, split_count = 2 : i64, split_dimension = 1 : i64}> : (tensor<16x32xf32>) -> tensor<32x16xf32>
+      "sdy.return"(%1, %2) : (tensor<16x64xf32>, tensor<32x16xf32>) -> ()
+    }) : (tensor<64x64xf32>, tensor<32x64xf32>) -> (tensor<32x128xf32>, tensor<64x32xf32>)
+    "func.return"(%0#0, %0#1) : (tensor<32x128xf32>, tensor<64x32xf32>) -> ()
+  }) : () -> ()
+}) {mhlo.num_partitions = 4 : i32, mhlo.num_replicas = 1 : i32} : () -> ()
