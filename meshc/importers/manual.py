@@ -8,17 +8,17 @@ imports as meshc's SPMD form (docs/contracts.md):
   `ttir.mesh_shard shard_to_full` with its `out_shardings` spec;
 * the body's ops translate as anywhere else, and its collectives become ttir's:
   `stablehlo.all_reduce` (an add / maximum / minimum body) -> `ttir.all_reduce` sum / max / min,
-  `all_gather` -> `ttir.all_gather`, `reduce_scatter` -> `ttir.reduce_scatter`,
-  `all_to_all` (one tensor, one piece a device of the group) -> `ttir.all_to_all`,
+  `all_gather` -> `ttir.all_gather`, `reduce_scatter` -> `ttir.reduce_scatter` (one an axis
+  over several axes, in the groups' order), `all_to_all` (one tensor, one piece a device of the
+  group, one axis) -> `ttir.all_to_all`,
   `collective_permute` -> `ttir.collective_permute` (the same global device ids).
   `replica_groups` name devices by their id on the mesh (row-major); the groups must be the lines
-  of devices along one mesh axis (its `cluster_axis`); a reduction over several axes (`psum` over
-  ("x", "y")) is one all_reduce an axis.
+  of devices along mesh axes (each a `cluster_axis`), listed row-major over the axes in some
+  order; a reduction over several axes (`psum` over ("x", "y")) is one all_reduce an axis.
 
 Refused with a located error: a manual computation over only some of the mesh's axes, a spec
 ttir.mesh_shard cannot state (a dim split by axes in descending order, `unreduced`), groups
-that are not lines along mesh axes, and gathers, scatters and all_to_alls over several axes at
-once.
+that are not lines along mesh axes, and all_to_alls over several axes at once.
 """
 
 from __future__ import annotations
@@ -144,7 +144,8 @@ def _mesh(imp: "Importer", op: Operation) -> tuple[int, ...]:
 
 
 def _lines(mesh: tuple[int, ...], axes: tuple[int, ...]) -> set[tuple[int, ...]]:
-    """The device groups varying along `axes` (each in row-major order over them), as sets."""
+    """The device groups varying along `axes`, each listed row-major over `axes` in that order
+    (the first the slowest), as a set."""
     ids = np.arange(math.prod(mesh)).reshape(mesh)
     others = [a for a in range(len(mesh)) if a not in axes]
     moved = np.transpose(ids, others + list(axes)).reshape(-1, math.prod(mesh[a] for a in axes))
@@ -152,14 +153,15 @@ def _lines(mesh: tuple[int, ...], axes: tuple[int, ...]) -> set[tuple[int, ...]]
 
 
 def _axes_of(op: Operation, mesh: tuple[int, ...]) -> tuple[int, ...]:
-    """The mesh axes whose lines are the op's replica_groups."""
+    """The mesh axes whose lines are the op's replica_groups, in the order the groups list their
+    devices (the first axis the slowest): `axis_name=("y", "x")` lists y-major groups."""
     groups = attr_of(op, "replica_groups")
     if not isinstance(groups, DenseIntOrFPElementsAttr):
         raise LocatedError("expected replica_groups = dense<[[...]]>", op)
     got = {tuple(int(x) for x in row) for row in np.atleast_2d(dense_array(groups))}
     live = [a for a in range(len(mesh)) if mesh[a] > 1]
     for k in range(1, len(live) + 1):
-        for axes in itertools.combinations(live, k):
+        for axes in itertools.permutations(live, k):
             if _lines(mesh, axes) == got:
                 return axes
     raise LocatedError(f"has replica_groups {sorted(got)}, which are not the lines of devices along mesh axes of "
@@ -176,9 +178,9 @@ def _reducer(op: Operation) -> str:
 
 
 def _one_axis(op: Operation, axes: tuple[int, ...]) -> int:
-    if len(axes) != 1:
-        raise LocatedError(f"runs over mesh axes {list(axes)} at once; meshc imports gathers, scatters and "
-                           "all_to_alls over one mesh axis", op)
+    if len(axes) != 1:  # all_to_all over several axes: refused (its pieces would need one exchange an axis pair)
+        raise LocatedError(f"runs over mesh axes {list(axes)} at once; meshc imports all_to_all over one mesh "
+                           "axis", op)
     return axes[0]
 
 
@@ -203,21 +205,46 @@ def all_reduce(imp: "Importer", op: Operation) -> None:
     imp.values[op.results[0]] = x
 
 
+def _step_type(op: Operation, t: TensorType, dim: IntegerAttr, mul: int = 1, div: int = 1) -> TensorType:
+    """`t` with dim `dim` times mul / div: the type between two steps of a collective over
+    several axes."""
+    shape, d = list(t.get_shape()), int(dim.value.data)
+    if not 0 <= d < len(shape):
+        raise LocatedError(f"names dim {d} of a rank-{len(shape)} tensor", op)
+    if shape[d] * mul % div:
+        raise LocatedError(f"splits dim {d} of {fmt_shape(tuple(shape))} into {div} pieces, which do not divide it", op)
+    shape[d] = shape[d] * mul // div
+    return TensorType(t.element_type, shape)
+
+
 def all_gather(imp: "Importer", op: Operation) -> None:
-    axis = _one_axis(op, _axes_of(op, _mesh(imp, op)))
+    """Over several axes, one ttir.all_gather an axis from the fastest: the pieces then line up
+    in the groups' order."""
+    mesh = _mesh(imp, op)
+    axes = _axes_of(op, mesh)
+    dim = _dim(op, "all_gather_dim")
     t = imp.check_type(op.results[0].type, op, "result 0")
-    imp.values[op.results[0]] = imp.emit(ttir.AllGatherOp, [imp.value(op.operands[0])], t,
-                                         {"all_gather_dim": _dim(op, "all_gather_dim"),
-                                          "cluster_axis": IntegerAttr(axis, _UI32)})
+    x = imp.value(op.operands[0])
+    for k, axis in enumerate(reversed(axes)):
+        step = t if k == len(axes) - 1 else _step_type(op, x.type, dim, mul=mesh[axis])  # type: ignore[arg-type]
+        x = imp.emit(ttir.AllGatherOp, [x], step, {"all_gather_dim": dim, "cluster_axis": IntegerAttr(axis, _UI32)})
+    imp.values[op.results[0]] = x
 
 
 def reduce_scatter(imp: "Importer", op: Operation) -> None:
-    axis = _one_axis(op, _axes_of(op, _mesh(imp, op)))
+    """Over several axes, one ttir.reduce_scatter an axis from the slowest: device (i, j) keeps
+    piece i * n_j + j of the total, as the groups' order says."""
+    mesh = _mesh(imp, op)
+    axes = _axes_of(op, mesh)
+    dim = _dim(op, "scatter_dimension")
+    kind = ttir.ReduceTypeAttr(_reducer(op))
     t = imp.check_type(op.results[0].type, op, "result 0")
-    imp.values[op.results[0]] = imp.emit(ttir.ReduceScatterOp, [imp.value(op.operands[0])], t,
-                                         {"scatter_dim": _dim(op, "scatter_dimension"),
-                                          "cluster_axis": IntegerAttr(axis, _UI32),
-                                          "reduce_type": ttir.ReduceTypeAttr(_reducer(op))})
+    x = imp.value(op.operands[0])
+    for k, axis in enumerate(axes):
+        step = t if k == len(axes) - 1 else _step_type(op, x.type, dim, div=mesh[axis])  # type: ignore[arg-type]
+        x = imp.emit(ttir.ReduceScatterOp, [x], step,
+                     {"scatter_dim": dim, "cluster_axis": IntegerAttr(axis, _UI32), "reduce_type": kind})
+    imp.values[op.results[0]] = x
 
 
 def all_to_all(imp: "Importer", op: Operation) -> None:

@@ -125,7 +125,7 @@
   ^bb0(%arg0: tensor<64x64xf32>):
     %0 = "sdy.manual_computation"(%arg0) <{in_shardings = #sdy.sharding_per_value<[<@mesh, [{"x"}, {"y"}]>]>, manual_axes = #sdy<manual_axes{"x", "y"}>, out_shardings = #sdy.sharding_per_value<[<@mesh, [{"x"}, {"y"}]>]>}> ({
     ^bb0(%arg2: tensor<32x32xf32>):
-      // expected-error @+1 {{'stablehlo.all_to_all' op runs over mesh axes [0, 1] at once; meshc imports gathers, scatters and all_to_alls over one mesh axis}}
+      // expected-error @+1 {{'stablehlo.all_to_all' op runs over mesh axes [0, 1] at once; meshc imports all_to_all over one mesh axis}}
       %1 = "stablehlo.all_to_all"(%arg2) <{concat_dimension = 1 : i64, replica_groups = dense<[[0, 1, 2, 3]]> : tensor<1x4xi64>, split_count = 4 : i64, split_dimension = 0 : i64}> : (tensor<32x32xf32>) -> tensor<8x128xf32>
       "sdy.return"(%1) : (tensor<8x128xf32>) -> ()
     }) : (tensor<64x64xf32>) -> tensor<32x128xf32>

@@ -1,7 +1,8 @@
 // StableHLO from JAX (printed in generic form): a shard_map (sdy.manual_computation) whose body
 // gathers, reduce-scatters, permutes and all-reduces over a 2x2 mesh, a program using and /
-// or / xor / not on booleans, minimum, power and erf, and a shard_map whose body exchanges with
-// all_to_all along each mesh axis. Imported, lowered through both pipelines
+// or / xor / not on booleans, minimum, power and erf, a shard_map whose body exchanges with
+// all_to_all along each mesh axis, and one that gathers and reduce-scatters over both axes at
+// once, y-major (one ttir collective an axis, in the order that keeps the pieces' order). Imported, lowered through both pipelines
 // and run against the golden run (test/unit/test_import_jax.py checks them against JAX itself).
 // RUN: meshc-import --split-input-file %s -o %t.mlir
 // RUN: filecheck %s < %t.mlir
@@ -24,11 +25,16 @@
 // CHECK: "ttir.erf"
 // CHECK: "ttir.all_to_all"(%{{.*}}) {split_dim = 0 : si32, concat_dim = 1 : si32, cluster_axis = 1 : ui32} : (tensor<32x32xf32>) -> tensor<16x64xf32>
 // CHECK: "ttir.all_to_all"(%{{.*}}) {split_dim = 1 : si32, concat_dim = 0 : si32, cluster_axis = 0 : ui32} : (tensor<16x32xf32>) -> tensor<32x16xf32>
+// CHECK: "ttir.all_gather"(%{{.*}}) {all_gather_dim = 1 : si32, cluster_axis = 0 : ui32} : (tensor<32x32xf32>) -> tensor<32x64xf32>
+// CHECK-NEXT: "ttir.all_gather"(%{{.*}}) {all_gather_dim = 1 : si32, cluster_axis = 1 : ui32} : (tensor<32x64xf32>) -> tensor<32x128xf32>
+// CHECK-NEXT: "ttir.reduce_scatter"(%{{.*}}) {scatter_dim = 0 : si32, cluster_axis = 1 : ui32, reduce_type = #ttir.reduce_type<sum>} : (tensor<32x128xf32>) -> tensor<16x128xf32>
+// CHECK-NEXT: "ttir.reduce_scatter"(%{{.*}}) {scatter_dim = 0 : si32, cluster_axis = 0 : ui32, reduce_type = #ttir.reduce_type<sum>} : (tensor<16x128xf32>) -> tensor<8x128xf32>
 // SIM: check: result0 matches the golden run
 // SIM: check: result1 matches the golden run
 // SIM: check: result0 matches the golden run
 // SIM: check: result0 matches the golden run (exact)
 // SIM: check: result1 matches the golden run (exact)
+// SIM: check: result0 matches the golden run
 "builtin.module"() <{sym_name = "jit_body"}> ({
   "sdy.mesh"() <{mesh = #sdy.mesh<["x"=2, "y"=2]>, sym_name = "mesh"}> {stablehlo.mesh = {axes = [{name = "x", size = 2 : i64}, {name = "y", size = 2 : i64}]}} : () -> ()
   "func.func"() <{arg_attrs = [{}, {}], function_type = (tensor<128x128xf32>, tensor<128x64xf32>) -> (tensor<128x64xf32>, tensor<128x64xf32>), res_attrs = [{jax.result_info = "result[0]"}, {jax.result_info = "result[1]"}], sym_name = "main", sym_visibility = "public"}> ({
@@ -117,5 +123,24 @@
       "sdy.return"(%1, %2) : (tensor<16x64xf32>, tensor<32x16xf32>) -> ()
     }) : (tensor<64x64xf32>, tensor<32x64xf32>) -> (tensor<32x128xf32>, tensor<64x32xf32>)
     "func.return"(%0#0, %0#1) : (tensor<32x128xf32>, tensor<64x32xf32>) -> ()
+  }) : () -> ()
+}) {mhlo.num_partitions = 4 : i32, mhlo.num_replicas = 1 : i32} : () -> ()
+
+// -----
+"builtin.module"() <{sym_name = "jit_body"}> ({
+  "sdy.mesh"() <{mesh = #sdy.mesh<["x"=2, "y"=2]>, sym_name = "mesh"}> {stablehlo.mesh = {axes = [{name = "x", size = 2 : i64}, {name = "y", size = 2 : i64}]}} : () -> ()
+  "func.func"() <{arg_attrs = [{}], function_type = (tensor<64x64xf32>) -> tensor<32x128xf32>, res_attrs = [{jax.result_info = "result"}], sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<64x64xf32>):
+    %0 = "sdy.manual_computation"(%arg0) <{in_shardings = #sdy.sharding_per_value<[<@mesh, [{"x"}, {"y"}]>]>, manual_axes = #sdy<manual_axes{"x", "y"}>, out_shardings = #sdy.sharding_per_value<[<@mesh, [{"x", "y"}, {}]>]>}> ({
+    ^bb0(%arg1: tensor<32x32xf32>):
+      %1 = "stablehlo.all_gather"(%arg1) <{all_gather_dim = 1 : i64, channel_handle = #stablehlo.channel_handle<handle = 1, type = 1>, replica_groups = dense<[[0, 2, 1, 3]]> : tensor<1x4xi64>, use_global_device_ids}> : (tensor<32x32xf32>) -> tensor<32x128xf32>
+      %2 = "stablehlo.reduce_scatter"(%1) <{channel_handle = #stablehlo.channel_handle<handle = 1, type = 1>, replica_groups = dense<[[0, 2, 1, 3]]> : tensor<1x4xi64>, scatter_dimension = 0 : i64, use_global_device_ids}> ({
+      ^bb0(%arg2: tensor<f32>, %arg3: tensor<f32>):
+        %3 = "stablehlo.add"(%arg2, %arg3) : (tensor<f32>, tensor<f32>) -> tensor<f32>
+        "stablehlo.return"(%3) : (tensor<f32>) -> ()
+      }) : (tensor<32x128xf32>) -> tensor<8x128xf32>
+      "sdy.return"(%2) : (tensor<8x128xf32>) -> ()
+    }) : (tensor<64x64xf32>) -> tensor<32x128xf32>
+    "func.return"(%0) : (tensor<32x128xf32>) -> ()
   }) : () -> ()
 }) {mhlo.num_partitions = 4 : i32, mhlo.num_replicas = 1 : i32} : () -> ()
