@@ -49,6 +49,7 @@ from meshc.passes.convert_ttir_to_ttmetal_kernel import KernelBuilder, result_gr
 from meshc.passes.convert_ttir_to_ttmetal_table import BUFFER_OPS, TTIR_TO_TTMETAL, Kernel, ccl_kind
 from meshc.passes.convert_ttir_to_ttmetal_table import lowers_to_ccl  # noqa: F401 (this pass's answer to 'is it a collective?')
 from meshc.passes.lowering_utils import (
+    check_host_distributions,
     distribution_attrs,
     encoding_of,
     fix_function_types,
@@ -420,6 +421,7 @@ class ConvertTTIRToTTMetalPass(ModulePass):
         for f in [x for x in op.walk() if isinstance(x, func.FuncOp)]:
             if not f.body.blocks:
                 continue
+            check_host_distributions(f, self.name)
             lo = MetalLowering(mesh, f.body.blocks[0])
             patterns = GreedyRewritePatternApplier([
                 MeshShardToTransfer(lo),

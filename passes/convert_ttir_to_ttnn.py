@@ -50,6 +50,7 @@ from meshc.layout.errors import LayoutError
 from meshc.layout.shapes import fmt_shape
 from meshc.passes.convert_ttir_to_ttnn_table import SPECIAL_OPS, TTIR_TO_TTNN
 from meshc.passes.lowering_utils import (
+    check_host_distributions,
     distribution_attrs,
     encoding_of,
     fix_function_types,
@@ -271,6 +272,7 @@ class ConvertTTIRToTTNNPass(ModulePass):
         for f in [x for x in op.walk() if isinstance(x, func.FuncOp)]:
             if not f.body.blocks:
                 continue
+            check_host_distributions(f, self.name)
             lowering = TTNNLowering(mesh, open_device(f, mesh), type_cache)
             patterns = GreedyRewritePatternApplier([
                 MeshShardToDistribution(lowering),

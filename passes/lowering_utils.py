@@ -9,10 +9,11 @@ from __future__ import annotations
 
 from xdsl.dialects import func
 from xdsl.dialects.builtin import AffineMapAttr, ModuleOp, NoneAttr, StringAttr, TensorType
-from xdsl.ir import Attribute, Operation
+from xdsl.ir import Attribute, Block, Operation
 
 from meshc.diagnostics import LocatedError
 from meshc.dialects.element_types import data_type_name
+from meshc.dialects import ttir
 from meshc.dialects.tt import module_device, module_mesh_shape, module_system
 from meshc.dialects.ttnn import MeshMapperAttr, ShardedBufferConfigAttr
 from meshc.layout.errors import LayoutError
@@ -121,3 +122,20 @@ def distribution_attrs(shape: tuple[int, ...], elem_type, mesh: tuple[int, ...],
 
 def fail(op: Operation, message: str) -> LocatedError:
     return LocatedError(message, op)
+
+
+def check_host_distributions(f: func.FuncOp, pass_name: str) -> None:
+    """Every full_to_shard `ttir.mesh_shard` of `f` distributes a host tensor: a function
+    argument, or what a shard_to_full mesh_shard gathered back to the host. The lowering computes
+    every other op on the devices, so distributing its result would read device memory as a host
+    tensor: refused, located at the mesh_shard, before anything is rewritten (an op that commutes
+    with the split can move after it)."""
+    for op in f.walk():
+        if not isinstance(op, ttir.MeshShardOp) or not op.is_full_to_shard or isinstance(op.input.owner, Block):
+            continue
+        owner = op.input.owner
+        if isinstance(owner, ttir.MeshShardOp) and not owner.is_full_to_shard:
+            continue
+        raise LocatedError(f"{pass_name}: distributes the result of '{owner.name}', which the lowering computes on "
+                           "the devices; a full_to_shard mesh_shard distributes a host tensor (a function argument, "
+                           "or a shard_to_full's result): apply the op after the mesh_shard, to the pieces", op)

@@ -6,6 +6,9 @@ imports as meshc's SPMD form (docs/contracts.md):
 * each operand enters through `ttir.mesh_shard full_to_shard` with its `in_shardings` spec (the
   region's block arguments are the per-device pieces), each result leaves through
   `ttir.mesh_shard shard_to_full` with its `out_shardings` spec;
+* a computation manual over only some mesh axes (`axis_names={"x"}`) sees whole tensors along
+  the others (the free axes): meshc holds them replicated there, so the specs keep only the
+  manual axes, and the body's `sdy.sharding_constraint`s (hints for the free axes) are dropped;
 * the body's ops translate as anywhere else, and its collectives become ttir's:
   `stablehlo.all_reduce` (an add / maximum / minimum body) -> `ttir.all_reduce` sum / max / min,
   `all_gather` -> `ttir.all_gather`, `reduce_scatter` -> `ttir.reduce_scatter` (one an axis
@@ -16,8 +19,8 @@ imports as meshc's SPMD form (docs/contracts.md):
   of devices along mesh axes (each a `cluster_axis`), listed row-major over the axes in some
   order; a reduction over several axes (`psum` over ("x", "y")) is one all_reduce an axis.
 
-Refused with a located error: a manual computation over only some of the mesh's axes, a spec
-ttir.mesh_shard cannot state (a dim split by axes in descending order, `unreduced`), groups
+Refused with a located error: manual axes no mesh of the module has, a spec ttir.mesh_shard
+cannot state (a dim split by axes in descending order, `unreduced`), groups
 that are not lines along mesh axes, and all_to_alls over several axes at once.
 """
 
@@ -84,15 +87,21 @@ def _specs(imp: "Importer", op: Operation, key: str, ranks: list[int]) -> list[S
     return specs
 
 
-def _check_manual_axes(imp: "Importer", op: Operation) -> None:
+def _manual_axes(imp: "Importer", op: Operation) -> set[int]:
+    """The mesh axes (indices) the computation is manual over; the others are free (auto)."""
     attr = attr_of(op, "manual_axes")
-    text = "" if attr is None else str(attr)
-    manual = set(re.findall(r'"([^"]+)"', text))
+    names = set(re.findall(r'"([^"]+)"', "" if attr is None else str(attr)))
     for mesh in imp.meshes.values():
-        auto = [n for n, s in zip(mesh.names, mesh.shape) if s > 1 and n not in manual]
-        if auto:
-            raise LocatedError(f"is manual over {sorted(manual) or 'no axes'} only; meshc imports shard_map over "
-                               f"every mesh axis (not over {', '.join(auto)})", op)
+        if names <= set(mesh.names):
+            return {a for a, n in enumerate(mesh.names) if n in names}
+    raise LocatedError(f"is manual over {', '.join(sorted(names))}, which no mesh of the module has", op)
+
+
+def _on_axes(spec: ShardingSpec, axes: set[int]) -> ShardingSpec:
+    """`spec` with only the mesh axes `axes`: over the free axes of a manual computation the
+    body sees whole tensors, which meshc places replicated."""
+    return ShardingSpec(spec.mesh, tuple(tuple(a for a in d if a in axes) for d in spec.dims),
+                        tuple(a for a in spec.partial if a in axes))
 
 
 def _mesh_shard(imp: "Importer", value: SSAValue, spec: ShardingSpec, to_device: bool, rt: TensorType,
@@ -115,16 +124,20 @@ def _mesh_shard(imp: "Importer", value: SSAValue, spec: ShardingSpec, to_device:
 
 
 def manual_computation(imp: "Importer", op: Operation) -> None:
-    _check_manual_axes(imp, op)
     block = op.regions[0].blocks.first
     assert block is not None
     ins = _specs(imp, op, "in_shardings", [len(a.type.get_shape()) for a in block.args])
     outs = _specs(imp, op, "out_shardings", [len(r.type.get_shape()) for r in op.results])
+    manual = _manual_axes(imp, op)
+    ins, outs = [_on_axes(s, manual) for s in ins], [_on_axes(s, manual) for s in outs]
     for src, arg, spec in zip(op.operands, block.args, ins):
         local = imp.check_type(arg.type, op, f"block argument #{arg.index}")
         imp.values[arg] = _mesh_shard(imp, imp.value(src), spec, True, local, op)
     for inner in block.ops:
         imp.located_at = inner
+        if op_name(inner) == "sdy.sharding_constraint":  # a hint for the free axes: the body holds whole tensors
+            imp.values[inner.results[0]] = imp.value(inner.operands[0])
+            continue
         if op_name(inner) == "sdy.return":
             imp.located_at = op
             for r, v, spec in zip(op.results, inner.operands, outs):
@@ -169,7 +182,8 @@ def _axes_of(op: Operation, mesh: tuple[int, ...]) -> tuple[int, ...]:
 
 
 def _reducer(op: Operation) -> str:
-    body = [o for o in op.regions[0].blocks.first.ops if op_name(o) != "stablehlo.return"]  # type: ignore
+    body = [o for o in op.regions[0].blocks.first.ops  # type: ignore[union-attr]
+            if op_name(o) not in ("stablehlo.return", "sdy.sharding_constraint")]
     kind = _REDUCERS.get(op_name(body[0])) if len(body) == 1 else None
     if kind is None:
         raise LocatedError(f"reduces with {', '.join(op_name(o) for o in body) or 'nothing'}; meshc imports "

@@ -210,6 +210,10 @@ class Importer:
         res_attrs = f.res_attrs.data if f.res_attrs is not None else [None] * len(res_types)
         annotated_args = [self._annotation(a, t, f) for a, t in zip(arg_attrs, arg_types)]
         annotated_res = [self._annotation(a, t, f) for a, t in zip(res_attrs, res_types)]
+        if any(isinstance(o, ttir.MeshShardOp) for o in block.ops):
+            # a shard_map's program is SPMD: its mesh_shards place the tensors, and the entry's
+            # shardings (how JAX laid the arrays out) say nothing about the values: dropped
+            annotated_args = annotated_res = []
         if any(d.data for d in annotated_args):
             out.arg_attrs = ArrayAttr(annotated_args)
         if any(d.data for d in annotated_res):

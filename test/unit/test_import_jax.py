@@ -230,6 +230,36 @@ def test_shard_map_gathers_and_scatters_over_both_axes_match_jax(target):
         np.testing.assert_allclose(g, np.asarray(want), rtol=1e-5, atol=1e-5)
 
 
+@pytest.mark.parametrize("axis_type", ["Auto", "Explicit"])
+@pytest.mark.parametrize("target", ["ttnn", "ttmetal"])
+def test_shard_map_over_some_axes_matches_jax(axis_type, target):
+    """shard_map manual over x only (`axis_names={"x"}`): the body sees whole tensors along y,
+    which meshc holds replicated; with Explicit axes the entry's argument shardings (how JAX laid
+    the arrays out) and the body's sharding constraints on y come along and are dropped."""
+    from jax.sharding import NamedSharding
+    from jax.sharding import PartitionSpec as P
+
+    kind = getattr(jax.sharding.AxisType, axis_type)
+    mesh = jax.make_mesh((2, 2), ("x", "y"), axis_types=(kind, kind))
+
+    def body(a, w):
+        s = a @ w
+        return jax.lax.psum(s, "x"), jax.lax.all_gather(s, "x", axis=1, tiled=True), s
+
+    fn = jax.shard_map(body, mesh=mesh, in_specs=(P(None, "x"), P("x", None)), axis_names={"x"},
+                       out_specs=(P(), P(), P(None, "x")), check_vma=False)
+
+    a, w = _randn(64, 64), _randn(64, 32)
+    args = (a, w)
+    if axis_type == "Explicit":
+        args = (jax.device_put(a, NamedSharding(mesh, P("y", "x"))), jax.device_put(w, NamedSharding(mesh, P("x", None))))
+    f = jax.jit(fn)
+    module = meshc.from_jax(f, *args)
+    got = meshc.run(module, {"arg0": a, "arg1": w}, target=target)
+    for g, want in zip(got.outputs, f(*args)):
+        np.testing.assert_allclose(g, np.asarray(want), rtol=1e-4, atol=1e-4)
+
+
 def test_shard_map_unsupported_collective_is_located():
     from jax.sharding import PartitionSpec as P
 

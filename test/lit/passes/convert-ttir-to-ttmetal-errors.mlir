@@ -47,3 +47,28 @@ func.func @grid3(%a: tensor<2x64x64xf32>) {
   %0 = "ttir.exp"(%a) : (tensor<2x64x64xf32>) -> tensor<2x64x64xf32, #tt.metal_layout<(d0, d1, d2) -> (d0, d1, d2), undef, <2x2x2>, memref<1x1x1x!tt.tile<32x32, f32>, #tt.memory_space<l1>>>>
   func.return
 }
+
+// -----
+// A full_to_shard mesh_shard distributes a host tensor; a value computed before it would be on
+// the devices once lowered (the op commutes with the split: apply it to the pieces instead).
+module attributes {tt.device = #tt.device<workerGrid = #tt.grid<8x16, (d0, d1) -> (d1 floordiv 8, d0, d1 mod 8)>, meshShape = 1x2, chipIds = [0, 1]>} {
+  func.func @computed_then_distributed(%a: tensor<64x64xf32>) -> tensor<64x64xf32> {
+    %0 = "ttir.exp"(%a) : (tensor<64x64xf32>) -> tensor<64x64xf32>
+    // expected-error @+1 {{distributes the result of 'ttir.exp', which the lowering computes on the devices; a full_to_shard mesh_shard distributes a host tensor (a function argument, or a shard_to_full's result): apply the op after the mesh_shard, to the pieces}}
+    %1 = "ttir.mesh_shard"(%0) {shard_type = #ttir.shard_type<devices>, shard_direction = #ttir.shard_direction<full_to_shard>, shard_shape = array<i64: 1, 2>, shard_dims = array<i64: -1, 1>} : (tensor<64x64xf32>) -> tensor<64x32xf32>
+    %2 = "ttir.mesh_shard"(%1) {shard_type = #ttir.shard_type<devices>, shard_direction = #ttir.shard_direction<shard_to_full>, shard_shape = array<i64: 1, 2>, shard_dims = array<i64: -1, 1>} : (tensor<64x32xf32>) -> tensor<64x64xf32>
+    func.return %2 : tensor<64x64xf32>
+  }
+}
+
+// -----
+// A tensor gathered back to the host may be distributed again (a round trip through the host).
+module attributes {tt.device = #tt.device<workerGrid = #tt.grid<8x16, (d0, d1) -> (d1 floordiv 8, d0, d1 mod 8)>, meshShape = 1x2, chipIds = [0, 1]>} {
+  func.func @round_trip(%a: tensor<64x64xf32>) -> tensor<64x64xf32> {
+    %0 = "ttir.mesh_shard"(%a) {shard_type = #ttir.shard_type<devices>, shard_direction = #ttir.shard_direction<full_to_shard>, shard_shape = array<i64: 1, 2>, shard_dims = array<i64: -1, 1>} : (tensor<64x64xf32>) -> tensor<64x32xf32>
+    %1 = "ttir.mesh_shard"(%0) {shard_type = #ttir.shard_type<devices>, shard_direction = #ttir.shard_direction<shard_to_full>, shard_shape = array<i64: 1, 2>, shard_dims = array<i64: -1, 1>} : (tensor<64x32xf32>) -> tensor<64x64xf32>
+    %2 = "ttir.mesh_shard"(%1) {shard_type = #ttir.shard_type<devices>, shard_direction = #ttir.shard_direction<full_to_shard>, shard_shape = array<i64: 2, 1>, shard_dims = array<i64: -1, 0>} : (tensor<64x64xf32>) -> tensor<32x64xf32>
+    %3 = "ttir.mesh_shard"(%2) {shard_type = #ttir.shard_type<devices>, shard_direction = #ttir.shard_direction<shard_to_full>, shard_shape = array<i64: 2, 1>, shard_dims = array<i64: -1, 0>} : (tensor<32x64xf32>) -> tensor<64x64xf32>
+    func.return %3 : tensor<64x64xf32>
+  }
+}
