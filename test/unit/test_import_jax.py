@@ -260,6 +260,27 @@ def test_shard_map_over_some_axes_matches_jax(axis_type, target):
         np.testing.assert_allclose(g, np.asarray(want), rtol=1e-4, atol=1e-4)
 
 
+def test_ops_around_a_shard_map():
+    """An op whose result the shard_map distributes is refused by both lowerings, located; an
+    op on its results runs through TTNN (matching JAX) and is refused, located, by TTMetal."""
+    from jax.sharding import PartitionSpec as P
+
+    mesh = _mesh()
+    sm = jax.shard_map(lambda a, w: jax.lax.psum(a @ w, "x"), mesh=mesh, in_specs=(P(None, "x"), P("x", None)),
+                       out_specs=P(), axis_names={"x"}, check_vma=False)
+    a, w = _randn(64, 64), _randn(64, 32)
+    before = meshc.from_jax(jax.jit(lambda a, w: sm(a * 2.0, w)), a, w)
+    for target in ("ttnn", "ttmetal"):
+        with pytest.raises(DiagnosticError, match="distributes the result of 'ttir.multiply'"):
+            meshc.run(before, {"arg0": a, "arg1": w}, target=target)
+    f = jax.jit(lambda a, w: sm(a, w) + 1.0)
+    after = meshc.from_jax(f, a, w)
+    got = meshc.run(after, {"arg0": a, "arg1": w}, target="ttnn")
+    np.testing.assert_allclose(got.outputs[0], np.asarray(f(a, w)), rtol=1e-4, atol=1e-4)
+    with pytest.raises(DiagnosticError, match="operand is not a device tensor"):
+        meshc.run(after, {"arg0": a, "arg1": w}, target="ttmetal")
+
+
 def test_shard_map_unsupported_collective_is_located():
     from jax.sharding import PartitionSpec as P
 
