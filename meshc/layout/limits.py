@@ -20,6 +20,8 @@ MAX_CORES = 1 << 20
 """Cores in one core range set or one device's logical grid (a 64x64 mesh of 16x16-core chips)."""
 MAX_DEVICES = 1 << 12
 """Devices in one mesh (a 64x64 mesh)."""
+MAX_DRAM_BANKS = 1 << 10
+"""DRAM banks of one chip (a wormhole has 12; the simulator keeps an allocator a bank)."""
 MAX_CHIP_ID = 1 << 31
 """Chip ids lie in [0, MAX_CHIP_ID) (a 32-bit id, as in tt-mlir's chipIds)."""
 MAX_PAGES = 1 << 22
@@ -67,7 +69,7 @@ def check_count(count: int, limit: int, what: str, name: str) -> None:
                           f"meshc.layout.limits.{_LIMIT_NAMES.get(limit, 'limit')})")
 
 
-_LIMIT_NAMES = {MAX_CORES: "MAX_CORES", MAX_DEVICES: "MAX_DEVICES", MAX_PAGES: "MAX_PAGES",
+_LIMIT_NAMES = {MAX_CORES: "MAX_CORES", MAX_DEVICES: "MAX_DEVICES", MAX_DRAM_BANKS: "MAX_DRAM_BANKS", MAX_PAGES: "MAX_PAGES",
                 MAX_ELEMENTS: "MAX_ELEMENTS", MAX_TENSOR_BYTES: "MAX_TENSOR_BYTES",
                 MAX_SHAPE_ELEMENTS: "MAX_SHAPE_ELEMENTS", MAX_ATTRIBUTE_ELEMENTS: "MAX_ATTRIBUTE_ELEMENTS", MAX_RESHARD_CELLS: "MAX_RESHARD_CELLS"}
 

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 from meshc.layout.errors import LayoutError
-from meshc.layout.limits import MAX_DEVICES, check_count
+from meshc.layout.limits import MAX_CORES, MAX_DEVICES, MAX_DRAM_BANKS, check_count
 from meshc.layout.shapes import fmt_shape
 
 # the machine's rates (the simulator's time model, docs/simulator.md; ttir-auto-shard's estimate)
@@ -118,6 +118,8 @@ def verify_system(s: SystemDesc) -> None:
             raise LayoutError(f"chip coordinate {c.coord} lies outside the chip mesh {s.mesh_shape}")
         if c.grid[0] <= 0 or c.grid[1] <= 0 or c.l1_size <= 0 or c.dram_banks <= 0:
             raise LayoutError(f"chip at {c.coord} has an empty grid or memory")
+        check_count(c.grid[0] * c.grid[1], MAX_CORES, f"the grid {fmt_shape(c.grid)} of the chip at {c.coord}", "cores")
+        check_count(c.dram_banks, MAX_DRAM_BANKS, f"the chip at {c.coord}", "DRAM banks")
     n = len(s.chips)
     for a, b in s.links:
         if not (0 <= a < n and 0 <= b < n) or a == b:
