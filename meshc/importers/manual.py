@@ -26,7 +26,6 @@ that are not lines along mesh axes, and all_to_alls over several axes at once.
 
 from __future__ import annotations
 
-import itertools
 import math
 import re
 from typing import TYPE_CHECKING
@@ -171,12 +170,17 @@ def _axes_of(op: Operation, mesh: tuple[int, ...]) -> tuple[int, ...]:
     groups = attr_of(op, "replica_groups")
     if not isinstance(groups, DenseIntOrFPElementsAttr):
         raise LocatedError("expected replica_groups = dense<[[...]]>", op)
-    got = {tuple(int(x) for x in row) for row in np.atleast_2d(dense_array(groups))}
-    live = [a for a in range(len(mesh)) if mesh[a] > 1]
-    for k in range(1, len(live) + 1):
-        for axes in itertools.permutations(live, k):
-            if _lines(mesh, axes) == got:
-                return axes
+    rows = np.atleast_2d(dense_array(groups)).astype(np.int64)
+    got = {tuple(int(x) for x in row) for row in rows}
+    if rows.size and 0 <= rows.min() and rows.max() < math.prod(mesh):
+        # the axes the first group varies along, slowest first: in a row-major listing an axis
+        # first changes after as many devices as the faster axes hold
+        coords = np.stack(np.unravel_index(rows[0], mesh))
+        first_change = {a: int(np.argmax(coords[a] != coords[a][0])) for a in range(len(mesh))
+                        if (coords[a] != coords[a][0]).any()}
+        axes = tuple(sorted(first_change, key=lambda a: -first_change[a]))
+        if axes and _lines(mesh, axes) == got:
+            return axes
     raise LocatedError(f"has replica_groups {sorted(got)}, which are not the lines of devices along mesh axes of "
                        f"the {fmt_shape(mesh)} mesh (device ids row-major)", op)
 
