@@ -42,6 +42,8 @@ def _args(argv):
                         "runs the second half of `--inputs 100000`, so a campaign can run in slices")
     p.add_argument("--workers", type=int, default=os.cpu_count() or 2, help="forked workers (default: cores)")
     p.add_argument("--api-share", type=float, default=0.1, help="share of inputs that are API calls")
+    p.add_argument("--import-share", type=float, default=0.1,
+                   help="share of the other inputs that go to meshc-import (StableHLO seeds; default 0.1)")
     p.add_argument("--time-limit", type=float, default=10.0, help="CPU seconds per input (default 10)")
     p.add_argument("--mem-limit", type=int, default=2048, help="MiB of address space per input (default 2048)")
     p.add_argument("--out", default="fuzz-out", help="where failures are saved (default fuzz-out)")
@@ -64,10 +66,10 @@ def _api_stream(seed: int):
         batch += 1
 
 
-def _cases(n: int, seed: int, api_share: float, start: int = 0):
+def _cases(n: int, seed: int, api_share: float, start: int = 0, import_share: float = 0.1):
     """Inputs start .. start + n - 1 of the seed's stream (the first `start` drawn and dropped)."""
     rng = random.Random(seed)
-    mut = Mutator(load_corpus(), rng)
+    mut = Mutator(load_corpus(), rng, import_share)
     api = _api_stream(seed)
     for i in range(start + n):
         case = next(api) if rng.random() < api_share else mut.case()
@@ -117,7 +119,7 @@ def _campaign(args, scratch: str) -> int:
     stopped = False
     signal.signal(signal.SIGTERM, signal.default_int_handler)  # `kill` stops it like Ctrl-C: counts printed
     try:
-        for _, case, klass, message in pool.run(_cases(args.inputs, args.seed, args.api_share, args.start)):
+        for _, case, klass, message in pool.run(_cases(args.inputs, args.seed, args.api_share, args.start, args.import_share)):
             _count(args, counts, by_sig, case, klass, message)
             now = time.monotonic()
             if not args.quiet and now - last > 30:

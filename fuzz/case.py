@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 @dataclass
 class Case:
     kind: str
-    """"opt" (meshc-opt), "run" (meshc-run) or "api" (a meshc.layout call)."""
+    """"opt" (meshc-opt), "run" (meshc-run), "import" (meshc-import) or "api" (a meshc.layout call)."""
     origin: str
     """The seed it was mutated from, and the mutations applied (for the report)."""
     argv: list[str] = field(default_factory=list)
@@ -28,7 +28,7 @@ class Case:
             parts = [repr(a) for a in self.args] + [f"{k}={v!r}" for k, v in self.kwargs.items()]
             text = f"meshc.layout.{self.call}({', '.join(parts)})"
             return text if len(text) < 2000 else text[:2000] + " ..."
-        tool = "meshc-opt" if self.kind == "opt" else "meshc-run"
+        tool = {"opt": "meshc-opt", "run": "meshc-run", "import": "meshc-import"}[self.kind]
         return " ".join([tool] + [_quote(a) for a in self.argv])
 
 

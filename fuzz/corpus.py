@@ -1,7 +1,8 @@
 """The seed corpus the mutators start from: the repository's examples and lit files.
 
 Each file becomes one or more `Seed`s (the whole file, and each `// -----` chunk of it) with
-the pass pipelines its RUN lines use; `PIPELINES` adds the standard ones.
+the pass pipelines its RUN lines use; `PIPELINES` adds the standard ones. A file whose RUN lines
+call meshc-import holds StableHLO, and its seeds also go to meshc-import.
 """
 
 from __future__ import annotations
@@ -39,6 +40,8 @@ class Seed:
     pipelines: tuple[str, ...]
     runnable: bool
     """Whether it holds a function meshc-run may execute."""
+    stablehlo: bool = False
+    """Whether it is StableHLO that its file's RUN lines give to meshc-import."""
 
 
 def _pipelines_of(text: str) -> tuple[str, ...]:
@@ -72,8 +75,9 @@ def load_corpus(root: Path = ROOT) -> list[Seed]:
         origin = str(path.relative_to(root))
         chunks = [c for c in re.split(r"(?m)^// -----\s*$", text) if c.strip()]
         runnable = "func.func" in text
-        seeds.append(Seed(origin, text, len(chunks) > 1, pipes, runnable))
+        hlo = "meshc-import" in raw
+        seeds.append(Seed(origin, text, len(chunks) > 1, pipes, runnable, hlo))
         if len(chunks) > 1:
             for i, c in enumerate(chunks):
-                seeds.append(Seed(f"{origin}#{i}", c.strip("\n") + "\n", False, pipes, "func.func" in c))
+                seeds.append(Seed(f"{origin}#{i}", c.strip("\n") + "\n", False, pipes, "func.func" in c, hlo))
     return seeds

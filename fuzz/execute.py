@@ -38,6 +38,7 @@ def preload() -> None:
     import meshc.tools.opt  # noqa: F401
     import meshc.tools.pass_catalog  # noqa: F401
     import meshc.tools.run  # noqa: F401
+    import meshc.tools.import_stablehlo  # noqa: F401
     from meshc.dialects import get_all_dialects
     from meshc.passes import get_all_passes
 
@@ -52,9 +53,10 @@ def preload() -> None:
 
 
 def _tool(kind: str):
-    from meshc.tools import opt, run
+    from meshc.tools import import_stablehlo, opt, run
 
-    return ("meshc-opt", opt.run) if kind == "opt" else ("meshc-run", run.run)
+    return {"opt": ("meshc-opt", opt.run), "run": ("meshc-run", run.run),
+            "import": ("meshc-import", import_stablehlo.run)}[kind]
 
 
 def run_case(case: Case, workdir: str, time_limit: float) -> tuple[str, str]:

@@ -48,9 +48,11 @@ _TOKEN = re.compile(rb"""
 class Mutator:
     """Builds mutated cases from seeds, deterministically from `rng`."""
 
-    def __init__(self, seeds: list[Seed], rng: random.Random):
+    def __init__(self, seeds: list[Seed], rng: random.Random, import_share: float = 0.1):
         self.seeds = seeds
+        self.import_share = import_share
         self.runnable = [s for s in seeds if s.runnable]
+        self.stablehlo = [s for s in seeds if s.stablehlo]
         self.rng = rng
         self.ops = [
             (6, "number", self._number), (4, "dim", self._dim), (3, "affine", self._affine),
@@ -65,8 +67,9 @@ class Mutator:
 
     def case(self) -> Case:
         r = self.rng
-        run = r.random() < 0.15 and self.runnable
-        pool = self.runnable if run else self.seeds
+        imp = r.random() < self.import_share and self.stablehlo
+        run = not imp and r.random() < 0.15 and self.runnable
+        pool = self.stablehlo if imp else self.runnable if run else self.seeds
         if r.random() < 0.8:  # mostly single chunks: a whole split file costs one run per chunk
             pool = [s for s in pool if not s.split] or pool
         seed = r.choice(pool)
@@ -76,9 +79,26 @@ class Mutator:
             _, name, fn = r.choices(self.ops, self._weights)[0]
             data = fn(data)
             names.append(name)
+        if imp:
+            return self._import_case(seed, data, names)
         if run:
             return self._run_case(seed, data, names)
         return self._opt_case(seed, data, names)
+
+    def _import_case(self, seed: Seed, data: bytes, names: list[str]) -> Case:
+        r = self.rng
+        argv = ["{dir}/in.mlir"]
+        if seed.split:
+            argv.append("--split-input-file")
+        if r.random() < 0.2:
+            argv += ["--mesh-shape", r.choice(("2,2", "2x4", "1", "0,2", "4096,4096", "2,", "x"))]
+        if r.random() < 0.05:
+            argv += ["--system", r.choice(("n150", "t3k", "galaxy", "dgx", ""))]
+        if r.random() < 0.05:
+            argv += ["--entry", r.choice(("main", "nope", ""))]
+        if r.random() < 0.1:
+            argv.append("--print-op-generic")
+        return Case("import", f"{seed.origin} [{' '.join(names)}]", argv, {"in.mlir": data})
 
     def _opt_case(self, seed: Seed, data: bytes, names: list[str]) -> Case:
         r = self.rng

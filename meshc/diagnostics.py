@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from xdsl.dialects.builtin import FileLineColLoc, Float80Type, Float128Type, FloatAttr, IntAttr, ModuleOp, StringAttr
-from xdsl.ir import Attribute, OpResult, Operation
+from xdsl.ir import Attribute, Block, OpResult, Operation
 from xdsl.parser import Parser
 from xdsl.traits import NoTerminator
 from xdsl.utils.exceptions import ParseError, VerifyException
@@ -166,6 +166,24 @@ class LocatingParser(Parser):
             stamp_location(op, self.lexer.input.name, line, col)
         return op
 
+    def _parse_block(self) -> Block:
+        return self._block_label(super()._parse_block)
+
+    def parse_optional_successor(self) -> Block | None:
+        return self._block_label(super().parse_optional_successor)
+
+    def _block_label(self, parse):
+        """xDSL names a block after its label without checking it first (`^0xbb0`); a label it
+        refuses becomes a parse error at the label."""
+        start = self._current_token.span.start
+        try:
+            return parse()
+        except ValueError as e:
+            if "Invalid Block name" not in str(e):
+                raise
+            self.raise_error("invalid block label: expected `^` and a name that starts with a letter or `_` "
+                             "(`^bb0`, `^exit`)", start, max(self.pos, start + 1))
+
     def parse_optional_attribute(self):  # type: ignore[override]
         return self._located(super().parse_optional_attribute, "attribute")
 
@@ -187,16 +205,19 @@ class LocatingParser(Parser):
 
     def _located(self, parse, kind: str):
         """Run `parse`; a value xDSL refuses while building the attribute or type (an integer out of
-        its type's range, an affine expression it cannot represent) becomes a parse error at it."""
+        its type's range, an affine expression it cannot represent, a literal its parser asserts
+        on) becomes a parse error at it."""
         start = self._current_token.span.start
         try:
             value = parse()
         except ParseError:
             raise
-        except (VerifyException, ValueError, ArithmeticError, NotImplementedError) as e:
+        except (VerifyException, ValueError, ArithmeticError, NotImplementedError, AssertionError) as e:
             msg = _first_line(str(e)) or type(e).__name__
             if isinstance(e, ZeroDivisionError):
                 msg = "division by zero"
+            elif isinstance(e, AssertionError):  # xDSL's parser asserts on some values its type cannot hold
+                msg = "a value its type cannot hold (e.g. a hex literal for a complex element type)"
             self.raise_error(f"invalid {kind}: {msg}", start, max(self.pos, start + 1))
         if isinstance(value, FloatAttr) and isinstance(value.type, (Float80Type, Float128Type)):
             # xDSL cannot print or pack an f80 / f128 value

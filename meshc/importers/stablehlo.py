@@ -17,6 +17,7 @@ writes a ttir module of the same global program:
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
 import numpy as np
@@ -25,6 +26,7 @@ from xdsl.context import Context
 from xdsl.dialects import func
 from xdsl.dialects.builtin import (
     ArrayAttr,
+    SymbolRefAttr,
     DictionaryAttr,
     FunctionType,
     ModuleOp,
@@ -52,6 +54,7 @@ from meshc.importers.shardings import (
     sdy_spec,
 )
 from meshc.layout.errors import LayoutError
+from meshc.layout.limits import MAX_DEVICES, check_count
 from meshc.layout.mesh import ShardingSpec
 from meshc.layout.system import SYSTEMS
 from meshc.layout.system import system as system_desc
@@ -67,6 +70,8 @@ class Importer:
         self.name = name
         self.meshes: dict[str, SdyMesh] = {}
         self.funcs: dict[str, func.FuncOp] = {}
+        if len(module.body.blocks) != 1:
+            raise LocatedError(f"the module's body has {len(module.body.blocks)} blocks; a module holds one", module)
         for op in module.body.ops:
             if op_name(op) == "sdy.mesh":
                 body = unregistered_body(attr_of(op, "mesh"), "sdy.mesh")
@@ -75,11 +80,18 @@ class Importer:
                     raise LocatedError("expected a `sym_name` and a `mesh = #sdy.mesh<[...]>`", op)
                 self.meshes[sym.data] = self._located(op, lambda: parse_sdy_mesh(body))
             elif isinstance(op, func.FuncOp):
-                self.funcs[op.sym_name.data] = op
+                sym = op.properties.get("sym_name")
+                if not isinstance(sym, StringAttr) or not isinstance(op.properties.get("function_type"), FunctionType):
+                    raise LocatedError("expected a `sym_name` and a `function_type`", op)
+                self.funcs[sym.data] = op
         self.mesh_shape: tuple[int, ...] | None = tuple(mesh_shape) if mesh_shape else None
         if self.mesh_shape is None and self.meshes:
             first = next(iter(self.meshes.values()))
             self.mesh_shape = first.shape or (1,)
+        if self.mesh_shape is not None:
+            n = math.prod(self.mesh_shape)
+            self._located(module, lambda: check_count(n, MAX_DEVICES, f"the mesh {fmt_shape(self.mesh_shape)}",
+                                                      "devices"))
         self.block: Block | None = None
         self.values: dict[SSAValue, SSAValue] = {}
         self.constants: dict[SSAValue, np.ndarray] = {}
@@ -109,7 +121,8 @@ class Importer:
         """The ttir value of a source value (a constant is emitted here on its first use)."""
         hit = self.values.get(v)
         if hit is None:
-            assert v in self.constants, v
+            if v not in self.constants:
+                raise LocatedError("has an operand that no op above it defines", self.located_at or self.source)
             t = self.check_type(v.type, self.located_at or self.source, "a constant operand")
             hit = self.values[v] = self.materialize(self.constants[v], t)
         return hit
@@ -193,6 +206,9 @@ class Importer:
 
     def translate_module(self, entry: str | None, system: str | None) -> ModuleOp:
         f = self.entry(entry)
+        if len(f.body.blocks) != 1:
+            raise LocatedError(f"the entry function has {len(f.body.blocks)} blocks; meshc imports a function with "
+                               "one", f)
         ftype = f.function_type
         arg_types = [self.check_type(t, f, f"argument {i}") for i, t in enumerate(ftype.inputs.data)]
         res_types = [self.check_type(t, f, f"result {i}") for i, t in enumerate(ftype.outputs.data)]
@@ -247,7 +263,7 @@ class Importer:
         src = f.body.blocks.first
         assert src is not None
         if len(f.body.blocks) != 1:
-            raise LocatedError("functions with more than one block are not supported", f)
+            raise LocatedError(f"the function has {len(f.body.blocks)} blocks; meshc imports functions with one", f)
         for a, v in zip(src.args, call_args):
             if v in self.constants and v not in self.values:
                 self.constants[a] = self.constants[v]
@@ -258,9 +274,12 @@ class Importer:
             if isinstance(op, func.ReturnOp):
                 return [self.value(v) for v in op.arguments]
             if isinstance(op, func.CallOp):
-                callee = self.funcs.get(op.callee.root_reference.data)
+                ref = op.properties.get("callee")
+                if not isinstance(ref, SymbolRefAttr):
+                    raise LocatedError("expected a `callee = @name`", op)
+                callee = self.funcs.get(ref.root_reference.data)
                 if callee is None:
-                    raise LocatedError(f"calls @{op.callee.root_reference.data}, which the module does not define", op)
+                    raise LocatedError(f"calls @{ref.root_reference.data}, which the module does not define", op)
                 outs = self.inline_body(callee, op.arguments)
                 for r, v in zip(op.results, outs):
                     self.values[r] = v

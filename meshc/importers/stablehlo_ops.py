@@ -38,9 +38,13 @@ from xdsl.dialects.builtin import (
     i64,
 )
 from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.utils.exceptions import VerifyException
 
 from meshc.diagnostics import LocatedError
 from meshc.dialects import ttir
+from meshc.layout.errors import LayoutError
+from meshc.layout.limits import MAX_ELEMENTS, check_count
+from meshc.layout.shapes import fmt_shape
 from meshc.importers.manual import HANDLERS as MANUAL_HANDLERS
 from meshc.importers.source import attr_of, dense_array, op_name, unregistered_body
 
@@ -71,6 +75,8 @@ def element(v: SSAValue | Attribute) -> Attribute:
 def ints(attr: Attribute | None) -> list[int]:
     if attr is None:
         return []
+    if isinstance(attr, IntegerAttr):
+        return [int(attr.value.data)]
     if isinstance(attr, DenseArrayBase):
         return [int(x) for x in attr.get_values()]
     if isinstance(attr, ArrayAttr):
@@ -78,6 +84,19 @@ def ints(attr: Attribute | None) -> list[int]:
     if isinstance(attr, DenseIntOrFPElementsAttr):
         return [int(x) for x in attr.get_values()]
     raise ValueError(f"expected a list of integers, got {attr}")
+
+
+def dims_of(op: Operation, key: str, rank: int, count: int | None = None) -> list[int]:
+    """The dims listed in attribute `key`, each in [0, rank) and none twice (and `count` of
+    them when given), else a located error naming them."""
+    try:
+        dims = ints(attr_of(op, key))
+    except (ValueError, AttributeError):
+        raise LocatedError(f"expected {key} as a list of integers", op) from None
+    if any(not 0 <= d < rank for d in dims) or len(set(dims)) != len(dims) or (count is not None and len(dims) != count):
+        want = f"{count} distinct" if count is not None else "distinct"
+        raise LocatedError(f"has {key} = {dims}; expected {want} dims of a rank-{rank} tensor", op)
+    return dims
 
 
 def i64_array(values) -> DenseArrayBase:
@@ -92,9 +111,12 @@ def reshape(imp: "Importer", x: SSAValue, new_shape) -> SSAValue:
 
 def permute(imp: "Importer", x: SSAValue, perm) -> SSAValue:
     perm = list(perm)
+    s = shape(x)
+    if sorted(perm) != list(range(len(s))):
+        raise LocatedError(f"permutes the dims of a rank-{len(s)} tensor by {perm}, which is not a permutation of "
+                           f"0..{len(s) - 1}", imp.located_at or imp.source)
     if perm == list(range(len(perm))):
         return x
-    s = shape(x)
     return imp.emit(ttir.PermuteOp, [x], tensor_type([s[p] for p in perm], element(x)),
                     {"permutation": i64_array(perm)})
 
@@ -125,8 +147,9 @@ def constant(imp: "Importer", op: Operation) -> None:
 
 def iota(imp: "Importer", op: Operation) -> None:
     t = result(imp, op)
-    d = int(attr_of(op, "iota_dimension").value.data)  # type: ignore[union-attr]
     s = tuple(t.get_shape())
+    check_count(math.prod(s), MAX_ELEMENTS, f"the iota {t}", "elements")
+    (d,) = dims_of(op, "iota_dimension", len(s), 1)
     line = np.arange(s[d]).reshape([s[d] if i == d else 1 for i in range(len(s))])
     imp.constants[op.results[0]] = np.broadcast_to(line, s)
 
@@ -248,8 +271,8 @@ def _in_order(dims: list[int], rank: int, in_shape) -> tuple[list[int], list[int
 def broadcast_in_dim(imp: "Importer", op: Operation) -> None:
     src = op.operands[0]
     t = result(imp, op, like=None if src in imp.constants else imp.value(src))
-    dims = ints(attr_of(op, "broadcast_dimensions"))
     out_shape = tuple(t.get_shape())
+    dims = dims_of(op, "broadcast_dimensions", len(out_shape), len(shape(src)))
     order, mid = _in_order(dims, len(out_shape), shape(src))
     if src in imp.constants:
         vals = np.transpose(imp.constants[src], order).reshape(mid)
@@ -289,6 +312,13 @@ def dot_general(imp: "Importer", op: Operation) -> None:
     lc, rc = nums.get("lhs_contracting_dimensions", []), nums.get("rhs_contracting_dimensions", [])
     lhs, rhs = imp.value(op.operands[0]), imp.value(op.operands[1])
     ls, rs = shape(lhs), shape(rhs)
+    for side, dims, rank in (("lhs", lb + lc, len(ls)), ("rhs", rb + rc, len(rs))):
+        if any(not 0 <= d < rank for d in dims) or len(set(dims)) != len(dims):
+            raise LocatedError(f"names {side} batching and contracting dims {dims}; expected distinct dims of a "
+                               f"rank-{rank} tensor", op)
+    if len(lb) != len(rb) or len(lc) != len(rc) or any(ls[a] != rs[b] for a, b in zip(lb + lc, rb + rc)):
+        raise LocatedError(f"pairs lhs dims {lb + lc} of {fmt_shape(ls)} with rhs dims {rb + rc} of {fmt_shape(rs)}; "
+                           "expected as many of each, of equal sizes", op)
     lf = [d for d in range(len(ls)) if d not in lb and d not in lc]
     rf = [d for d in range(len(rs)) if d not in rb and d not in rc]
     batch = [ls[d] for d in lb]
@@ -329,8 +359,8 @@ def reduce(imp: "Importer", op: Operation) -> None:
     if not ok_init:
         raise LocatedError(f"starts the {cls.name.split('.')[1]} from a value other than {identity}; meshc imports "
                            "reductions from their identity", op)
-    dims = ints(attr_of(op, "dimensions"))
     x = imp.value(op.operands[0])
+    dims = dims_of(op, "dimensions", len(shape(x)))
     attrs = {"dim_arg": ArrayAttr([IntegerAttr(d, i32) for d in dims])}
     imp.values[op.results[0]] = imp.emit(cls, [x], t, attrs)
 
@@ -387,4 +417,13 @@ def translate_op(imp: "Importer", op: Operation) -> None:
     handler = HANDLERS.get(name)
     if handler is None:
         raise LocatedError("has no ttir translation in meshc (docs/importers.md lists the ops it imports)", op)
-    handler(imp, op)
+    try:
+        handler(imp, op)
+    except LayoutError as e:  # a placement-model refusal (a limit, a bad spec): its own words
+        raise LocatedError(str(e), op) from None
+    except (IndexError, KeyError, ValueError, TypeError, AttributeError, VerifyException) as e:
+        # the net under the checks above: an op whose attributes or regions are not in the form
+        # the handler reads is the input's fault, reported at it rather than as meshc's crash
+        detail = str(e).splitlines()[0] if str(e) else ""
+        raise LocatedError(f"cannot be imported as written ({type(e).__name__}{': ' + detail if detail else ''}); "
+                           "docs/importers.md gives the forms meshc reads", op) from None

@@ -12,7 +12,8 @@ from __future__ import annotations
 import argparse
 import sys
 
-from meshc.diagnostics import Diagnostic, DiagnosticError, SourceFile, check_expected_diagnostics, collect_expectations
+from meshc.diagnostics import (Diagnostic, DiagnosticError, SourceFile, check_expected_diagnostics, collect_expectations,
+                               decode_source)
 from meshc.driver import print_module, split_chunks
 from meshc.tools.common import tool_main
 
@@ -54,15 +55,20 @@ def run(argv: list[str] | None = None) -> int:
 
     args = _arg_parser().parse_args(argv)
     if args.input_file is None or args.input_file == "-":
-        name, text = "<stdin>", sys.stdin.read()
+        name, data = "<stdin>", sys.stdin.buffer.read()
     else:
         name = args.input_file
         try:
-            with open(name, encoding="utf-8") as f:
-                text = f.read()
+            with open(name, "rb") as f:
+                data = f.read()
         except OSError as e:
             print(f"meshc-import: error: cannot read '{name}': {e.strerror}", file=sys.stderr)
             return 1
+    try:
+        text = decode_source(data, name)
+    except DiagnosticError as e:
+        print("\n".join(d.format() for d in e.diagnostics), file=sys.stderr)
+        return 1
     source = SourceFile(name, text)
     outputs: list[str] = []
     failed = False
@@ -88,8 +94,12 @@ def run(argv: list[str] | None = None) -> int:
         return 1
     result = "// -----\n".join(outputs)
     if args.output_file:
-        with open(args.output_file, "w", encoding="utf-8") as f:
-            f.write(result)
+        try:
+            with open(args.output_file, "w", encoding="utf-8") as f:
+                f.write(result)
+        except OSError as e:
+            print(f"meshc-import: error: cannot write '{args.output_file}': {e.strerror}", file=sys.stderr)
+            return 1
     else:
         sys.stdout.write(result)
     return 0

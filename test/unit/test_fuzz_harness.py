@@ -69,3 +69,24 @@ def test_a_worker_runs_a_case_and_classifies_it(tmp_path):
     assert got[0][0] == "located" and "not valid UTF-8" in got[0][1]
     assert got[1][0] == "ok"
     assert got[2][0] == "located" and "0 shards" in got[2][1]
+
+
+def test_stablehlo_seeds_go_to_meshc_import():
+    seeds = load_corpus()
+    hlo = {s.origin.split("#")[0] for s in seeds if s.stablehlo}
+    assert "test/lit/importers/errors.mlir" in hlo and "test/lit/interop/stablehlo-shard-map.mlir" in hlo
+    cases = [Mutator(seeds, random.Random(9), import_share=1.0).case() for _ in range(20)]
+    assert all(c.kind == "import" and c.describe().startswith("meshc-import ") for c in cases)
+    assert all(c.origin.split("#")[0].split(" ")[0] in hlo for c in cases)
+
+
+def test_a_worker_runs_an_import_case(tmp_path):
+    hlo = (b'"builtin.module"() ({\n  "func.func"() <{function_type = (tensor<4xf32>) -> tensor<4xf32>, '
+           b'sym_name = "main"}> ({\n  ^bb0(%a: tensor<4xf32>):\n    "func.return"(%a) : (tensor<4xf32>) -> ()\n'
+           b'  }) : () -> ()\n}) : () -> ()\n')
+    bad = hlo.replace(b"func.return\"(%a)", b"func.return\"(%b)")
+    pool = Pool(1, time_limit=60, mem_limit_mb=2048, scratch=str(tmp_path))
+    got = {i: (k, m) for i, _, k, m in pool.run([Case("import", "t", ["{dir}/in.mlir"], {"in.mlir": hlo}),
+                                                  Case("import", "t", ["{dir}/in.mlir"], {"in.mlir": bad})])}
+    assert got[0][0] == "ok"
+    assert got[1][0] == "located"

@@ -148,3 +148,94 @@
     "func.return"(%0) : (tensor<32x128xf32>) -> ()
   }) : () -> ()
 }) : () -> ()
+
+// -----
+
+// Malformed input the fuzz campaign's meshc-import cases found, each located at its op.
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<4xf32>) -> tensor<4xf32>, sym_name = "main"}> ({
+  ^bb0(%a: tensor<4xf32>):
+    // expected-error @+1 {{'stablehlo.add' op has an operand that no op above it defines}}
+    %0 = "stablehlo.add"(%a, %1) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+    %1 = "stablehlo.negate"(%a) : (tensor<4xf32>) -> tensor<4xf32>
+    "func.return"(%0) : (tensor<4xf32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// -----
+
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<4x8xf32>) -> tensor<8x4xf32>, sym_name = "main"}> ({
+  ^bb0(%a: tensor<4x8xf32>):
+    // expected-error @+1 {{'stablehlo.transpose' op permutes the dims of a rank-2 tensor by [1, 2], which is not a permutation of 0..1}}
+    %0 = "stablehlo.transpose"(%a) <{permutation = array<i64: 1, 2>}> : (tensor<4x8xf32>) -> tensor<8x4xf32>
+    "func.return"(%0) : (tensor<8x4xf32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// -----
+
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<4x4xf32>) -> tensor<4xf32>, sym_name = "main"}> ({
+  ^bb0(%a: tensor<4x4xf32>):
+    %init = "stablehlo.constant"() <{value = dense<0.000000e+00> : tensor<f32>}> : () -> tensor<f32>
+    // expected-error @+1 {{'stablehlo.reduce' op has dimensions = [2]; expected distinct dims of a rank-2 tensor}}
+    %0 = "stablehlo.reduce"(%a, %init) <{dimensions = array<i64: 2>}> ({
+    ^bb0(%x: tensor<f32>, %y: tensor<f32>):
+      %m = "stablehlo.add"(%x, %y) : (tensor<f32>, tensor<f32>) -> tensor<f32>
+      "stablehlo.return"(%m) : (tensor<f32>) -> ()
+    }) : (tensor<4x4xf32>, tensor<f32>) -> tensor<4xf32>
+    "func.return"(%0) : (tensor<4xf32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// -----
+
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x4xf32>, sym_name = "main"}> ({
+  ^bb0(%a: tensor<4x8xf32>, %b: tensor<4x8xf32>):
+    // expected-error @+1 {{'stablehlo.dot_general' op pairs lhs dims [1] of 4x8 with rhs dims [0] of 4x8; expected as many of each, of equal sizes}}
+    %0 = "stablehlo.dot_general"(%a, %b) <{dot_dimension_numbers = #stablehlo.dot<lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [0]>}> : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x4xf32>
+    "func.return"(%0) : (tensor<4x4xf32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// -----
+
+"builtin.module"() ({
+  "func.func"() <{function_type = () -> tensor<65536x65536xf32>, sym_name = "main"}> ({
+    // expected-error @+1 {{'stablehlo.iota' op the iota tensor<65536x65536xf32> has 4294967296 elements, more than meshc handles (134217728, meshc.layout.limits.MAX_ELEMENTS)}}
+    %0 = "stablehlo.iota"() <{iota_dimension = 0 : i64}> : () -> tensor<65536x65536xf32>
+    "func.return"(%0) : (tensor<65536x65536xf32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// -----
+
+// expected-error @+1 {{'builtin.module' op the mesh 4096x4096 has 16777216 devices, more than meshc handles (4096, meshc.layout.limits.MAX_DEVICES)}}
+"builtin.module"() ({
+  "sdy.mesh"() <{mesh = #sdy.mesh<["x"=4096, "y"=4096]>, sym_name = "mesh"}> : () -> ()
+  "func.func"() <{function_type = (tensor<4xf32>) -> tensor<4xf32>, sym_name = "main"}> ({
+  ^bb0(%a: tensor<4xf32>):
+    "func.return"(%a) : (tensor<4xf32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// -----
+
+"builtin.module"() ({
+  // expected-error @+1 {{'func.func' op the entry function has 0 blocks; meshc imports a function with one}}
+  "func.func"() <{function_type = (tensor<4xf32>) -> tensor<4xf32>, sym_name = "main"}> ({
+  }) : () -> ()
+}) : () -> ()
+
+// -----
+
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<4xf32>) -> tensor<4xf32>, sym_name = "main"}> ({
+  ^bb0(%a: tensor<4xf32>):
+    // expected-error @+1 {{'func.call' op expected a `callee = @name`}}
+    %0 = "func.call"(%a) : (tensor<4xf32>) -> tensor<4xf32>
+    "func.return"(%0) : (tensor<4xf32>) -> ()
+  }) : () -> ()
+}) : () -> ()

@@ -116,3 +116,21 @@ module attributes {tt.device = #tt.device<workerGrid = #tt.grid<8x8, (d0, d1) ->
 }
 // CHECK-NOT: internal error
 // CHECK-NOT: RuntimeWarning
+
+// -----
+
+// A literal xDSL's parser asserts on (hex bits for a complex element type): at the value.
+// CHECK: opt-input-errors.mlir:[[# @LINE + 1]]:24: error: invalid attribute: a value its type cannot hold (e.g. a hex literal for a complex element type)
+module attributes {c = dense<0x7F800000> : tensor<complex<f32>>} {
+}
+
+// -----
+
+// A block label xDSL cannot name a block after (it starts with a digit): at the label.
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<4xf32>) -> tensor<4xf32>, sym_name = "main"}> ({
+// CHECK: opt-input-errors.mlir:[[# @LINE + 1]]:3: error: invalid block label: expected `^` and a name that starts with a letter or `_` (`^bb0`, `^exit`)
+  ^0xbb0(%a: tensor<4xf32>):
+    "func.return"(%a) : (tensor<4xf32>) -> ()
+  }) : () -> ()
+}) : () -> ()
