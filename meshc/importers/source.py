@@ -58,6 +58,8 @@ _FLOAT_BITS = {"f32": (np.uint32, np.float32), "f16": (np.uint16, np.float16), "
 def _hex_float(m: re.Match) -> str:
     bits, kind = int(m.group(1), 16), m.group(3)
     ints, floats = _FLOAT_BITS[kind]
+    if bits >= 1 << (16 if kind == "bf16" else np.iinfo(ints).bits):
+        return m.group(0)  # more bits than the type holds: left for the parser to refuse, located
     value = np.array([bits << 16 if kind == "bf16" else bits], dtype=ints).view(floats)[0]
     if np.isnan(value):
         return m.group(0)

@@ -239,3 +239,13 @@
     "func.return"(%0) : (tensor<4xf32>) -> ()
   }) : () -> ()
 }) : () -> ()
+
+// -----
+
+"builtin.module"() ({
+  "func.func"() <{function_type = () -> tensor<f16>, sym_name = "main"}> ({
+    // expected-error @+1 {{invalid attribute: float too large to pack with e format}}
+    %0 = "stablehlo.constant"() <{value = dense<0x7F800000> : tensor<f16>}> : () -> tensor<f16>
+    "func.return"(%0) : (tensor<f16>) -> ()
+  }) : () -> ()
+}) : () -> ()
