@@ -18,6 +18,7 @@ writes a ttir module of the same global program:
 from __future__ import annotations
 
 import math
+import struct
 from collections.abc import Sequence
 
 import numpy as np
@@ -129,7 +130,11 @@ class Importer:
 
     def materialize(self, values: np.ndarray, t: TensorType) -> SSAValue:
         """A `ttir.constant` of `values` (a splat when they are all equal)."""
-        return self.emit(ttir.ConstantOp, [], t, {"value": dense_attr(values, t)})
+        try:
+            value = dense_attr(values, t)
+        except (OverflowError, struct.error, ValueError) as e:
+            raise LocatedError(f"uses a constant that {t} cannot hold ({e})", self.located_at or self.source) from None
+        return self.emit(ttir.ConstantOp, [], t, {"value": value})
 
     # ---- annotations -------------------------------------------------------------------------
 

@@ -249,3 +249,13 @@
     "func.return"(%0) : (tensor<f16>) -> ()
   }) : () -> ()
 }) : () -> ()
+
+// -----
+
+"builtin.module"() ({
+  "func.func"() <{function_type = () -> tensor<f16>, sym_name = "main"}> ({
+    %0 = "stablehlo.constant"() <{value = dense<2139095040> : tensor<si32>}> : () -> tensor<f16>
+    // expected-error @+1 {{'func.return' op uses a constant that tensor<f16> cannot hold (float too large to pack with e format)}}
+    "func.return"(%0) : (tensor<f16>) -> ()
+  }) : () -> ()
+}) : () -> ()
