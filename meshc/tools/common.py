@@ -1,5 +1,5 @@
 """What meshc's command-line tools share: the `main` that runs a tool and turns its outcome into
-an exit code.
+an exit code, and writing a tool's text output (`write_output`).
 
 A tool's `run(argv) -> int` reports bad input itself (located errors, exit 1). `tool_main`
 adds the rest, the same for every tool: a closed pipe is a quiet success, Ctrl-C exits 130,
@@ -30,3 +30,18 @@ def tool_main(prog: str, run: Callable[[list[str] | None], int], argv: list[str]
               "(set MESHC_TRACEBACK=1 for the traceback)", file=sys.stderr)
         code = 2
     sys.exit(code)
+
+
+def write_output(prog: str, path: str | None, text: str) -> bool:
+    """`text` into the file `path` (stdout when None); False, after saying why as `prog`, when
+    the file cannot be written."""
+    if not path:
+        sys.stdout.write(text)
+        return True
+    try:
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(text)
+    except OSError as e:
+        print(f"{prog}: error: cannot write '{path}': {e.strerror}", file=sys.stderr)
+        return False
+    return True

@@ -15,7 +15,7 @@ import sys
 from meshc.diagnostics import (Diagnostic, DiagnosticError, SourceFile, check_expected_diagnostics, collect_expectations,
                                decode_source)
 from meshc.driver import print_module, split_chunks
-from meshc.tools.common import tool_main
+from meshc.tools.common import tool_main, write_output
 
 # A CLI entry point: the heavy modules are imported inside the functions that use them, so
 # `meshc-import --help` answers without loading the importers
@@ -92,17 +92,7 @@ def run(argv: list[str] | None = None) -> int:
         return 1
     if failed:
         return 1
-    result = "// -----\n".join(outputs)
-    if args.output_file:
-        try:
-            with open(args.output_file, "w", encoding="utf-8") as f:
-                f.write(result)
-        except OSError as e:
-            print(f"meshc-import: error: cannot write '{args.output_file}': {e.strerror}", file=sys.stderr)
-            return 1
-    else:
-        sys.stdout.write(result)
-    return 0
+    return 0 if write_output("meshc-import", args.output_file, "// -----\n".join(outputs)) else 1
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 
 import meshc
 
-from meshc.tools.common import tool_main
+from meshc.tools.common import tool_main, write_output
 
 if TYPE_CHECKING:
     from xdsl.dialects.builtin import ModuleOp
@@ -207,16 +207,8 @@ def run(argv: list[str] | None = None) -> int:
         return 1
 
     # with --split-input-file the good chunks are printed even when others failed (as mlir-opt does)
-    result = "// -----\n".join(outputs)
-    if args.output_file:
-        try:
-            with open(args.output_file, "w", encoding="utf-8") as f:
-                f.write(result)
-        except OSError as e:
-            print(f"meshc-opt: error: cannot write '{args.output_file}': {e.strerror}", file=sys.stderr)
-            return 1
-    else:
-        sys.stdout.write(result)
+    if not write_output("meshc-opt", args.output_file, "// -----\n".join(outputs)):
+        return 1
     return 1 if failed else 0
 
 
