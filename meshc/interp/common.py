@@ -133,6 +133,8 @@ def find_entry(module: ModuleOp, entry: str | None):
     if entry is not None:
         for f in funcs:
             if f.sym_name.data == entry:
+                if not f.body.blocks:
+                    raise LayoutError(f"@{entry} is a declaration with no body: there is nothing to run")
                 return f
         names = ", ".join("@" + f.sym_name.data for f in funcs) or "none"
         raise LayoutError(f"no function @{entry} in the module (functions: {names})")

@@ -21,10 +21,11 @@ from functools import lru_cache
 import numpy as np
 
 from meshc.layout.dtypes import DataType, get_dtype
+from meshc.layout.limits import MAX_TENSOR_BYTES, check_count
 from meshc.layout.memory_config import MemoryConfig
 from meshc.layout.placement import place
 from meshc.layout.system import get_arch
-from meshc.layout.shapes import round_up
+from meshc.layout.shapes import fmt_shape, round_up
 
 
 def _align_up(n: int, alignment: int) -> int:
@@ -57,6 +58,10 @@ def _footprint(shape: tuple[int, ...], dtype: str, config: MemoryConfig, tile, a
     """One placement a distinct tensor (programs repeat the same few shapes and configs)."""
     p = place(shape, get_dtype(dtype), config, tile=tile, arch=arch)
     nbytes = max(p.owner_bytes().values(), default=0)
+    # the budget adds the bytes up in int64; a shard past any memory (a shard shape of 2**63 rows)
+    # is refused here rather than overflowing it
+    part = f"shard {fmt_shape(config.shard_shape)}" if config.shard_shape else "part"
+    check_count(int(nbytes), MAX_TENSOR_BYTES, f"one core's {part} of the {fmt_shape(shape)} tensor", "bytes")
     return tuple(tuple(o) for o in p.owners), _align_up(max(int(nbytes), 1), get_arch(arch).l1_alignment)
 
 

@@ -8,7 +8,8 @@ import pytest
 import meshc
 from meshc.interp.common import find_entry
 from meshc.layout.l1_budget import LiveTensor, l1_budget
-from meshc.layout.memory_config import MemoryConfig
+from meshc.layout.errors import LayoutError
+from meshc.layout.memory_config import CoreRange, CoreRangeSet, MemoryConfig
 from meshc.passes.ttnn_check_l1 import function_l1_budget, module_l1
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
@@ -94,3 +95,11 @@ def test_compile_time_peak_is_the_simulators(text, by_hand):
     assert budget.peak_bytes == measured
     if by_hand is not None:
         assert measured == by_hand
+
+
+def test_a_shard_past_any_memory_is_refused_not_overflowed():
+    # a height-sharded shard of 2**63 - 1 rows of 512 f32 (the fuzz campaign's): 2**63 * 2 KiB
+    # would overflow the int64 sums; the budget refuses it past MAX_TENSOR_BYTES, naming it
+    huge = MemoryConfig("l1", "height_sharded", CoreRangeSet((CoreRange((0, 0), (1, 0)),)), (2**63 - 1, 512))
+    with pytest.raises(LayoutError, match="one core's shard 9223372036854775807x512 of the 512x512 tensor has"):
+        l1_budget([LiveTensor("t", (512, 512), "f32", huge, None, 0, 0)])
