@@ -9,6 +9,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 
+TOOLS = {"opt": "meshc-opt", "run": "meshc-run", "import": "meshc-import"}
+"""The console script a tool case's kind runs."""
+
+
 @dataclass
 class Case:
     kind: str
@@ -28,7 +32,7 @@ class Case:
             parts = [repr(a) for a in self.args] + [f"{k}={v!r}" for k, v in self.kwargs.items()]
             text = f"meshc.layout.{self.call}({', '.join(parts)})"
             return text if len(text) < 2000 else text[:2000] + " ..."
-        tool = {"opt": "meshc-opt", "run": "meshc-run", "import": "meshc-import"}[self.kind]
+        tool = TOOLS[self.kind]
         return " ".join([tool] + [_quote(a) for a in self.argv])
 
 

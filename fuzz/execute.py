@@ -17,7 +17,7 @@ import shutil
 import signal
 import warnings
 
-from fuzz.case import Case
+from fuzz.case import TOOLS, Case
 from fuzz.classify import classify_tool
 
 
@@ -55,8 +55,7 @@ def preload() -> None:
 def _tool(kind: str):
     from meshc.tools import import_stablehlo, opt, run
 
-    return {"opt": ("meshc-opt", opt.run), "run": ("meshc-run", run.run),
-            "import": ("meshc-import", import_stablehlo.run)}[kind]
+    return TOOLS[kind], {"opt": opt.run, "run": run.run, "import": import_stablehlo.run}[kind]
 
 
 def run_case(case: Case, workdir: str, time_limit: float) -> tuple[str, str]:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import math
 import re
+import sys
 from bisect import bisect_right
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -82,6 +83,26 @@ def decode_source(data: bytes, name: str) -> str:
         col = len(good) - (good.rfind("\n") + 1) + 1
         raise DiagnosticError([Diagnostic(name, line, col, f"the input is not valid UTF-8: byte 0x{data[e.start]:02x} "
                                                          f"({e.reason}); MLIR source is UTF-8 text")]) from None
+
+
+def read_source(prog: str, path: str | None) -> tuple[str, str] | None:
+    """(name, text) of a tool's input file (stdin for None or `-`); None, after printing why as
+    `prog`, when the file cannot be read or is not UTF-8 (a located error at the first bad byte)."""
+    if path is None or path == "-":
+        name, data = "<stdin>", sys.stdin.buffer.read()
+    else:
+        name = path
+        try:
+            with open(name, "rb") as f:
+                data = f.read()
+        except OSError as e:
+            print(f"{prog}: error: cannot read '{name}': {e.strerror}", file=sys.stderr)
+            return None
+    try:
+        return name, decode_source(data, name)
+    except DiagnosticError as e:
+        print("\n".join(d.format() for d in e.diagnostics), file=sys.stderr)
+        return None
 
 
 class DiagnosticError(Exception):

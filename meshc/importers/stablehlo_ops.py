@@ -86,17 +86,22 @@ def ints(attr: Attribute | None) -> list[int]:
     raise ValueError(f"expected a list of integers, got {attr}")
 
 
+def check_dims(op: Operation, dims: list[int], rank: int, what: str, count: int | None = None) -> list[int]:
+    """`dims`, each in [0, rank) and none twice (and `count` of them when given), else a located
+    error saying what the op has (`what`) and what was expected."""
+    if any(not 0 <= d < rank for d in dims) or len(set(dims)) != len(dims) or (count is not None and len(dims) != count):
+        want = f"{count} distinct" if count is not None else "distinct"
+        raise LocatedError(f"has {what}; expected {want} dims of a rank-{rank} tensor", op)
+    return dims
+
+
 def dims_of(op: Operation, key: str, rank: int, count: int | None = None) -> list[int]:
-    """The dims listed in attribute `key`, each in [0, rank) and none twice (and `count` of
-    them when given), else a located error naming them."""
+    """The dims listed in attribute `key`, checked by `check_dims`."""
     try:
         dims = ints(attr_of(op, key))
     except (ValueError, AttributeError):
         raise LocatedError(f"expected {key} as a list of integers", op) from None
-    if any(not 0 <= d < rank for d in dims) or len(set(dims)) != len(dims) or (count is not None and len(dims) != count):
-        want = f"{count} distinct" if count is not None else "distinct"
-        raise LocatedError(f"has {key} = {dims}; expected {want} dims of a rank-{rank} tensor", op)
-    return dims
+    return check_dims(op, dims, rank, f"{key} = {dims}", count)
 
 
 def i64_array(values) -> DenseArrayBase:
@@ -313,9 +318,7 @@ def dot_general(imp: "Importer", op: Operation) -> None:
     lhs, rhs = imp.value(op.operands[0]), imp.value(op.operands[1])
     ls, rs = shape(lhs), shape(rhs)
     for side, dims, rank in (("lhs", lb + lc, len(ls)), ("rhs", rb + rc, len(rs))):
-        if any(not 0 <= d < rank for d in dims) or len(set(dims)) != len(dims):
-            raise LocatedError(f"names {side} batching and contracting dims {dims}; expected distinct dims of a "
-                               f"rank-{rank} tensor", op)
+        check_dims(op, dims, rank, f"{side} batching and contracting dims {dims}")
     if len(lb) != len(rb) or len(lc) != len(rc) or any(ls[a] != rs[b] for a, b in zip(lb + lc, rb + rc)):
         raise LocatedError(f"pairs lhs dims {lb + lc} of {fmt_shape(ls)} with rhs dims {rb + rc} of {fmt_shape(rs)}; "
                            "expected as many of each, of equal sizes", op)

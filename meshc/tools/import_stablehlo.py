@@ -13,7 +13,7 @@ import argparse
 import sys
 
 from meshc.diagnostics import (Diagnostic, DiagnosticError, SourceFile, check_expected_diagnostics, collect_expectations,
-                               decode_source)
+                               read_source)
 from meshc.driver import print_module, split_chunks
 from meshc.tools.common import tool_main, write_output
 
@@ -54,21 +54,10 @@ def run(argv: list[str] | None = None) -> int:
     from meshc.importers import import_stablehlo
 
     args = _arg_parser().parse_args(argv)
-    if args.input_file is None or args.input_file == "-":
-        name, data = "<stdin>", sys.stdin.buffer.read()
-    else:
-        name = args.input_file
-        try:
-            with open(name, "rb") as f:
-                data = f.read()
-        except OSError as e:
-            print(f"meshc-import: error: cannot read '{name}': {e.strerror}", file=sys.stderr)
-            return 1
-    try:
-        text = decode_source(data, name)
-    except DiagnosticError as e:
-        print("\n".join(d.format() for d in e.diagnostics), file=sys.stderr)
+    read = read_source("meshc-import", args.input_file)
+    if read is None:
         return 1
+    name, text = read
     source = SourceFile(name, text)
     outputs: list[str] = []
     failed = False

@@ -146,7 +146,7 @@ def run(argv: list[str] | None = None) -> int:
         SourceFile,
         check_expected_diagnostics,
         collect_expectations,
-        decode_source,
+        read_source,
     )
     from meshc.driver import build_pipeline, split_chunks
     from meshc.passes import get_all_passes
@@ -155,21 +155,10 @@ def run(argv: list[str] | None = None) -> int:
     if args.list_passes:
         sys.stdout.write(describe_passes(get_all_passes()))
         return 0
-    if args.input_file is None or args.input_file == "-":
-        name, data = "<stdin>", sys.stdin.buffer.read()
-    else:
-        name = args.input_file
-        try:
-            with open(name, "rb") as f:
-                data = f.read()
-        except OSError as e:
-            print(f"meshc-opt: error: cannot read '{name}': {e.strerror}", file=sys.stderr)
-            return 1
-    try:
-        text = decode_source(data, name)
-    except DiagnosticError as e:
-        print("\n".join(d.format() for d in e.diagnostics), file=sys.stderr)
+    read = read_source("meshc-opt", args.input_file)
+    if read is None:
         return 1
+    name, text = read
     source = SourceFile(name, text)
 
     try:
