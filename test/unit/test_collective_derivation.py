@@ -1,5 +1,5 @@
 """Adding a collective: the registry entry (meshc/layout/collectives.py), its ttir and ttnn op
-classes (dialects/ttir/collectives.py, dialects/ttnn/collectives.py) and, for a kind that moves
+classes (meshc/dialects/ttir/collectives.py, meshc/dialects/ttnn/collectives.py) and, for a kind that moves
 data, its traffic on the links (meshc/sim/collectives.py RUNS) are all it takes; everything
 else derives from the registry (docs/contracts.md). This builds a toy kind, `all_broadcast`
 (every device of a group gets the first one's tensor), the way those four files would, and

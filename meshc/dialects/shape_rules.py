@@ -2,7 +2,7 @@
 
 Each rule computes the shape an op must produce from its operand shapes and attributes, or
 says precisely what is wrong (naming the dim, the rank, both shapes). The op verifiers in
-dialects/ttir/ and dialects/ttnn/ call them; the passes use them to build result types.
+meshc/dialects/ttir/ and meshc/dialects/ttnn/ call them; the passes use them to build result types.
 """
 
 from __future__ import annotations
