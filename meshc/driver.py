@@ -18,17 +18,11 @@ from xdsl.passes import ModulePass, PassPipeline
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import ArgSpecParseError, DiagnosticException, ParseError, VerifyException
 
-from meshc.diagnostics import (
-    Diagnostic,
-    DiagnosticError,
-    LocatedError,
-    LocatingParser,
-    SourceFile,
-    op_diagnostic,
-    parse_error_diagnostic,
-    stamp_location,
-    verify_located,
-)
+from meshc.errors import Diagnostic, DiagnosticError, LocatedError, SourceFile, op_diagnostic, stamp_location
+
+from meshc.located_parser import LocatingParser, parse_error_diagnostic
+
+from meshc.verify import verify_located
 from meshc.dialects.reference import attach_reference, detach_references, is_reference
 from meshc.dialects.ttmlir_spelling import attribute_synonym, normalize_module
 from meshc.dialects import get_all_dialects

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from xdsl.ir import Operation
 
-from meshc.diagnostics import Diagnostic, DiagnosticError, stamp_location
+from meshc.errors import Diagnostic, DiagnosticError, stamp_location
 
 _FILE_LOC = re.compile(r'"((?:[^"\\]|\\.)*)":(\d+):(\d+)')
 _GENERIC_MODULE = re.compile(r'^\s*(?:"builtin\.module"|"func\.func")\s*\(', re.M)

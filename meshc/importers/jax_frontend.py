@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from xdsl.dialects.builtin import ModuleOp
 
-from meshc.diagnostics import Diagnostic, DiagnosticError
+from meshc.errors import Diagnostic, DiagnosticError
 from meshc.driver import make_context, parse_source
 from meshc.importers.generic_form import from_mlir_module, stamp_locations
 from meshc.importers.source import decimal_splats

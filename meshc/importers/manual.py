@@ -35,7 +35,7 @@ from xdsl.dialects.builtin import DenseArrayBase, DenseIntOrFPElementsAttr, Inte
     TensorType, i64
 from xdsl.ir import Operation, SSAValue
 
-from meshc.diagnostics import LocatedError
+from meshc.errors import LocatedError
 from meshc.dialects import ttir
 from meshc.importers.shardings import parse_sdy_sharding, sdy_spec
 from meshc.importers.source import attr_of, dense_array, op_name, unregistered_body

@@ -38,7 +38,7 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 
-from meshc.diagnostics import Diagnostic, DiagnosticError, LocatedError, location_of
+from meshc.errors import Diagnostic, DiagnosticError, LocatedError, location_of
 from meshc.dialects import ttir
 from meshc.dialects.tt import ShardingAttr
 from meshc.driver import locate_implicit_module, make_context, parse_source, verify_or_raise

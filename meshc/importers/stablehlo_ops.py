@@ -40,7 +40,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.utils.exceptions import VerifyException
 
-from meshc.diagnostics import LocatedError
+from meshc.errors import LocatedError
 from meshc.dialects import ttir
 from meshc.layout.errors import LayoutError
 from meshc.layout.limits import MAX_ELEMENTS, check_count

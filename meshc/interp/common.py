@@ -13,7 +13,7 @@ from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp, TensorType
 from xdsl.ir import Attribute, Operation, SSAValue
 
-from meshc.diagnostics import LocatedError
+from meshc.errors import LocatedError
 from meshc.dialects.element_types import expect_data_type_name
 from meshc.dialects.shape_rules import ints_of
 from meshc.layout.dtypes import get_dtype

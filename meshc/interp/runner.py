@@ -20,7 +20,7 @@ from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp, TensorType
 from xdsl.interpreter import Interpreter
 
-from meshc.diagnostics import LocatedError
+from meshc.errors import LocatedError
 from meshc.dialects.tt import module_device, module_mesh_shape, system_or_default
 from meshc.interp.common import Distributed, element_dtype_name, find_entry, random_input, shape_of
 from meshc.interp.func import FuncFunctions

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from meshc.diagnostics import LocatedError
+from meshc.errors import LocatedError
 from meshc.dialects.ttnn.memory import result_placement
 from meshc.interp.common import Distributed
 from meshc.layout.errors import LayoutError

@@ -16,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 from xdsl.interpreter import impl, register_impls
 
-from meshc.diagnostics import LocatedError
+from meshc.errors import LocatedError
 from meshc.dialects import ttir, ttnn
 from meshc.dialects.shape_rules import ints_of
 from meshc.dialects.ttir import collective_args

@@ -30,7 +30,7 @@ from __future__ import annotations
 import numpy as np
 from xdsl.interpreter import Interpreter, impl, register_impls
 
-from meshc.diagnostics import LocatedError
+from meshc.errors import LocatedError
 from meshc.dialects import ttnn
 from meshc.dialects.ttir import collective_args
 from meshc.interp.common import Distributed, charged, element_dtype_name, kernel_attrs, run_at_op, shape_of, transfer_config

@@ -32,7 +32,7 @@ from xdsl.dialects.builtin import DictionaryAttr, FloatAttr, IntegerAttr, Module
 from xdsl.ir import SSAValue
 from xdsl.passes import ModulePass
 
-from meshc.diagnostics import LocatedError
+from meshc.errors import LocatedError
 from meshc.dialects.tt import module_device
 from meshc.layout.mesh import Mesh, ShardingSpec, spec_from_shard_dims
 from meshc.layout.shapes import fmt_shape

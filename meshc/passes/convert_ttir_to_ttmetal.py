@@ -40,7 +40,7 @@ from xdsl.pattern_rewriter import (
 from xdsl.rewriter import InsertPoint
 from xdsl.utils.exceptions import VerifyException
 
-from meshc.diagnostics import LocatedError
+from meshc.errors import LocatedError
 from meshc.dialects import ttir, ttmetal
 from meshc.dialects.ttnn import MemoryConfigAttr
 from meshc.layout.memory_config import MemoryConfig

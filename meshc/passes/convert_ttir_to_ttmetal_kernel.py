@@ -11,7 +11,7 @@ from __future__ import annotations
 from xdsl.dialects.builtin import ArrayAttr, DenseArrayBase, IntegerAttr, StringAttr, TensorType, i64
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 
-from meshc.diagnostics import LocatedError
+from meshc.errors import LocatedError
 from meshc.dialects import ttmetal
 from meshc.dialects.shape_rules import broadcast_shapes
 from meshc.layout.shapes import fmt_shape

@@ -43,7 +43,7 @@ from xdsl.pattern_rewriter import (
 )
 from xdsl.rewriter import InsertPoint, Rewriter
 
-from meshc.diagnostics import LocatedError
+from meshc.errors import LocatedError
 from meshc.dialects import ttir, ttnn
 from meshc.layout.device import derive_device
 from meshc.layout.errors import LayoutError

@@ -11,7 +11,7 @@ from xdsl.dialects import func
 from xdsl.dialects.builtin import AffineMapAttr, ModuleOp, NoneAttr, StringAttr, TensorType
 from xdsl.ir import Attribute, Block, Operation
 
-from meshc.diagnostics import LocatedError
+from meshc.errors import LocatedError
 from meshc.dialects.element_types import data_type_name
 from meshc.dialects import ttir
 from meshc.dialects.tt import module_device, module_mesh_shape, module_system

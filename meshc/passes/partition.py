@@ -38,7 +38,7 @@ from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
-from meshc.diagnostics import LocatedError
+from meshc.errors import LocatedError
 from meshc.dialects import ttir
 from meshc.dialects.tt import ShardingAttr
 from meshc.dialects.ttir.sharding_constraint import ShardingConstraintOp

@@ -39,7 +39,7 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 
-from meshc.diagnostics import LocatedError
+from meshc.errors import LocatedError
 from meshc.dialects.ttir.sharding_constraint import ShardingConstraintOp
 from meshc.layout.mesh import Mesh, ShardingSpec
 from meshc.layout.shapes import ceil_div

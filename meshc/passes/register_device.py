@@ -21,7 +21,7 @@ from xdsl.dialects.builtin import Builtin, ModuleOp
 from xdsl.parser import Parser
 from xdsl.passes import ModulePass
 
-from meshc.diagnostics import LocatedError
+from meshc.errors import LocatedError
 from meshc.dialects.tt import DEVICE_ATTR, TT, DeviceAttr, SystemDescAttr, module_meshes_shape, set_module_device
 from meshc.layout.device import derive_device
 from meshc.layout.errors import LayoutError

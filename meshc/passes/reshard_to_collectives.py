@@ -44,7 +44,7 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.utils.exceptions import VerifyException
 
-from meshc.diagnostics import LocatedError
+from meshc.errors import LocatedError
 from meshc.dialects.element_types import data_type_of
 from meshc.dialects.tt import enclosing_module, module_device, system_or_default
 from meshc.layout.collectives import COLLECTIVES

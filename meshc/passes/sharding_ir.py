@@ -16,7 +16,7 @@ from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, ModuleOp, TensorTyp
 from xdsl.ir import Operation, SSAValue
 from xdsl.utils.exceptions import VerifyException
 
-from meshc.diagnostics import LocatedError
+from meshc.errors import LocatedError
 from meshc.dialects.element_types import data_type_name
 from meshc.dialects.tt import ShardingAttr
 from meshc.dialects.ttir.sharding_constraint import ShardingConstraintOp, check_annotation

@@ -20,7 +20,7 @@ from xdsl.dialects.builtin import ModuleOp, TensorType
 from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
 
-from meshc.diagnostics import LocatedError
+from meshc.errors import LocatedError
 from meshc.dialects.element_types import data_type_name
 from meshc.layout.errors import LayoutError
 from meshc.layout.shapes import ceil_div, fold_2d

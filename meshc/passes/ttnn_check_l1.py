@@ -29,7 +29,7 @@ from xdsl.ir import Block, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
 
-from meshc.diagnostics import LocatedError
+from meshc.errors import LocatedError
 from meshc.dialects import ttnn
 from meshc.dialects.element_types import expect_data_type_name
 from meshc.dialects.tt import module_system

@@ -12,8 +12,11 @@ from __future__ import annotations
 import argparse
 import sys
 
-from meshc.diagnostics import (Diagnostic, DiagnosticError, SourceFile, check_expected_diagnostics, collect_expectations,
-                               read_source)
+from meshc.errors import Diagnostic, DiagnosticError, SourceFile
+
+from meshc.located_parser import read_source
+
+from meshc.verify_diagnostics import check_expected_diagnostics, collect_expectations
 from meshc.driver import print_module, split_chunks
 from meshc.tools.common import tool_main, write_output
 

@@ -140,14 +140,11 @@ def run(argv: list[str] | None = None) -> int:
         return 1
     from xdsl.utils.exceptions import ParseError
 
-    from meshc.diagnostics import (
-        Diagnostic,
-        DiagnosticError,
-        SourceFile,
-        check_expected_diagnostics,
-        collect_expectations,
-        read_source,
-    )
+    from meshc.errors import Diagnostic, DiagnosticError, SourceFile
+
+    from meshc.located_parser import read_source
+
+    from meshc.verify_diagnostics import check_expected_diagnostics, collect_expectations
     from meshc.driver import build_pipeline, split_chunks
     from meshc.passes import get_all_passes
     from meshc.tools.pass_catalog import check_names, describe_passes

@@ -34,7 +34,9 @@ import sys
 
 import numpy as np
 
-from meshc.diagnostics import Diagnostic, DiagnosticError, SourceFile, decode_source, op_diagnostic
+from meshc.errors import Diagnostic, DiagnosticError, SourceFile, op_diagnostic
+
+from meshc.located_parser import decode_source
 from meshc.layout.errors import LayoutError
 from meshc.layout.shapes import fmt_shape
 from meshc.layout.system import system

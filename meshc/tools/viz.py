@@ -117,7 +117,8 @@ def _placement_from_flags(a):
 def _view_from_file(a):
     """A MeshView, or ("chip", Placement, label), of the value --value names (default: the first
     one with a placement)."""
-    from meshc.diagnostics import DiagnosticError, decode_source, op_diagnostic
+    from meshc.errors import DiagnosticError, op_diagnostic
+    from meshc.located_parser import decode_source
     from meshc.driver import make_context, parse_source, verify_or_raise
     from meshc.viz.values import ValueViewError, describe_value
 
@@ -159,7 +160,7 @@ def _view_from_flags(a):
 # ----------------------------------------------------------------------------- main
 
 def run(argv: list[str] | None = None) -> int:
-    from meshc.diagnostics import DiagnosticError, SourceFile
+    from meshc.errors import DiagnosticError, SourceFile
 
     try:
         a = _arg_parser().parse_args(argv)

@@ -84,12 +84,14 @@ def _layer(module: str) -> str:
     if len(parts) == 1:
         return "api"
     return {"layout": "layout", "dialects": "dialects", "sim": "sim", "passes": "passes", "interp": "interp",
-            "tools": "tools", "driver": "driver", "diagnostics": "diagnostics", "viz": "viz",
+            "tools": "tools", "driver": "driver", "errors": "errors", "located_parser": "driver",
+            "verify": "driver", "verify_diagnostics": "driver", "viz": "viz",
             "importers": "importers"}.get(parts[1], "api")
 
 
 FORBIDDEN = {
-    "layout": {"xdsl", "dialects", "passes", "sim", "interp", "tools", "driver", "diagnostics", "api"},
+    "layout": {"xdsl", "dialects", "passes", "sim", "interp", "tools", "driver", "errors", "api"},
+    "errors": {"dialects", "passes", "sim", "interp", "tools", "driver", "viz", "importers", "api"},
     "dialects": {"passes", "sim", "interp", "tools", "driver", "api"},
     "sim": {"xdsl", "dialects", "passes", "interp", "tools", "driver", "api"},
     "passes": {"driver", "sim", "interp", "tools", "api"},

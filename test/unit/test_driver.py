@@ -1,6 +1,8 @@
 """The compiler driver: chunk splitting keeps line numbers, aliases hoist long attributes once."""
 
-from meshc.diagnostics import Diagnostic, SourceFile, check_expected_diagnostics, collect_expectations
+from meshc.errors import Diagnostic, SourceFile
+
+from meshc.verify_diagnostics import check_expected_diagnostics, collect_expectations
 from meshc import parse
 from meshc.driver import print_module, split_chunks
 
@@ -71,7 +73,7 @@ def test_plain_tensor_types_are_parsed_once_per_spelling():
 def test_a_bad_type_after_a_good_one_of_the_same_form_is_located():
     import pytest
 
-    from meshc.diagnostics import DiagnosticError
+    from meshc.errors import DiagnosticError
     from meshc.driver import make_context, parse_source
 
     text = ('func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {\n'
@@ -95,7 +97,7 @@ REFERENCE_WITH_A_BAD_OP = (
 
 
 def test_verification_can_leave_out_reference_programs():
-    from meshc.diagnostics import verify_located
+    from meshc.verify import verify_located
     from meshc.dialects.reference import is_reference
     from meshc.driver import make_context, parse_source
 
@@ -107,7 +109,8 @@ def test_verification_can_leave_out_reference_programs():
 def test_type_checks_run_once_per_good_type_and_again_for_a_bad_one():
     from xdsl.utils.exceptions import VerifyException
 
-    from meshc import diagnostics
+    from meshc.dialects import checkers
+    from meshc.verify import verify_located
     from meshc.driver import make_context, parse_source
 
     seen = []
@@ -123,10 +126,10 @@ def test_type_checks_run_once_per_good_type_and_again_for_a_bad_one():
             '  %2 = "ttir.exp"(%y) : (tensor<4xbf16>) -> tensor<4xbf16>\n'
             '  func.return %0 : tensor<4xf32>\n}\n')
     m = parse_source(make_context(), text, "c.mlir")
-    diagnostics._type_checkers.append(check)
+    checkers.register_type_checker(check)
     try:
-        diags = diagnostics.verify_located(m, "c.mlir")
+        diags = verify_located(m, "c.mlir")
     finally:
-        diagnostics._type_checkers.remove(check)
+        checkers.unregister_type_checker(check)
     assert [d.line for d in diags] == [1, 3, 4]  # every op holding the bad type is reported
     assert seen.count("tensor<4xf32>") == 1

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 import meshc
 from meshc.dialects import ttir
 from meshc.layout.reshard import plan_reshard
-from meshc.diagnostics import DiagnosticError
+from meshc.errors import DiagnosticError
 
 MESHES = [(2, 2), (2, 4), (1, 4)]
 UNARY = ("relu", "exp", "neg", "tanh")

@@ -15,7 +15,7 @@ jax = pytest.importorskip("jax")
 jnp = pytest.importorskip("jax.numpy")
 
 import meshc  # noqa: E402
-from meshc.diagnostics import DiagnosticError  # noqa: E402
+from meshc.errors import DiagnosticError  # noqa: E402
 from meshc.dialects.tt import ShardingAttr  # noqa: E402
 from meshc.importers.source import op_name  # noqa: E402
 from meshc.layout.mesh import Mesh, ShardingSpec  # noqa: E402

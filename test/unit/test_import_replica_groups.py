@@ -11,7 +11,7 @@ from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, TensorType, i64
 from xdsl.dialects.builtin import UnregisteredOp
 from xdsl.ir import Operation
 
-from meshc.diagnostics import LocatedError
+from meshc.errors import LocatedError
 from meshc.importers.manual import _axes_of
 
 

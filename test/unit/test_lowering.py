@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import meshc
-from meshc.diagnostics import DiagnosticError
+from meshc.errors import DiagnosticError
 from meshc.passes.ttir_layout import layout_grid
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"

@@ -4,7 +4,7 @@ import pytest
 from xdsl.dialects.builtin import Float32Type, ModuleOp, TensorType
 from xdsl.utils.exceptions import VerifyException
 
-from meshc.diagnostics import LocatedError
+from meshc.errors import LocatedError
 from meshc.dialects.tt import (
     DeviceAttr,
     GridAttr,
@@ -130,7 +130,7 @@ _TEXTS = [
 @pytest.mark.parametrize("text", _TEXTS)
 def test_malformed_tt_text_is_a_located_error_never_a_crash(text):
     """Every truncation and every one-character deletion parses or fails with a located diagnostic."""
-    from meshc.diagnostics import DiagnosticError
+    from meshc.errors import DiagnosticError
     from meshc.driver import verify_or_raise
 
     ctx = make_context()

@@ -19,7 +19,7 @@ from xdsl.parser import AttrParser
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 
-from meshc.diagnostics import register_type_checker
+from meshc.dialects.checkers import register_type_checker
 from meshc.dialects.element_types import data_type_name, element_type_of
 from meshc.dialects.syntax import verified
 from meshc.dialects.tt.enums import (

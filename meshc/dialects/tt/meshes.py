@@ -19,7 +19,9 @@ from xdsl.parser import AttrParser
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 
-from meshc.diagnostics import LocatedError, register_op_checker
+from meshc.dialects.checkers import register_op_checker
+
+from meshc.errors import LocatedError
 from meshc.dialects.tt.device import DeviceAttr
 from meshc.dialects.tt.parsing import _ints, _parse_dims, _vals
 from meshc.layout.shapes import fmt_shape as _shape_text

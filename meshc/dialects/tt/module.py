@@ -7,7 +7,9 @@ from __future__ import annotations
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation
 
-from meshc.diagnostics import LocatedError, register_op_checker
+from meshc.dialects.checkers import register_op_checker
+
+from meshc.errors import LocatedError
 from meshc.dialects.tt.device import DeviceAttr, SystemDescAttr
 from meshc.dialects.tt.meshes import module_meshes_shape
 from meshc.layout.device import Device

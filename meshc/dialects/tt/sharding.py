@@ -21,7 +21,7 @@ from xdsl.parser import AttrParser
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 
-from meshc.diagnostics import register_type_checker
+from meshc.dialects.checkers import register_type_checker
 from meshc.layout.errors import LayoutError
 from meshc.layout.mesh import Mesh, ShardingSpec, UnboundMesh, bind_spec
 from meshc.layout.sharding_spec import SpecSyntaxError, format_spec, parse_spec_unbound

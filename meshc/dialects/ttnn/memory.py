@@ -24,7 +24,7 @@ from xdsl.parser import AttrParser
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 
-from meshc.diagnostics import register_type_checker
+from meshc.dialects.checkers import register_type_checker
 from meshc.dialects.syntax import AngleBody, verified
 from meshc.layout import memory_config as mc
 from meshc.layout.errors import LayoutError

@@ -1,0 +1,182 @@
+"""xDSL's parser with located errors, and the reading of a tool's input text.
+
+`LocatingParser` stamps every parsed operation with a `FileLineColLoc` and turns attribute and
+type failures into located parse errors; `read_source` / `decode_source` read an input file as
+UTF-8, refusing other bytes at the first one.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import sys
+from bisect import bisect_right
+
+from xdsl.dialects.builtin import FileLineColLoc, Float80Type, Float128Type, FloatAttr
+from xdsl.ir import Attribute, Block, Operation
+from xdsl.parser import Parser
+from xdsl.utils.exceptions import ParseError, VerifyException
+
+from meshc.errors import Diagnostic, DiagnosticError, first_line as _first_line, stamp_location
+from meshc.layout.errors import LayoutError
+from meshc.layout.limits import MAX_ATTRIBUTE_ELEMENTS, check_count
+
+
+def decode_source(data: bytes, name: str) -> str:
+    """The text of an input file; bytes that are not UTF-8 raise a DiagnosticError at the first one."""
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        good = data[: e.start].decode("utf-8")
+        line = good.count("\n") + 1
+        col = len(good) - (good.rfind("\n") + 1) + 1
+        raise DiagnosticError([Diagnostic(name, line, col, f"the input is not valid UTF-8: byte 0x{data[e.start]:02x} "
+                                                         f"({e.reason}); MLIR source is UTF-8 text")]) from None
+
+
+def read_source(prog: str, path: str | None) -> tuple[str, str] | None:
+    """(name, text) of a tool's input file (stdin for None or `-`); None, after printing why as
+    `prog`, when the file cannot be read or is not UTF-8 (a located error at the first bad byte)."""
+    if path is None or path == "-":
+        name, data = "<stdin>", sys.stdin.buffer.read()
+    else:
+        name = path
+        try:
+            with open(name, "rb") as f:
+                data = f.read()
+        except OSError as e:
+            print(f"{prog}: error: cannot read '{name}': {e.strerror}", file=sys.stderr)
+            return None
+    try:
+        return name, decode_source(data, name)
+    except DiagnosticError as e:
+        print("\n".join(d.format() for d in e.diagnostics), file=sys.stderr)
+        return None
+
+
+_PLAIN_TENSOR = re.compile(r"tensor<(?:(?:\d+|\?)x)*[a-z][a-z0-9]*>")
+"""A ranked tensor type of a builtin element type without an encoding (`tensor<64x128xf32>`)."""
+
+
+class LocatingParser(Parser):
+    """xDSL's parser, with locations on ops and located attribute verification errors.
+
+    A plain tensor type (`_PLAIN_TENSOR`) is parsed once per spelling: later occurrences reuse the
+    type parsed first (types are immutable values; MLIR uniques them the same way), which spares
+    re-lexing and re-verifying the type every op of a long program repeats."""
+
+    _line_starts: list[int] | None = None
+    _types: dict[str, Attribute] | None = None
+
+    def _line_col(self, offset: int) -> tuple[int, int]:
+        """1-based (line, col) of an input offset, by bisection over the line starts (linear overall;
+        xDSL's Span.get_location counts newlines from the file's start on every call)."""
+        if self._line_starts is None:
+            content = self.lexer.input.content
+            nl = "\n" if isinstance(content, str) else b"\n"
+            starts = [0]
+            i = content.find(nl)
+            while i != -1:
+                starts.append(i + 1)
+                i = content.find(nl, i + 1)
+            self._line_starts = starts
+        line = bisect_right(self._line_starts, offset)
+        return line, offset - self._line_starts[line - 1] + 1
+
+    def parse_operation(self) -> Operation:
+        start = self._current_token.span.start
+        try:
+            op = super().parse_operation()
+        except VerifyException as e:  # an op's assembly format checking its types while parsing
+            self.raise_error(_first_line(str(e)), start, max(self.pos, start + 1))
+        if not isinstance(op.location, FileLineColLoc):
+            line, col = self._line_col(start)
+            stamp_location(op, self.lexer.input.name, line, col)
+        return op
+
+    def _parse_block(self) -> Block:
+        return self._block_label(super()._parse_block)
+
+    def parse_optional_successor(self) -> Block | None:
+        return self._block_label(super().parse_optional_successor)
+
+    def _block_label(self, parse):
+        """xDSL names a block after its label without checking it first (`^0xbb0`); a label it
+        refuses becomes a parse error at the label."""
+        start = self._current_token.span.start
+        try:
+            return parse()
+        except ValueError as e:
+            if "Invalid Block name" not in str(e):
+                raise
+            self.raise_error("invalid block label: expected `^` and a name that starts with a letter or `_` "
+                             "(`^bb0`, `^exit`)", start, max(self.pos, start + 1))
+
+    def parse_optional_attribute(self):  # type: ignore[override]
+        return self._located(super().parse_optional_attribute, "attribute")
+
+    def parse_optional_type(self):  # type: ignore[override]
+        start = self._current_token.span.start
+        content = self.lexer.input.content
+        if not content.startswith("tensor<", start) or (m := _PLAIN_TENSOR.match(content, start)) is None:
+            return self._located(super().parse_optional_type, "type")
+        if self._types is None:
+            self._types = {}
+        hit = self._types.get(m.group())
+        if hit is not None:
+            self._resume_from(m.end())
+            return hit
+        value = self._located(super().parse_optional_type, "type")
+        if value is not None and self._current_token.span.start >= m.end():
+            self._types[m.group()] = value
+        return value
+
+    def _located(self, parse, kind: str):
+        """Run `parse`; a value xDSL refuses while building the attribute or type (an integer out of
+        its type's range, an affine expression it cannot represent, a literal its parser asserts
+        on) becomes a parse error at it."""
+        start = self._current_token.span.start
+        try:
+            value = parse()
+        except ParseError:
+            raise
+        except (VerifyException, ValueError, ArithmeticError, NotImplementedError, AssertionError) as e:
+            msg = _first_line(str(e)) or type(e).__name__
+            if isinstance(e, ZeroDivisionError):
+                msg = "division by zero"
+            elif isinstance(e, AssertionError):  # xDSL's parser asserts on some values its type cannot hold
+                msg = "a value its type cannot hold (e.g. a hex literal for a complex element type)"
+            self.raise_error(f"invalid {kind}: {msg}", start, max(self.pos, start + 1))
+        if isinstance(value, FloatAttr) and isinstance(value.type, (Float80Type, Float128Type)):
+            # xDSL cannot print or pack an f80 / f128 value
+            self.raise_error(f"invalid {kind}: {value.type} float values are not supported; use f16, bf16, "
+                             "f32 or f64", start, max(self.pos, start + 1))
+        return value
+
+    def _parse_dense_literal_type(self):  # type: ignore[override]
+        """The type of a `dense<...>` attribute, refused when it has more elements than
+        MAX_ATTRIBUTE_ELEMENTS: xDSL expands a splat to one Python value per element."""
+        start = self._current_token.span.start
+        t = super()._parse_dense_literal_type()
+        try:
+            check_count(math.prod(t.get_shape()), MAX_ATTRIBUTE_ELEMENTS, f"dense attribute of type {t}", "elements")
+        except LayoutError as e:
+            self.raise_error(f"invalid attribute: {e}", start, max(self.pos, start + 1))
+        return t
+
+    def _parse_extended_type_or_attribute(self, attr_or_dialect_name: str, is_type: bool):  # type: ignore[override]
+        start = self.pos - len(attr_or_dialect_name) - 1
+        try:
+            return super()._parse_extended_type_or_attribute(attr_or_dialect_name, is_type)  # type: ignore[call-overload]
+        except ParseError:
+            raise
+        except (VerifyException, ValueError) as e:
+            kind = "type" if is_type else "attribute"
+            prefix = "!" if is_type else "#"
+            self.raise_error(f"invalid {kind} '{prefix}{attr_or_dialect_name}': {e}", start, self.pos)
+
+
+def parse_error_diagnostic(e: ParseError) -> Diagnostic:
+    loc = e.span.get_location()
+    name = getattr(loc, "filename", None) or e.span.input.name
+    return Diagnostic(name, loc.line, loc.col, e.msg)
