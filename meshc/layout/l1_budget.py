@@ -26,6 +26,7 @@ from meshc.layout.memory_config import MemoryConfig
 from meshc.layout.placement import place
 from meshc.layout.system import get_arch
 from meshc.layout.shapes import fmt_shape, round_up
+from meshc.layout.hardware import DEFAULT_ARCH
 
 
 def _align_up(n: int, alignment: int) -> int:
@@ -45,7 +46,7 @@ class LiveTensor:
     start: int
     end: int
 
-    def l1_footprint(self, arch: str = "wormhole_b0") -> tuple[tuple[tuple[int, int], ...], int]:
+    def l1_footprint(self, arch: str = DEFAULT_ARCH) -> tuple[tuple[tuple[int, int], ...], int]:
         """(cores, bytes a core): the cores holding part of it and the L1 each reserves for it
         (largest owner's bytes, aligned); ((), 0) for a DRAM tensor."""
         if self.config.buffer != "l1":
@@ -101,7 +102,7 @@ class L1Budget:
         return max(0, self.peak_bytes - self.capacity)
 
 
-def l1_budget(tensors: list[LiveTensor], arch: str = "wormhole_b0", capacity: int | None = None) -> L1Budget:
+def l1_budget(tensors: list[LiveTensor], arch: str = DEFAULT_ARCH, capacity: int | None = None) -> L1Budget:
     """Add up the L1 bytes of every live tensor on every core at every step. The peak is the
     busiest core at its busiest step, the first overflow the earliest step at which some core
     holds more than `capacity` (that step's busiest core); ties go to the lowest core. Placement

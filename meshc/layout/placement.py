@@ -36,6 +36,7 @@ from meshc.layout.numerics import decode, encode
 from meshc.layout.system import Arch, get_arch
 from meshc.layout.tensor_layout import TensorLayout, check_tile, normalize_shape
 from meshc.layout.shapes import ceil_div, fmt_shape
+from meshc.layout.hardware import DEFAULT_ARCH
 
 _STORE = {"f32": "<f4", "f16": "<f2", "bf16": "<u2", "u32": "<u4", "u16": "<u2", "u8": "u1", "si32": "<i4"}
 """How one stored element of each element-by-element data type reads as numpy."""
@@ -327,7 +328,7 @@ def _owner_name(o) -> str:
 
 # ----------------------------------------------------------------------------- place()
 
-def place(shape, dtype, memory_config: MemoryConfig, tile=(32, 32), arch: str = "wormhole_b0",
+def place(shape, dtype, memory_config: MemoryConfig, tile=(32, 32), arch: str = DEFAULT_ARCH,
           num_banks: int | None = None, oob=0) -> Placement:
     """Place a tensor on one chip. Raises LayoutError (CapacityError) for what cannot be placed.
 

@@ -1,8 +1,8 @@
 """System descriptions: chips, their core grids and memories, and the ethernet links between them.
 
 A `SystemDesc` is what `#tt.system_desc` carries and what the simulator builds its machine
-from. `system(name)` makes the usual Tenstorrent systems: n150 (1 chip), n300 (1x2),
-t3k (2x4) and galaxy (8x4), all wormhole_b0.
+from. `system(name)` makes the Tenstorrent systems of meshc.layout.hardware's table: n150
+(1 chip), n300 (1x2), t3k (2x4) and galaxy (8x4) of Wormhole B0; p150 and bh_galaxy of Blackhole.
 
 A program's device mesh runs on a system's chips: `mesh_fits` says whether it fits the chip
 mesh, `mesh_view_chips` which chips its devices take, and `default_system` which system a
@@ -17,38 +17,22 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 from meshc.layout.errors import LayoutError
+from meshc.layout.hardware import ARCH_FACTS, DEFAULT_ARCH, SYSTEM_FACTS, ArchFacts
 from meshc.layout.limits import MAX_CORES, MAX_DEVICES, MAX_DRAM_BANKS, check_count
 from meshc.layout.shapes import fmt_shape
 
-# the machine's rates (the simulator's time model, docs/simulator.md; ttir-auto-shard's estimate)
-ETH_BYTES_PER_S = 100e9 / 8  # an ethernet link, each direction
-DRAM_BYTES_PER_S = 288e9  # a chip's DRAM
-NOC_BYTES_PER_S = 32 * 1e9  # a chip's network on chip: 32 B a cycle at 1 GHz
-HOST_BYTES_PER_S = 32e9  # the host link (PCIe gen4 x16)
-
 GiB = 1 << 30
 
+Arch = ArchFacts
+"""Per-architecture constants: the rows of meshc.layout.hardware's table."""
 
-@dataclass(frozen=True)
-class Arch:
-    """Per-architecture constants."""
+ARCHS: dict[str, Arch] = ARCH_FACTS
 
-    name: str
-    grid: tuple[int, int]
-    """Worker (tensix) core grid a chip, rows x cols."""
-    l1_size: int
-    """Bytes of L1 a worker core (the part usable for tensors)."""
-    dram_banks: int
-    dram_bank_size: int
-    dram_alignment: int = 32
-    l1_alignment: int = 16
-
-
-ARCHS: dict[str, Arch] = {
-    "grayskull": Arch("grayskull", (9, 12), 1_048_576 - 131_072, 8, GiB),
-    "wormhole_b0": Arch("wormhole_b0", (8, 8), 1_499_136, 12, GiB),
-    "blackhole": Arch("blackhole", (10, 13), 1_572_864 - 131_072, 8, 4 * GiB),
-}
+# the time model's rates until it reads the table per op (docs/simulator.md)
+ETH_BYTES_PER_S = ARCH_FACTS[DEFAULT_ARCH].eth_bytes_per_s
+DRAM_BYTES_PER_S = ARCH_FACTS[DEFAULT_ARCH].dram_bytes_per_s
+NOC_BYTES_PER_S = 32 * 1e9
+HOST_BYTES_PER_S = ARCH_FACTS[DEFAULT_ARCH].pcie_bytes_per_s
 
 
 def get_arch(name: str) -> Arch:
@@ -84,6 +68,10 @@ class SystemDesc:
     """Ethernet links as unordered chip-id pairs (a < b); each link carries traffic both ways."""
     mesh_shape: tuple[int, ...] = (1,)
     """Shape of the chip mesh; chip i sits at chips[i].coord."""
+    links_per_pair: int = 1
+    """Usable ethernet links joining two linked chips (each entry of `links` stands for this many)."""
+    host_links: int | None = None
+    """Host (PCIe) links the host reaches the chips through; None: one a chip."""
 
     def __post_init__(self):
         verify_system(self)
@@ -126,7 +114,7 @@ def verify_system(s: SystemDesc) -> None:
             raise LayoutError(f"ethernet link ({a}, {b}) must join two different chips of the {n} in the system")
 
 
-def mesh_system(mesh_shape: tuple[int, ...], arch: str = "wormhole_b0", torus: bool = False) -> SystemDesc:
+def mesh_system(mesh_shape: tuple[int, ...], arch: str = DEFAULT_ARCH, torus: bool = False) -> SystemDesc:
     """Chips on a row-major mesh, ethernet between mesh neighbours (and wrap-around if torus)."""
     if any(n < 1 for n in mesh_shape):
         raise LayoutError(f"chip mesh {fmt_shape(mesh_shape)} must have positive sizes")
@@ -150,14 +138,18 @@ def mesh_system(mesh_shape: tuple[int, ...], arch: str = "wormhole_b0", torus: b
     return SystemDesc(chips, tuple(sorted(links)), tuple(mesh_shape))
 
 
-SYSTEMS: dict[str, tuple[int, ...]] = {"n150": (1, 1), "n300": (1, 2), "t3k": (2, 4), "galaxy": (8, 4)}
+SYSTEMS: dict[str, tuple[int, ...]] = {name: f.mesh_shape for name, f in SYSTEM_FACTS.items()}
+"""Named systems and their chip meshes (meshc.layout.hardware.SYSTEM_FACTS): n150, n300, t3k and
+galaxy (Wormhole B0), p150 and bh_galaxy (Blackhole)."""
 
 
 def system(name: str) -> SystemDesc:
-    """The named wormhole_b0 system: n150, n300, t3k or galaxy."""
+    """The named system (SYSTEMS), its chips of the system's architecture."""
     if name not in SYSTEMS:
         raise LayoutError(f"unknown system '{name}'; expected one of {', '.join(SYSTEMS)} or a file path")
-    return mesh_system(SYSTEMS[name])
+    f = SYSTEM_FACTS[name]
+    s = mesh_system(f.mesh_shape, f.arch, f.torus)
+    return SystemDesc(s.chips, s.links, s.mesh_shape, max(f.links_per_pair, 1), f.host_links)
 
 
 
@@ -192,14 +184,15 @@ def mesh_view_chips(system: SystemDesc, mesh_shape: tuple[int, ...]) -> tuple[in
 
 def default_system(mesh_shape: tuple[int, ...], chip_ids=()) -> SystemDesc:
     """The system a program on `mesh_shape` runs on when it names none: the smallest named system
-    (n150, n300, t3k, galaxy) whose chip mesh holds the mesh and that has every chip in `chip_ids`
+    of the default architecture (n150, n300, t3k, galaxy) whose chip mesh holds the mesh and that has every chip in `chip_ids`
     (the program's `#tt.device`'s), else the smallest with enough chips (the mesh is then a view of
     its first chips, `mesh_view_chips`), else a plain chip mesh of the program's shape."""
     chips_needed = max(int(c) for c in chip_ids) + 1 if len(chip_ids) else 1
-    for name, shape in SYSTEMS.items():
+    named = {n: s for n, s in SYSTEMS.items() if SYSTEM_FACTS[n].arch == DEFAULT_ARCH}
+    for name, shape in named.items():
         if mesh_fits(mesh_shape, shape) and math.prod(shape) >= chips_needed:
             return system(name)
-    for name, shape in SYSTEMS.items():  # a view of the first chips (2x2x2 on a t3k)
+    for name, shape in named.items():  # a view of the first chips (2x2x2 on a t3k)
         if math.prod(shape) >= max(chips_needed, math.prod(mesh_shape)):
             return system(name)
     return mesh_system(tuple(mesh_shape))
@@ -212,4 +205,5 @@ def chips_system(system: SystemDesc, chip_ids) -> SystemDesc:
     index = {c: i for i, c in enumerate(ids)}
     links = tuple(sorted((min(index[a], index[b]), max(index[a], index[b]))
                          for a, b in system.links if a in index and b in index))
-    return SystemDesc(tuple(system.chips[c] for c in ids), links, tuple(system.mesh_shape))
+    return SystemDesc(tuple(system.chips[c] for c in ids), links, tuple(system.mesh_shape),
+                      system.links_per_pair, system.host_links)

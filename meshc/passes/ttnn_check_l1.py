@@ -40,6 +40,7 @@ from meshc.layout.memory_config import MemoryConfig
 from meshc.layout.system import get_arch
 from meshc.passes.lowering_utils import fix_function_types
 from meshc.layout.shapes import fmt_shape
+from meshc.layout.hardware import DEFAULT_ARCH
 
 DRAM = MemoryConfig("dram", "interleaved")
 _HOST_RESULTS = (ttnn.GetDeviceOp, ttnn.ConstantOp, ttnn.AggregateTensorOp, ttnn.FromDeviceOp)
@@ -168,12 +169,12 @@ def module_l1(module: ModuleOp) -> tuple[str, int]:
     """(architecture, L1 bytes a core) of the module's `#tt.system_desc` chip, else wormhole_b0's."""
     sysdesc = module_system(module)
     if sysdesc is None:
-        return "wormhole_b0", get_arch("wormhole_b0").l1_size
+        return DEFAULT_ARCH, get_arch(DEFAULT_ARCH).l1_size
     chip = sysdesc.chips[0]
     return chip.arch, chip.l1_size
 
 
-def function_l1_budget(f: func.FuncOp, arch: str = "wormhole_b0", capacity: int | None = None) -> L1Budget:
+def function_l1_budget(f: func.FuncOp, arch: str = DEFAULT_ARCH, capacity: int | None = None) -> L1Budget:
     """The L1 budget of one ttnn function as the simulator would allocate it (no check, no spill)."""
     return l1_budget([_live(t) for t in _tensors(f.body.blocks[0])], arch, capacity)
 

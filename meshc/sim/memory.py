@@ -30,6 +30,7 @@ from meshc.layout.placement import Placement, place
 from meshc.layout.shapes import fold_2d
 from meshc.sim.encoding import decode, encode, storage_dtype
 from meshc.sim.stream_copy import copy_rows
+from meshc.layout.hardware import DEFAULT_ARCH
 
 FAST_LAYOUTS = ("interleaved", "height_sharded", "width_sharded", "block_sharded")
 DEFAULT_CONFIG = MemoryConfig("dram", "interleaved")
@@ -47,7 +48,7 @@ def memory_config(cfg) -> MemoryConfig:
 
 
 @lru_cache(maxsize=1024)
-def shard_layout(shape: tuple[int, ...], dtype, config: MemoryConfig, tile=None, arch: str = "wormhole_b0"):
+def shard_layout(shape: tuple[int, ...], dtype, config: MemoryConfig, tile=None, arch: str = DEFAULT_ARCH):
     """The (cached) ShardLayout of a local tensor: a program places the same shapes again and again."""
     return ShardLayout(shape, dtype, config, tile, arch)
 
@@ -60,7 +61,7 @@ class ShardLayout:
     dtype: DataType
     config: MemoryConfig
     tile: tuple[int, int] | None = None
-    arch: str = "wormhole_b0"
+    arch: str = DEFAULT_ARCH
     placement: Placement = field(init=False, repr=False, compare=False)
     owners: tuple = field(init=False)
     """Owner of each stored block, placement order: core (y, x) for L1, bank index for DRAM."""

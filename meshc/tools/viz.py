@@ -35,6 +35,7 @@ from meshc.viz.chip_text import render_chip_text
 from meshc.viz.mesh_picture import render_mesh_png
 from meshc.viz.mesh_text import render_mesh_text
 from meshc.viz.model import mesh_view
+from meshc.layout.hardware import DEFAULT_ARCH
 
 # A CLI entry point: the heavy modules are imported inside the functions that use them, so
 # `meshc-viz --spec` and an argument error answer without loading the compiler (xDSL)
@@ -73,7 +74,7 @@ def _arg_parser() -> argparse.ArgumentParser:
     g.add_argument("--shard", help="shard shape in elements, e.g. 64x64 (ND: one extent per dim)")
     g.add_argument("--orientation", default="row_major", help="row_major or col_major")
     g.add_argument("--banks", type=int, help="interleave over this many banks (default: all)")
-    g.add_argument("--arch", default="wormhole_b0", help="grayskull | wormhole_b0 | blackhole")
+    g.add_argument("--arch", default=DEFAULT_ARCH, help="grayskull | wormhole_b0 | blackhole")
     p.add_argument("--tensor-only", action="store_true", help="draw only the tensor's pages (Figures 1 and 2)")
     p.add_argument("--title", help="title of the picture")
     return p

@@ -35,6 +35,7 @@ from meshc.layout.memory_config import MemoryConfig
 from meshc.layout.placement import place
 from meshc.dialects.element_types import expect_data_type_name
 from meshc.dialects.tt import module_device
+from meshc.layout.hardware import DEFAULT_ARCH
 
 class ValueViewError(LayoutError):
     """A value that cannot be drawn, with the op it is about (`op`: the module, or the op defining
@@ -179,7 +180,7 @@ def _type_text(v: SSAValue) -> str:
     return f"{kind}<{fmt_shape(_shape(v))}x{v.type.element_type}>"
 
 
-def describe_value(module: ModuleOp, key: str | None, arch: str = "wormhole_b0") -> MeshView | tuple:
+def describe_value(module: ModuleOp, key: str | None, arch: str = DEFAULT_ARCH) -> MeshView | tuple:
     """A MeshView of the value `key` (default: the first one with a mesh placement or a chip
     layout), or ("chip", Placement, label) for a value on a one-device module."""
     dev = module_device(module)

@@ -32,6 +32,7 @@ from meshc.layout.shapes import fmt_shape
 from meshc.layout.dtypes import get_dtype
 from meshc.layout.tensor_layout import check_tile
 from meshc.layout.placement import place
+from meshc.layout.hardware import DEFAULT_ARCH
 
 
 
@@ -337,7 +338,7 @@ class TTNNLayoutAttr(ParametrizedAttribute):
     def from_model(cls, tile, data_type: str, memory_config: mc.MemoryConfig) -> "TTNNLayoutAttr":
         return cls(tile, data_type, MemoryConfigAttr.from_model(memory_config))
 
-    def place(self, shape, arch: str = "wormhole_b0"):
+    def place(self, shape, arch: str = DEFAULT_ARCH):
         """The Placement of a tensor of this shape (raises LayoutError when it does not fit)."""
         tile, dt, cfg = self.model()
         return place(tuple(shape), dt, cfg, tile=tile, arch=arch)

@@ -4,7 +4,7 @@
 // RUN: not meshc-opt %s -p 'tt-register-device{system="%s"}' 2>&1 | filecheck %s --check-prefix=NOTSYS
 
 // CHIPS: tt-register-device-errors.mlir:10:1: error: 'builtin.module' op mesh 4x4 needs 16 chips, but system 't3k' has 8 (chip mesh 2x4)
-// NAME: error: 'builtin.module' op unknown system 'dgx'; expected one of n150, n300, t3k, galaxy or a file path
+// NAME: error: 'builtin.module' op unknown system 'dgx'; expected one of n150, n300, t3k, galaxy, p150, bh_galaxy or a file path
 // NOTSYS: error: 'builtin.module' op '{{.*}}tt-register-device-errors.mlir' does not hold a valid #tt.system_desc
 // PATH: error: 'builtin.module' op cannot read system description '/nonexistent/sys.mlir': No such file or directory
 module {
