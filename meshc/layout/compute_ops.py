@@ -1,0 +1,288 @@
+"""The compute ops: one registry of their kinds, families, meaning, sharding, kernels and spellings.
+
+Every layer derives from `COMPUTE_OPS`, as it does from the collective registry
+(meshc/layout/collectives.py):
+
+- the dialects generate one op class an entry, `ttir.<name>` and `ttnn.<ttnn name>`, on the
+  base class of the entry's `family` (its operands, attributes and shape rule);
+- the sharding rules (meshc/layout/sharding_rules.py) build each op's rule from `rule` and
+  `linear`;
+- `convert-ttir-to-ttnn` replaces each ttir op by the ttnn op of its entry, and
+  `convert-ttir-to-ttmetal` lowers it to the `ttmetal` kernel of its entry (the ttmetal tile ops
+  accept exactly the registry's tile ops);
+- the interpreters give every op its `@impl`, the golden run and the simulators compute `meaning`;
+- the StableHLO importer translates each of `stablehlo` to the op;
+- the time model reads `cost`.
+
+An entry's `meaning` takes the operands as host arrays (float32 for f32 / bf16 / block floats)
+and the op's attributes as a plain dict (meshc.interp.common.kernel_attrs), and returns a host
+array; the caller rounds it to the result's element type. `gelu` is the tanh approximation
+TT-Metal's SFPU uses by default.
+
+Cost classes (`cost`), after where TT-Metal computes an op: `elementwise_fpu` (add, subtract,
+multiply: the matrix engine's eltwise path, TT-Metal's eltwise binary op), `elementwise_sfpu`
+(everything else elementwise: the vector unit, TT-Metal's SFPU unary and binary kernels),
+`matmul`, `reduction` (a reduce over tiles; softmax is one with an SFPU exp), `data_movement`
+(moves or gathers values, computes none).
+
+Pure Python and numpy: no IR here.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+
+from meshc.layout import sharding_factors as factors
+from meshc.layout.errors import LayoutError
+from meshc.layout.sharding_factors import Factors
+
+ELEMENTWISE_FPU = "elementwise_fpu"
+ELEMENTWISE_SFPU = "elementwise_sfpu"
+MATMUL = "matmul"
+REDUCTION = "reduction"
+DATA_MOVEMENT = "data_movement"
+COST_CLASSES = (ELEMENTWISE_FPU, ELEMENTWISE_SFPU, MATMUL, REDUCTION, DATA_MOVEMENT)
+"""Every cost class an op may have (see the module docstring)."""
+
+FAMILIES = ("unary", "typecast", "binary", "comparison", "where", "reduction", "matmul", "transpose",
+            "permute", "reshape", "broadcast", "concat", "softmax", "embedding")
+"""Every family: the ops of one family share their dialect base (operands, attributes, shape
+rule). unary / binary / comparison / where are elementwise, with numpy broadcasting."""
+
+ELEMENTWISE = ("unary", "typecast", "binary", "comparison", "where")
+
+
+@dataclass(frozen=True)
+class Kernel:
+    """The TTMetal program a ttir op runs on every core of its result's grid."""
+
+    family: str
+    """unary | binary | where | reduce | matmul | transpose | softmax | copy."""
+    tile_op: str = ""
+    """The `op` of the tile op an elementwise or reduction kernel applies."""
+
+
+Meaning = Callable[[list[np.ndarray], dict], np.ndarray]
+
+
+@dataclass(frozen=True)
+class ComputeOp:
+    """One compute op: its shape, meaning, sharding rule, kernels, cost and spellings."""
+
+    name: str
+    """The ttir op name without `ttir.`; the kind the interpreters and the sharding rules use."""
+    family: str
+    """One of FAMILIES: the dialects' base class for its op."""
+    arity: int | None
+    """Operands (None: any number, as concat)."""
+    meaning: Meaning
+    rule: Factors
+    """Its sharding rule's factors (meshc.layout.sharding_factors)."""
+    cost: str
+    """One of COST_CLASSES."""
+    doc: str
+    """What it computes, in one line (the generated op classes' docstring)."""
+    ttmetal: Kernel | None = None
+    """Its TTMetal kernel (None: convert-ttir-to-ttmetal refuses the op)."""
+    ttnn: str = ""
+    """The name of its TTNN op when it is not `name` (ttir's broadcast is TTNN's repeat)."""
+    stablehlo: tuple[str, ...] = ()
+    """The StableHLO / CHLO ops the importer translates to it one for one."""
+    jax: str = ""
+    """The JAX function that writes `stablehlo[0]` (documentation and the JAX checks)."""
+    linear: bool = False
+    """Commutes with a sum over devices: partial-sum operands give a partial-sum result."""
+    arithmetic: bool = True
+    """Its result is computed (a bf16 or block-float result rounds); False: it moves or selects."""
+
+    @property
+    def ttnn_name(self) -> str:
+        return self.ttnn or self.name
+
+    @property
+    def elementwise(self) -> bool:
+        return self.family in ELEMENTWISE
+
+
+# ----------------------------------------------------------------------------- numpy meanings
+
+
+def _each(fn) -> Meaning:
+    """The meaning of an elementwise op from a numpy function of its operands."""
+    return lambda xs, attrs: fn(*xs)
+
+
+def _gelu(x):
+    c = np.float32(math.sqrt(2.0 / math.pi))
+    return (0.5 * x * (1.0 + np.tanh(c * (x + np.float32(0.044715) * x * x * x)))).astype(x.dtype, copy=False)
+
+
+def _erf(x):
+    """erf through the Chebyshev-fitted erfc of Numerical Recipes (fractional error < 1.2e-7),
+    in float64, vectorized."""
+    z = np.abs(x.astype(np.float64))
+    t = 1.0 / (1.0 + 0.5 * z)
+    poly = -1.26551223 + t * (1.00002368 + t * (0.37409196 + t * (0.09678418 + t * (-0.18628806 + t * (
+        0.27886807 + t * (-1.13520398 + t * (1.48851587 + t * (-0.82215223 + t * 0.17087277))))))))
+    erfc = t * np.exp(-z * z + poly)
+    return np.where(x >= 0, 1.0 - erfc, erfc - 1.0).astype(x.dtype, copy=False)
+
+
+def _compare(fn) -> Meaning:
+    """A comparison as the device computes it: 1 where it holds, 0 elsewhere, in the operands' type."""
+    return lambda xs, attrs: fn(*xs).astype(np.result_type(*xs), copy=False)
+
+
+def _softmax(xs, attrs):
+    x, d = xs[0], attrs["dimension"]
+    e = np.exp(x - np.max(x, axis=d, keepdims=True))
+    return e / np.sum(e, axis=d, keepdims=True)
+
+
+def _matmul(xs, attrs):
+    a, b = xs
+    if attrs.get("transpose_a"):
+        a = np.swapaxes(a, -1, -2)
+    if attrs.get("transpose_b"):
+        b = np.swapaxes(b, -1, -2)
+    return np.matmul(a, b)
+
+
+def _reduce(fn) -> Meaning:
+    def meaning(xs, attrs):
+        x = xs[0]
+        dims = attrs.get("dim_arg")
+        axis = tuple(range(x.ndim)) if dims is None else tuple(dims)
+        return fn(x, axis=axis, keepdims=bool(attrs.get("keep_dim")))
+    return meaning
+
+
+def _broadcast(xs, attrs):
+    return np.broadcast_to(xs[0], attrs["result_shape"]).copy()
+
+
+def _embedding(xs, attrs):
+    idx, w = xs
+    idx = np.asarray(idx).astype(np.int64)
+    if idx.size and (idx.min() < 0 or idx.max() >= w.shape[0]):
+        raise LayoutError(f"embedding index {int(idx.max() if idx.max() >= w.shape[0] else idx.min())} is outside "
+                          f"the {w.shape[0]} rows of the weight")
+    return w[idx]
+
+
+# ----------------------------------------------------------------------------- entries by family
+
+
+def unary(name: str, fn, doc: str, cost: str = ELEMENTWISE_SFPU, stablehlo: tuple[str, ...] = (), jax: str = "",
+          linear: bool = False) -> ComputeOp:
+    """An elementwise op on one tensor: every dim `pass`, a TTMetal unary tile op of its name."""
+    return ComputeOp(name, "unary", 1, _each(fn), factors.identity, cost, doc, Kernel("unary", name),
+                     stablehlo=stablehlo, jax=jax, linear=linear)
+
+
+def binary(name: str, fn, doc: str, cost: str = ELEMENTWISE_SFPU, stablehlo: tuple[str, ...] = (), jax: str = "",
+           linear: bool = False) -> ComputeOp:
+    """An elementwise op on two tensors (numpy broadcasting), a TTMetal binary tile op of its name."""
+    return ComputeOp(name, "binary", 2, _each(fn), factors.elementwise, cost, doc, Kernel("binary", name),
+                     stablehlo=stablehlo, jax=jax, linear=linear)
+
+
+def comparison(name: str, fn, doc: str) -> ComputeOp:
+    """1 where `lhs <relation> rhs` holds, else 0, in the operands' type (the device holds no booleans)."""
+    return ComputeOp(name, "comparison", 2, _compare(fn), factors.elementwise, ELEMENTWISE_SFPU, doc,
+                     Kernel("binary", name))
+
+
+def reduction(name: str, fn, doc: str, summed: bool, arithmetic: bool) -> ComputeOp:
+    """A reduction over `dim_arg` (all dims when absent); `summed`: partial sums are its own."""
+    return ComputeOp(name, "reduction", 1, _reduce(fn), factors.reduction(summed), REDUCTION, doc,
+                     Kernel("reduce", name), linear=summed, arithmetic=arithmetic)
+
+
+def _relu(x):
+    return np.maximum(x, 0).astype(x.dtype, copy=False)
+
+
+def _sigmoid(x):
+    return (1.0 / (1.0 + np.exp(-x))).astype(x.dtype, copy=False)
+
+
+_ENTRIES = (
+    unary("exp", np.exp, "e ** x", stablehlo=("stablehlo.exponential",), jax="jnp.exp"),
+    unary("log", np.log, "the natural logarithm", stablehlo=("stablehlo.log",), jax="jnp.log"),
+    unary("relu", _relu, "max(x, 0)", jax="jax.nn.relu"),
+    unary("sigmoid", _sigmoid, "1 / (1 + e ** -x)", stablehlo=("stablehlo.logistic",), jax="jax.nn.sigmoid"),
+    unary("tanh", np.tanh, "the hyperbolic tangent", stablehlo=("stablehlo.tanh",), jax="jnp.tanh"),
+    unary("gelu", _gelu, "x * Phi(x), Phi by the tanh approximation (TT-Metal's default)"),
+    unary("neg", np.negative, "-x", stablehlo=("stablehlo.negate",), jax="jnp.negative", linear=True),
+    unary("sqrt", np.sqrt, "the square root", stablehlo=("stablehlo.sqrt",), jax="jnp.sqrt"),
+    unary("erf", _erf, "the error function", stablehlo=("chlo.erf",), jax="jax.scipy.special.erf"),
+    ComputeOp("typecast", "typecast", 1, lambda xs, attrs: xs[0], factors.identity, ELEMENTWISE_SFPU,
+              "the operand converted to the result's element type", Kernel("unary", "typecast"), arithmetic=False),
+    binary("add", np.add, "lhs + rhs", ELEMENTWISE_FPU, ("stablehlo.add",), "jnp.add", linear=True),
+    binary("subtract", np.subtract, "lhs - rhs", ELEMENTWISE_FPU, ("stablehlo.subtract",), "jnp.subtract",
+           linear=True),
+    binary("multiply", np.multiply, "lhs * rhs", ELEMENTWISE_FPU, ("stablehlo.multiply",), "jnp.multiply"),
+    binary("div", np.divide, "lhs / rhs", stablehlo=("stablehlo.divide",), jax="jnp.divide"),
+    binary("maximum", np.maximum, "the larger of lhs and rhs", stablehlo=("stablehlo.maximum",), jax="jnp.maximum"),
+    binary("minimum", np.minimum, "the smaller of lhs and rhs", stablehlo=("stablehlo.minimum",), jax="jnp.minimum"),
+    binary("pow", np.power, "lhs ** rhs (a negative base to a non-integer power is NaN, as in IEEE pow)",
+           stablehlo=("stablehlo.power",), jax="jnp.power"),
+    comparison("eq", np.equal, "1 where lhs == rhs"),
+    comparison("ne", np.not_equal, "1 where lhs != rhs"),
+    comparison("gt", np.greater, "1 where lhs > rhs"),
+    comparison("ge", np.greater_equal, "1 where lhs >= rhs"),
+    comparison("lt", np.less, "1 where lhs < rhs"),
+    comparison("le", np.less_equal, "1 where lhs <= rhs"),
+    ComputeOp("where", "where", 3, lambda xs, attrs: np.where(xs[0] != 0, xs[1], xs[2]), factors.elementwise,
+              ELEMENTWISE_SFPU, "on_true where condition is nonzero, else on_false", Kernel("where"),
+              arithmetic=False),
+    ComputeOp("matmul", "matmul", 2, _matmul, factors.matmul, MATMUL,
+              "(..., M, K) x (..., K, N) -> (..., M, N), batch dims broadcast", Kernel("matmul")),
+    ComputeOp("transpose", "transpose", 1, lambda xs, a: np.swapaxes(xs[0], a["dim0"], a["dim1"]),
+              factors.permutation, DATA_MOVEMENT, "dims dim0 and dim1 swapped", Kernel("transpose"),
+              linear=True, arithmetic=False),
+    ComputeOp("permute", "permute", 1, lambda xs, a: np.transpose(xs[0], a["permutation"]), factors.permutation,
+              DATA_MOVEMENT, "result dim i = operand dim permutation[i]", linear=True, arithmetic=False),
+    ComputeOp("reshape", "reshape", 1, lambda xs, a: xs[0].reshape(a["result_shape"]), factors.reshape,
+              DATA_MOVEMENT, "the same elements in row-major order, another shape", linear=True, arithmetic=False),
+    ComputeOp("broadcast", "broadcast", 1, _broadcast, factors.broadcast, DATA_MOVEMENT,
+              "the operand broadcast to the result shape (numpy rules)", ttnn="repeat", linear=True,
+              arithmetic=False),
+    ComputeOp("concat", "concat", None, lambda xs, a: np.concatenate(xs, axis=a["dim"]), factors.keep_dim_attr,
+              DATA_MOVEMENT, "the operands joined along dim", linear=True, arithmetic=False),
+    reduction("sum", np.sum, "the sum over dim_arg", summed=True, arithmetic=True),
+    reduction("mean", np.mean, "the mean over dim_arg", summed=False, arithmetic=True),
+    reduction("max", np.max, "the largest element over dim_arg", summed=False, arithmetic=False),
+    ComputeOp("softmax", "softmax", 1, _softmax, factors.keep_dim_attr, REDUCTION,
+              "e ** x / sum(e ** x) along dimension", Kernel("softmax")),
+    ComputeOp("embedding", "embedding", 2, _embedding, factors.embedding, DATA_MOVEMENT,
+              "rows of weight gathered by the integer input indices", arithmetic=False),
+)
+
+COMPUTE_OPS: dict[str, ComputeOp] = {e.name: e for e in _ENTRIES}
+"""Every compute op meshc has, by its ttir name (without `ttir.`)."""
+
+
+def compute_op(kind: str) -> ComputeOp:
+    """The registry entry of `kind` (its ttir or its TTNN name); LayoutError naming the kinds there
+    are otherwise."""
+    for e in COMPUTE_OPS.values():
+        if kind in (e.name, e.ttnn_name):
+            return e
+    raise LayoutError(f"unknown compute op '{kind}'; expected one of {', '.join(COMPUTE_OPS)}")
+
+
+def tile_ops(kernel_family: str) -> tuple[str, ...]:
+    """The tile ops of the TTMetal kernels of `kernel_family` (unary, binary, reduce), read live."""
+    return tuple(e.ttmetal.tile_op for e in COMPUTE_OPS.values()
+                 if e.ttmetal is not None and e.ttmetal.family == kernel_family and e.ttmetal.tile_op)
+
+
+def stablehlo_spellings() -> dict[str, ComputeOp]:
+    """StableHLO / CHLO op name -> the compute op the importer translates it to, one for one."""
+    return {s: e for e in COMPUTE_OPS.values() for s in e.stablehlo}
