@@ -14,7 +14,10 @@ whole tensor's pages are encoded in one call. Little-endian throughout.
   values are in tile storage order). A block stores one shared 8-bit exponent E = the largest
   f32 exponent field in the block, and per element a sign bit and an m-bit magnitude M
   (m = 7 for bf8, m = 3 for bf4): M = round_half_even(|x| / 2**(E - 127 - (m - 1))), clamped
-  to 2**m - 1; the value is then sign * M * 2**(E - 127 - (m - 1)). The n values encode as
+  to 2**m - 1; the value is then sign * M * 2**(E - 127 - (m - 1)). As TT-Metal's host packer
+  does (checked byte for byte against ttnn 0.81.1; test_numerics.py), f32 subnormal inputs are
+  flushed to 0 before the exponent is taken, and an element whose magnitude rounds to 0 is
+  written with sign 0 (0x00, not 0x80): a block float holds no -0.0. The n values encode as
   n/16 exponent bytes followed by the sign+magnitude fields: one byte each for bf8; a nibble
   each for bf4, element 2k in the low nibble of byte k and 2k+1 in the high one.
   A 32x32 tile is 64 + 1024 = 1088 bytes (bf8) and 64 + 512 = 576 bytes (bf4).
@@ -83,11 +86,12 @@ def _bfp_encode(x: np.ndarray, d: DataType) -> np.ndarray:
     lead = x.shape[:-1]
     blocks = x.reshape(*lead, n // BLOCK, BLOCK)
     exp_field = ((blocks.view(np.uint32) >> np.uint32(23)) & np.uint32(0xFF)).astype(np.int32)
+    blocks = np.where(exp_field == 0, np.float32(0), blocks)  # subnormals (and -0.0) flush to +0
     shared = exp_field.max(axis=-1)  # (..., nblocks)
     scale = np.ldexp(1.0, (127 + m - 1) - shared).astype(np.float64)  # exact powers of two
     mag = np.rint(np.abs(blocks).astype(np.float64) * scale[..., None])
     mag = np.minimum(mag, (1 << m) - 1).astype(np.uint8)
-    sign = np.signbit(blocks).astype(np.uint8)
+    sign = (np.signbit(blocks) & (mag != 0)).astype(np.uint8)  # a zero magnitude has sign 0
     field = (sign << np.uint8(m)) | mag  # sign bit above the magnitude
     field = field.reshape(*lead, n)
     if d.name == "bfp_bf4":

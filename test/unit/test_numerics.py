@@ -101,9 +101,57 @@ def test_quantize_is_idempotent_and_round_trips(x, dtype):
 def test_bfp8_error_is_at_most_half_a_step(x):
     # step of a block = 2^(E - 133) where E = max exponent field; rounding error <= step / 2,
     # except the saturated top value (error < 1 step)
+    # (f32 subnormals flush to 0 first, as TT-Metal's packer does: test_bfp_bytes_match_ttnn)
+    x = np.where((x.view(np.uint32) >> 23) & 0xFF, x, np.float32(0))
     e = int(((x.view(np.uint32) >> 23) & 0xFF).max())
     step = 2.0 ** (e - 133)
     err = np.abs(quantize(x, "bfp_bf8").astype(np.float64) - x.astype(np.float64))
     assert np.all(err <= step)
     sat = np.abs(x.astype(np.float64)) > 127.5 * step
     assert np.all(err[~sat] <= step / 2)
+
+
+# Bytes of TT-Metal's own host packer: ttnn 0.81.1 (the PyPI wheel), `ttnn.Tensor(x (32x32 f32),
+# data_type=ttnn.bfloat8_b / ttnn.bfloat4_b, layout=ttnn.TILE_LAYOUT)` written out with
+# `ttnn.dump_tensor`, the tile's bytes read off the end of the file (64 exponent bytes, one a
+# 16-element row of a face, then the elements). Below: face 0's first row (the tile's x[0, :16]),
+# its exponent byte and its element bytes. Two rules show here that meshc's packer used to break
+# (it wrote 0x80 / 0x8 for a negative value whose magnitude rounds to 0, and kept subnormals):
+# a zero magnitude has sign 0, and f32 subnormal inputs are flushed to 0 before the exponent is
+# taken. Ties round to even (2.5 -> 2, 5.5 -> 6, 127.5 -> 128 clamped to 127).
+TTNN_ROWS = [
+    # (x[0, :16], bf8 exponent, bf8 element bytes, bf4 exponent, bf4 bytes (element 2k low nibble))
+    ([1.0, -2.0**-9, -2.0**-8, 2.0**-9, -1e-5] + [0.0] * 11,
+     127, [64] + [0] * 15, 127, [4] + [0] * 7),
+    ([1e-40, -1e-40, 1e-39] + [0.0] * 13,  # all subnormal: flushed, exponent 0
+     0, [0] * 16, 0, [0] * 8),
+    ([-0.0] * 16, 0, [0] * 16, 0, [0] * 8),
+    ([3.0, 1.0, -0.0078125, 0.00390625, -0.005859375, 0.0068359375, -1.5, 2.9, 0.5, -0.25, 0.1, -0.1,
+      0.01, -0.01, 7.0, -7.0],
+     129, [48, 16, 0, 0, 0, 0, 152, 46, 8, 132, 2, 130, 0, 0, 112, 240],
+     129, [19, 0, 0, 58, 0, 0, 0, 247]),
+    ([1.0, 2.5 / 64, 3.5 / 64, 0.5 / 64, -2.5 / 64, 1.5 / 64, 127.5 / 64, 126.5 / 64, 0.75, -0.5 / 64,
+      4.5 / 64, 5.5 / 64, 0.0, 0.0, 0.0, 0.0],
+     127, [64, 2, 4, 0, 130, 2, 127, 126, 48, 0, 4, 6, 0, 0, 0, 0],
+     127, [4, 0, 0, 119, 3, 0, 0, 0]),
+    ([1.0, 2.5 / 4, 1.5 / 4, 0.5 / 4, -2.5 / 4, -1.5 / 4, 7.5 / 4, 6.5 / 4] + [0.0] * 8,
+     127, [64, 40, 24, 8, 168, 152, 120, 104, 0, 0, 0, 0, 0, 0, 0, 0],
+     127, [36, 2, 170, 103, 0, 0, 0, 0]),
+]
+
+
+@pytest.mark.parametrize("row, e8, b8, e4, b4", TTNN_ROWS)
+def test_bfp_bytes_match_ttnn(row, e8, b8, e4, b4):
+    x = np.array(row, np.float32)
+    assert encode(x, "bfp_bf8").tolist() == [e8] + b8
+    assert encode(x, "bfp_bf4").tolist() == [e4] + b4
+
+
+def test_bfp_a_subnormal_beside_a_normal_is_zero_as_ttnn_packs_it():
+    # ttnn 0.81.1 (as above): row [1e-40, 1.0, 0, ...] packs as exponent 127, bytes [0, 64, 0, ...]
+    # (bf8) and [64, 0, ...] (bf4): the subnormal is 0, and the block's exponent is 1.0's
+    x = np.zeros(16, np.float32)
+    x[:2] = [1e-40, 1.0]
+    assert encode(x, "bfp_bf8").tolist() == [127, 0, 64] + [0] * 14
+    assert encode(x, "bfp_bf4").tolist() == [127, 64] + [0] * 7
+    assert not np.signbit(quantize(-x, "bfp_bf8")[0])  # -1e-40 holds +0, no -0.0
