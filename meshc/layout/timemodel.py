@@ -1,0 +1,227 @@
+"""The time model: how long an op takes on Tenstorrent hardware, from the facts of
+meshc.layout.hardware and calibrated on Tenstorrent's published component measurements.
+
+One model, read by the simulator (every op it runs, meshc/sim/machine.py) and by
+`ttir-auto-shard` (through the simulator). Per op, each resource is busy for a time:
+
+- compute: tiles x cycles a tile over the cores holding the work (`matmul_compute_s`,
+  `compute_s`), keyed on the op's cost class in meshc.layout.compute_ops;
+- dram: the bytes read from and written to a chip's DRAM over its streaming rate (`dram_s`);
+- noc: the bytes crossing a chip's network on chip over its cores' injection rate (`noc_s`);
+- ethernet: a collective as alpha-beta (`collective_s`: a fixed cost per call + a cost per hop +
+  the bytes through the busiest link over the usable links' rate, line or ring as TT's CCL report
+  fits them); other chip-to-chip moves as the busiest link direction's bytes over its rate plus a
+  hop's latency (`link_s`);
+- host: the bytes over the system's PCIe links (`host_s`), reported apart from device time.
+
+An op takes `OpTime.device_s` = its latency terms + max(compute, movement) + OVERLAP_MISS x
+min(compute, movement), movement being the slowest of dram, noc and ethernet: data streams
+while the engines compute, except for a part (the first blocks in flight, the last written)
+that the GEMM_FLOPS table fits as OVERLAP_MISS. Ops run one after another in program order
+(TT-Metal's command queue runs a device's programs in order); host transfers are added apart.
+
+Pure Python: no IR, no numpy.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from meshc.layout.compute_ops import DATA_MOVEMENT, ELEMENTWISE_FPU, ELEMENTWISE_SFPU, MATMUL, REDUCTION, compute_op
+from meshc.layout.hardware import FIDELITY_PHASES, ArchFacts
+
+TILE = 32
+TILE_ELEMS = TILE * TILE
+
+OVERLAP_MISS = 0.6
+"""Part of the shorter of compute and data movement that does not overlap the longer: fitted on
+tech_reports/GEMM_FLOPS's N150 table (80 rows, 512^3 to 16384^3, five fidelity / format pairs)."""
+
+DRAM_INJECTION_BYTES_PER_CYCLE = 23.2
+"""What one core reads from DRAM a cycle [tt-npe wormhole_b0.hpp: DRAM injection 23.2 B/cycle]."""
+
+WORKER_INJECTION_BYTES_PER_CYCLE = 28.1
+"""What one worker core puts on the NoC a cycle [tt-npe wormhole_b0.hpp: 28.1 B/cycle]."""
+
+ETH_PAYLOAD_EFFICIENCY = 0.96
+"""Payload over line rate with the fabric's headers [CCL_bandwidth.md: "near 96%"]."""
+
+SFPU_INSTRUCTIONS_PER_ELEMENT_OP = 16
+"""ASSUMPTION: vector-unit instructions an elementwise SFPU op takes per 32 lanes (load, the
+function's polynomial or LUT steps, store); no published per-op figure was found."""
+
+DEFAULT_FIDELITY = {"f32": "HiFi4", "bf16": "HiFi4", "bfp_bf8": "HiFi2", "bfp_bf4": "LoFi"}
+"""TTNN's default math fidelity per input format (the GEMM_FLOPS report pairs BFLOAT16 with HiFi4,
+BFLOAT8_B with HiFi2 and BFLOAT4_B with LoFi as "full" settings)."""
+
+# Collectives on the 1D fabric, fitted by TT's CCL bandwidth report on a Wormhole LoudBox
+# (tech_reports/CCLs/results/SUMMARY_wormhole_b0_bfloat16_6144.md): time = startup + per_hop x
+# hops + bottleneck bytes / (links x directions x line rate x utilisation). `startup` and
+# `per_hop` (microseconds) solve the minimax fit of each measured (N, topology) row, 16 KiB to
+# 64 MiB (hops = N - 1 on a line, N / 2 on a ring); utilisation is the report's measured
+# asymptote per topology, the 2-device line apart (it ran at about half the 4-device line's rate).
+CCL_STARTUP_US = {"all_gather": 5.25, "reduce_scatter": 4.375, "all_reduce": 6.5, "all_to_all": 0.375}
+CCL_PER_HOP_US = {  # (line, ring)
+    "all_gather": (1.75, 3.19), "reduce_scatter": (4.125, 3.78),
+    "all_reduce": (7.75, 5.5), "all_to_all": (3.625, 4.16),
+}
+CCL_UTILISATION = {  # (2-device line, longer line, ring)
+    "all_gather": (0.51, 0.955, 0.78), "reduce_scatter": (0.66, 0.78, 0.61),
+    "all_reduce": (0.57, 0.83, 0.69), "all_to_all": (0.495, 0.81, 0.625),
+}
+CCL_ONE_SHOT_BYTES = 512 * 1024
+CCL_ONE_SHOT_FACTOR = 2.3
+"""[CCL_bandwidth.md] a ring reduce_scatter of up to 512 KiB a device uses a one-shot direct
+algorithm that "sends about 2.3x the bytes" (all_reduce inherits it)."""
+
+
+@dataclass(frozen=True)
+class OpTime:
+    """Seconds each resource of one op is busy, its latency terms, and its host transfer."""
+
+    compute: float = 0.0
+    dram: float = 0.0
+    noc: float = 0.0
+    ethernet: float = 0.0
+    latency: float = 0.0
+    host: float = 0.0
+
+    @property
+    def movement(self) -> float:
+        return max(self.dram, self.noc, self.ethernet)
+
+    @property
+    def device_s(self) -> float:
+        """The op's device time (module docstring)."""
+        c, m = self.compute, self.movement
+        return self.latency + max(c, m) + OVERLAP_MISS * min(c, m)
+
+    @property
+    def seconds(self) -> float:
+        """Device time plus host transfer time (the host link is not overlapped)."""
+        return self.device_s + self.host
+
+    @property
+    def bound(self) -> str:
+        """What bound the op: the resource with the most time (latency when the fixed costs do)."""
+        terms = {"compute": self.compute, "dram": self.dram, "noc": self.noc, "ethernet": self.ethernet,
+                 "latency": self.latency, "host": self.host}
+        best = max(terms.values())
+        return "none" if best <= 0 else next(k for k, v in terms.items() if v == best)
+
+    def as_dict(self) -> dict:
+        return {"compute_s": self.compute, "dram_s": self.dram, "noc_s": self.noc, "ethernet_s": self.ethernet,
+                "latency_s": self.latency, "host_s": self.host, "device_s": self.device_s, "bound": self.bound}
+
+
+def _format(dtype: str) -> str:
+    return dtype if dtype in ("bfp_bf8", "bfp_bf4", "f32") else "bf16"
+
+
+def tile_cycles(arch: ArchFacts, fidelity: str, fmt: str) -> float:
+    """Cycles one 32x32x32 tile product takes on one core: the matrix engine's fidelity-bound
+    rate, or the unpackers' floor for the format when that is slower."""
+    engine = arch.tile_cycles_lofi * FIDELITY_PHASES[fidelity] / arch.fpu_efficiency
+    return max(engine, arch.unpack_cycles_per_tile[_format(fmt)])
+
+
+def matmul_compute_s(arch: ArchFacts, m: int, k: int, n: int, grid: tuple[int, int], fidelity: str | None = None,
+                     fmt: str = "bf16", batch: int = 1) -> float:
+    """A (batch of) m x k by k x n matmul on a gy x gx grid of cores: each core computes its
+    ceil(Mt / gy) x ceil(Nt / gx) block of output tiles over all Kt (the block utilisation of a
+    2D multicast matmul: a ragged edge costs a whole block)."""
+    gy, gx = max(1, grid[0]), max(1, grid[1])
+    mt, kt, nt = (math.ceil(max(x, 1) / TILE) for x in (m, k, n))
+    per_core = math.ceil(mt / gy) * math.ceil(nt / gx) * kt * max(1, batch)
+    fid = fidelity or DEFAULT_FIDELITY.get(_format(fmt), "HiFi4")
+    return per_core * tile_cycles(arch, fid, fmt) / arch.clock_hz
+
+
+def compute_s(arch: ArchFacts, kind: str, elements: int, cores: int, fmt: str = "bf16") -> float:
+    """A non-matmul compute op over `elements` result elements on `cores` cores, by its cost class."""
+    cost = compute_op(kind).cost
+    tiles = math.ceil(max(elements, 0) / TILE_ELEMS / max(1, cores))
+    if cost == DATA_MOVEMENT or tiles == 0:
+        return 0.0
+    unpack = arch.unpack_cycles_per_tile[_format(fmt)]
+    if cost in (ELEMENTWISE_FPU, REDUCTION):
+        cycles = unpack
+    elif cost == ELEMENTWISE_SFPU:
+        cycles = max(unpack, TILE_ELEMS / arch.sfpu_lanes * SFPU_INSTRUCTIONS_PER_ELEMENT_OP)
+    elif cost == MATMUL:
+        raise ValueError("a matmul is timed by matmul_compute_s")
+    else:
+        raise ValueError(f"cost class '{cost}' has no time model")
+    return tiles * cycles / arch.clock_hz
+
+
+def dram_s(arch: ArchFacts, nbytes: float, readers: int | None = None) -> float:
+    """Bytes to or from one chip's DRAM: the chip's peak, or what `readers` cores can pull."""
+    rate = arch.dram_bytes_per_s
+    if readers is not None:
+        rate = min(rate, readers * DRAM_INJECTION_BYTES_PER_CYCLE * arch.clock_hz)
+    return nbytes / rate
+
+
+def matmul_dram_readers(grid: tuple[int, int]) -> int:
+    """Cores that read a 2D multicast matmul's operands from DRAM: one row of the grid reads B and
+    multicasts it down the columns (and one column A); the busier of the two sets is a row."""
+    return max(1, grid[1])
+
+
+def noc_s(arch: ArchFacts, nbytes: float, cores: int) -> float:
+    """Bytes crossing one chip's NoC, injected by `cores` cores."""
+    return nbytes / (max(1, cores) * WORKER_INJECTION_BYTES_PER_CYCLE * arch.clock_hz)
+
+
+def collective_s(arch: ArchFacts, kind: str, topology: str, n: int, input_bytes: float,
+                 links: int = 1) -> tuple[float, float]:
+    """(latency, ethernet seconds) of one collective over `n` devices of one mesh axis.
+    `input_bytes` is each device's input (all_gather: its piece; the others: its whole tensor)."""
+    if n <= 1:
+        return 0.0, 0.0
+    ring = topology == "ring"
+    hops = n / 2 if ring else n - 1
+    per_hop = CCL_PER_HOP_US[kind][1 if ring else 0]
+    latency = (CCL_STARTUP_US[kind] + per_hop * hops) * 1e-6
+    if kind == "all_gather":
+        bottleneck = (n - 1) * input_bytes
+    elif kind == "reduce_scatter":
+        bottleneck = (n - 1) / n * input_bytes
+    elif kind == "all_reduce":
+        bottleneck = 2 * (n - 1) / n * input_bytes
+    else:
+        bottleneck = (n // 2) * ((n + 1) // 2) / n * input_bytes
+    if ring and kind in ("reduce_scatter", "all_reduce") and input_bytes <= CCL_ONE_SHOT_BYTES:
+        bottleneck *= CCL_ONE_SHOT_FACTOR
+    util = CCL_UTILISATION[kind][2 if ring else (0 if n == 2 else 1)]
+    rate = max(1, links) * (2 if ring else 1) * arch.eth_bytes_per_s * util
+    return latency, bottleneck / rate
+
+
+def link_s(arch: ArchFacts, busiest_direction_bytes: float, links: int = 1, hops: int = 1) -> tuple[float, float]:
+    """(latency, ethernet seconds) of point-to-point moves: the busiest link direction's bytes at
+    the payload rate of the usable links, plus the hops' forwarding latency."""
+    if busiest_direction_bytes <= 0:
+        return 0.0, 0.0
+    return hops * arch.eth_hop_s, busiest_direction_bytes / (max(1, links) * arch.eth_bytes_per_s * ETH_PAYLOAD_EFFICIENCY)
+
+
+def host_s(arch: ArchFacts, nbytes: float, host_links: int = 1) -> float:
+    """Bytes between host and devices over `host_links` PCIe links used at once."""
+    return nbytes / (max(1, host_links) * arch.pcie_bytes_per_s)
+
+
+def matmul_time(arch: ArchFacts, m: int, k: int, n: int, grid: tuple[int, int], fmt: str = "bf16",
+                fidelity: str | None = None, dram_bytes: float = 0.0, batch: int = 1) -> OpTime:
+    """One matmul on one chip: its compute, the `dram_bytes` it streams (read by one row of the
+    grid, `matmul_dram_readers`) and the op's launch cost."""
+    return OpTime(compute=matmul_compute_s(arch, m, k, n, grid, fidelity, fmt, batch),
+                  dram=dram_s(arch, dram_bytes, matmul_dram_readers(grid)), latency=arch.op_launch_s)
+
+
+def collective_time(arch: ArchFacts, kind: str, topology: str, n: int, input_bytes: float, links: int = 1) -> OpTime:
+    """One collective as alpha-beta (collective_s)."""
+    latency, eth = collective_s(arch, kind, topology, n, input_bytes, links)
+    return OpTime(ethernet=eth, latency=latency)
