@@ -7,12 +7,13 @@ the top instead of the attribute on every op).
 
 from __future__ import annotations
 
+import difflib
 import re
 from dataclasses import dataclass, field
 from io import StringIO
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import FileLineColLoc, ModuleOp, TensorType
+from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, FileLineColLoc, ModuleOp, TensorType
 from xdsl.ir import Attribute
 from xdsl.passes import ModulePass, PassPipeline
 from xdsl.printer import Printer
@@ -27,6 +28,7 @@ from meshc.dialects.reference import attach_reference, detach_references, is_ref
 from meshc.dialects.ttmlir_spelling import attribute_synonym, normalize_module
 from meshc.dialects import get_all_dialects
 from meshc.passes import get_all_passes
+from meshc.passes.observe import run_pass
 
 
 class MeshcContext(Context):
@@ -79,12 +81,34 @@ def parse_source(ctx: Context, text: str, name: str = "<input>") -> ModuleOp:
     try:
         module = LocatingParser(ctx, text, name).parse_module()
     except ParseError as e:
-        raise DiagnosticError([parse_error_diagnostic(e)]) from None
+        d = parse_error_diagnostic(e)
+        raise DiagnosticError([Diagnostic(d.file, d.line, d.col, d.message + _op_name_suggestion(d.message),
+                                          d.severity)]) from None
     except VerifyException as e:  # an attribute built outside a located parse hook
         raise DiagnosticError([Diagnostic(name, 0, 0, str(e).split("\n")[0])]) from None
     locate_implicit_module(module, text, name)
     normalize_module(module)  # tt-mlir's spelling (properties, destination operands) as meshc's
     return module
+
+
+_UNREGISTERED = re.compile(r"^Operation ([\w$.]+) is not registered|^dialect ([\w$]+) is not registered")
+
+
+def _op_name_suggestion(message: str) -> str:
+    """`; did you mean 'ttir.matmul'?` for an operation (or dialect) name no dialect registers,
+    from the names meshc's dialects define; '' when none is close."""
+    m = _UNREGISTERED.match(message)
+    if m is None:
+        return ""
+    dialects = get_all_dialects()
+    if m.group(2) is not None:
+        names: list[str] = list(dialects)
+        wrong = m.group(2)
+    else:
+        wrong = m.group(1)
+        names = [op.name for factory in dialects.values() for op in factory().operations]
+    close = difflib.get_close_matches(wrong, names, n=1, cutoff=0.6)
+    return f"; did you mean '{close[0]}'?" if close else ""
 
 
 def locate_implicit_module(module: ModuleOp, text: str, name: str) -> None:
@@ -165,7 +189,7 @@ def apply_pipeline(ctx: Context, module: ModuleOp, passes: tuple[ModulePass, ...
     try:
         for p in passes:
             try:
-                p.apply(ctx, module)
+                run_pass(p, ctx, module)  # seen by meshc-opt's per-pass dumps and timings
             except LocatedError as e:  # one tied to no op is about the module
                 raise DiagnosticError([op_diagnostic(e.op or module, e.message, name)]) from None
             except DiagnosticException as e:
@@ -190,7 +214,23 @@ do: attribute name -> alias base (`#device`, `#device1`, ...)."""
 
 
 @dataclass(eq=False, repr=False)
-class AliasPrinter(Printer):
+class ElidingPrinter(Printer):
+    """xDSL's printer, writing a dense literal of more than `elide_larger` elements (not a splat)
+    as `dense_resource<__elided__>`, as mlir-opt's --mlir-elide-elementsattrs-if-larger does."""
+
+    elide_larger: int | None = None
+
+    def print_attribute(self, attribute: Attribute) -> None:
+        if (self.elide_larger is not None and isinstance(attribute, DenseIntOrFPElementsAttr)
+                and not attribute.is_splat() and len(attribute) > self.elide_larger):
+            self.print_string("dense_resource<__elided__> : ")
+            self.print_attribute(attribute.type)
+            return
+        super().print_attribute(attribute)
+
+
+@dataclass(eq=False, repr=False)
+class AliasPrinter(ElidingPrinter):
     """A Printer that writes each distinct long meshc attribute once, as `#alias = ...` on top.
 
     Attributes are recognised while printing (by identity first, then by value), so a layout
@@ -246,11 +286,14 @@ class AliasPrinter(Printer):
         return "".join(f"{alias} = {text}\n" for alias, text in self._defs)
 
 
-def print_module(module: ModuleOp, generic: bool = False, aliases: bool = True) -> str:
+def print_module(module: ModuleOp, generic: bool = False, aliases: bool = True,
+                 elide_larger: int | None = None) -> str:
+    """The module's text (generic form or not, long attributes as aliases or inline); dense
+    literals of more than `elide_larger` elements elided."""
     stream = StringIO()
     if not aliases:
-        Printer(stream=stream, print_generic_format=generic).print_op(module)
+        ElidingPrinter(stream=stream, print_generic_format=generic, elide_larger=elide_larger).print_op(module)
         return stream.getvalue() + "\n"
-    printer = AliasPrinter(stream=stream, print_generic_format=generic)
+    printer = AliasPrinter(stream=stream, print_generic_format=generic, elide_larger=elide_larger)
     printer.print_op(module)
     return printer.header() + stream.getvalue() + "\n"

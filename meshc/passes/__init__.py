@@ -4,10 +4,14 @@
 Each module listed in `_PASS_MODULES` defines the pass classes named beside it.
 """
 
+from __future__ import annotations
+
 from collections.abc import Callable
 from importlib import import_module
+from typing import TYPE_CHECKING
 
-from xdsl.passes import ModulePass
+if TYPE_CHECKING:  # the registry's names are read without loading xDSL (meshc-opt --help lists them)
+    from xdsl.passes import ModulePass
 
 # pass name -> (module under meshc.passes, class name)
 _PASSES: dict[str, tuple[str, str]] = {
@@ -28,6 +32,11 @@ _PASSES: dict[str, tuple[str, str]] = {
     "ttir-partition": ("partition", "PartitionPass"),
     "ttir-auto-shard": ("auto_shard", "AutoShardPass"),
 }
+
+
+def pass_names() -> list[str]:
+    """Every registered pass name, sorted (no pass module is loaded)."""
+    return sorted(_PASSES)
 
 
 def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:

@@ -25,6 +25,7 @@ from meshc.dialects.reference import attach_reference, make_reference
 from meshc.dialects.tt import module_device, module_system, set_module_device
 from meshc.passes.convert_ttir_to_ttmetal import ConvertTTIRToTTMetalPass
 from meshc.passes.convert_ttir_to_ttnn import ConvertTTIRToTTNNPass
+from meshc.passes.observe import run_pass
 from meshc.passes.partition import PartitionPass
 from meshc.passes.propagate_sharding import PropagateShardingPass
 from meshc.passes.register_device import RegisterDevicePass
@@ -63,7 +64,7 @@ class _PipelineBase(ModulePass):
         keep = self.keep_reference and any(o.dialect_name() == "ttir" for o in op.walk())
         ref = make_reference(op) if keep else None
         for p in [*self.front(op), *self.backend()]:
-            p.apply(ctx, op)
+            run_pass(p, ctx, op)  # meshc-opt's per-pass dumps and timings see the passes inside
         if ref is not None:
             device = module_device(op)
             if module_device(ref) is None and device is not None:
@@ -73,6 +74,10 @@ class _PipelineBase(ModulePass):
 
 @dataclass(frozen=True)
 class TTIRToTTNNPipeline(_PipelineBase):
+    """ttir -> TTNN's API level (ttnn ops on device tensors with #ttnn.ttnn_layout): the front passes
+    (the device, sharding propagation and partitioning, reshards, layouts), convert-ttir-to-ttnn,
+    then the compile-time check that every chip's L1 holds the program (ttnn-check-l1)."""
+
     name = "ttir-to-ttnn-pipeline"
 
     def backend(self) -> list[ModulePass]:
@@ -82,6 +87,10 @@ class TTIRToTTNNPipeline(_PipelineBase):
 
 @dataclass(frozen=True)
 class TTIRToTTMetalPipeline(_PipelineBase):
+    """ttir -> TTMetal's level (mesh buffers, programs of kernels over core grids, enqueued reads
+    and writes): the front passes of ttir-to-ttnn-pipeline, then convert-ttir-to-ttmetal (no L1
+    check: a ttmetal program allocates its own buffers)."""
+
     name = "ttir-to-ttmetal-pipeline"
 
     def backend(self) -> list[ModulePass]:

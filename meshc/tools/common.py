@@ -1,5 +1,6 @@
 """What meshc's command-line tools share: the `main` that runs a tool and turns its outcome into
-an exit code, and writing a tool's text output (`write_output`).
+an exit code, `--version` (`add_version`), writing a tool's text output (`write_output`) and
+saying on stderr what a tool wrote (`wrote`: stdout stays the tool's output alone).
 
 A tool's `run(argv) -> int` reports bad input itself (located errors, exit 1). `tool_main`
 adds the rest, the same for every tool: a closed pipe is a quiet success, Ctrl-C exits 130,
@@ -9,10 +10,14 @@ MESHC_TRACEBACK=1 for the Python traceback).
 
 from __future__ import annotations
 
+import argparse
 import os
 import sys
 import traceback
 from collections.abc import Callable
+from importlib.metadata import PackageNotFoundError, version
+
+from meshc import __version__
 
 
 def tool_main(prog: str, run: Callable[[list[str] | None], int], argv: list[str] | None = None) -> None:
@@ -32,6 +37,35 @@ def tool_main(prog: str, run: Callable[[list[str] | None], int], argv: list[str]
     sys.exit(code)
 
 
+def version_text(prog: str) -> str:
+    """`meshc-run 0.1.0 (xDSL 0.74.0)`: the tool, meshc's version and the xDSL it runs on."""
+    try:
+        xdsl = version("xdsl")
+    except PackageNotFoundError:  # pragma: no cover - xdsl is a dependency
+        xdsl = "not installed"
+    return f"{prog} {__version__} (xDSL {xdsl})"
+
+
+class _Version(argparse.Action):
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, nargs=0, **kwargs)
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        print(version_text(parser.prog))
+        parser.exit(0)
+
+
+def add_version(parser: argparse.ArgumentParser) -> None:
+    """`--version`: print `version_text(parser.prog)` and exit 0 (xDSL's version is read from its
+    package metadata, without loading it)."""
+    parser.add_argument("--version", action=_Version, help="print the tool's, meshc's and xDSL's versions and exit")
+
+
+def wrote(prog: str, path: str, what: str) -> None:
+    """Say on stderr what `prog` wrote to `path` (`meshc-viz: wrote out.png (a 1700x990 PNG)`)."""
+    print(f"{prog}: wrote {path} ({what})", file=sys.stderr)
+
+
 def write_output(prog: str, path: str | None, text: str) -> bool:
     """`text` into the file `path` (stdout when None); False, after saying why as `prog`, when
     the file cannot be written."""
@@ -44,4 +78,5 @@ def write_output(prog: str, path: str | None, text: str) -> bool:
     except OSError as e:
         print(f"{prog}: error: cannot write '{path}': {e.strerror}", file=sys.stderr)
         return False
+    wrote(prog, path, f"{text.count(chr(10))} lines")
     return True

@@ -18,7 +18,7 @@ from meshc.located_parser import read_source
 
 from meshc.verify_diagnostics import check_expected_diagnostics, collect_expectations
 from meshc.driver import print_module, split_chunks
-from meshc.tools.common import tool_main, write_output
+from meshc.tools.common import add_version, tool_main, write_output
 
 # A CLI entry point: the heavy modules are imported inside the functions that use them, so
 # `meshc-import --help` answers without loading the importers
@@ -50,6 +50,7 @@ def _arg_parser() -> argparse.ArgumentParser:
     p.add_argument("--verify-diagnostics", action="store_true",
                    help="check diagnostics against `// expected-error` annotations")
     p.add_argument("--print-op-generic", action="store_true", help="print operations in generic form")
+    add_version(p)
     return p
 
 

@@ -6,9 +6,14 @@ chunk printed, separated by `// -----`; a bad chunk reports its errors and makes
 1), `--print-op-generic` / `--mlir-print-op-generic`, `--print-between-passes` /
 `--mlir-print-ir-after-all` (to stderr), `--time-passes` (a report on stderr),
 `--verify-diagnostics`, `--allow-unregistered-dialect`, `--list-passes` (descriptions and
-options), `--version` (xDSL's version action). Empty or comment-only input is an empty module.
-Unknown pass or option names get a "did you mean". Errors on user input print as
-`file:line:col: error: ...` with the source line and a caret, and exit 1.
+options, as mlir-opt's help lists them), `--version`, `--show-dialects`; every pass as a flag
+(`--ttir-propagate-sharding`, `--tt-register-device='system=t3k mesh-shape=2,4'`, in command-line
+order); `--mlir-print-ir-before=<pass>` / `--mlir-print-ir-after=<pass>` (passes nested in a
+pipeline too), `--mlir-timing` (mlir-opt's execution time report), and
+`--mlir-elide-elementsattrs-if-larger=N` (meshc/tools/opt_observe.py). Empty or comment-only
+input is an empty module. Unknown pass, option and operation names get a "did you mean". Errors
+on user input print as `file:line:col: error: ...` with the source line and a caret, and exit 1;
+`-o FILE` says on stderr what it wrote.
 """
 
 from __future__ import annotations
@@ -18,9 +23,8 @@ import sys
 import time
 from typing import TYPE_CHECKING
 
-import meshc
-
-from meshc.tools.common import tool_main, write_output
+from meshc.passes import pass_names
+from meshc.tools.common import add_version, tool_main, write_output
 
 if TYPE_CHECKING:
     from xdsl.dialects.builtin import ModuleOp
@@ -32,19 +36,6 @@ if TYPE_CHECKING:
 
 class _Usage(Exception):
     pass
-
-
-class _Version(argparse.Action):
-    """xDSL's version action (`--version`), imported only when the flag is given."""
-
-    def __init__(self, *args, version_format: str, **kwargs):
-        super().__init__(*args, nargs=0, **kwargs)
-        self.version_format = version_format
-
-    def __call__(self, parser, namespace, values, option_string=None):
-        from xdsl.xdsl_opt_main import VersionAction
-
-        VersionAction([], self.dest, version_format=self.version_format)(parser, namespace, values, option_string)
 
 
 class _ArgParser(argparse.ArgumentParser):
@@ -75,13 +66,44 @@ def _arg_parser() -> argparse.ArgumentParser:
     p.add_argument("--no-aliases", action="store_true", help="print long attributes inline, not as aliases")
     p.add_argument("--list-passes", action="store_true",
                    help="list the registered passes with their descriptions and options, and exit")
-    p.add_argument("--version", action=_Version,
-                   version_format=f"meshc-opt {meshc.__version__} (xDSL {{xdsl_version}})")
+    add_version(p)
+    p.add_argument("--show-dialects", action="store_true", help="print the registered dialects and exit")
+    p.add_argument("--mlir-timing", action="store_true",
+                   help="print mlir-opt's execution time report (parser, verifier, every pass, nested ones "
+                        "under their pipeline, output) on stderr")
+    p.add_argument("--mlir-print-ir-before", action="append", default=[], metavar="PASS[,PASS...]",
+                   help="print the IR before each run of these passes (nested ones too) on stderr")
+    p.add_argument("--mlir-print-ir-after", action="append", default=[], metavar="PASS[,PASS...]",
+                   help="print the IR after each run of these passes (nested ones too) on stderr")
+    p.add_argument("--mlir-elide-elementsattrs-if-larger", type=int, metavar="N", dest="elide_larger",
+                   help="print dense literals of more than N elements (not splats) as dense_resource<__elided__>")
+    g = p.add_argument_group("passes", "every pass is also a flag; the flags run in command-line order, "
+                                       "options as --NAME='option=value ...' (--list-passes describes them)")
+    for name in pass_names():  # listed for --help; run() takes them out of argv before parsing
+        g.add_argument(f"--{name}", action="store_true", dest=f"_pass_{name}")
     return p
 
 
+def pass_flags(argv: list[str]) -> tuple[list[str], list[str]]:
+    """(argv without the per-pass flags, the `-p` items they spell, in order): `--NAME` is the
+    pass NAME, `--NAME=OPTS` (mlir-opt's `--pass="opt=value ..."`) is `NAME{OPTS}`."""
+    names = set(pass_names())
+    rest: list[str] = []
+    items: list[str] = []
+    for i, arg in enumerate(argv):
+        if arg == "--":
+            rest += argv[i:]
+            break
+        head, eq, opts = arg[2:].partition("=") if arg.startswith("--") else ("", "", "")
+        if head in names:
+            items.append(f"{head}{{{opts}}}" if eq and opts.strip() else head)
+        else:
+            rest.append(arg)
+    return rest, items
+
+
 class _PassHooks:
-    """Per-pass IR dumps and timings (--print-between-passes, --time-passes)."""
+    """Per-pass timings of the top-level passes (--time-passes)."""
 
     def __init__(self, args):
         self.args = args
@@ -89,12 +111,6 @@ class _PassHooks:
 
     def after(self, p, module: ModuleOp, seconds: float) -> None:
         self.times.append((p.name, seconds))
-        if self.args.print_between_passes:
-            from meshc.driver import print_module
-
-            print(f"// -----// IR Dump After {p.name} //----- //", file=sys.stderr)
-            sys.stderr.write(print_module(module, generic=self.args.print_op_generic,
-                                          aliases=not self.args.no_aliases))
 
     def report(self) -> None:
         if not self.args.time_passes:
@@ -109,25 +125,32 @@ class _PassHooks:
         print(f"  {total:14.4f}  100.0%  {'total'.ljust(width)}", file=sys.stderr)
 
 
-def _process_chunk(args, source: SourceFile, chunk_text: str, pipeline_spec: str, hooks: _PassHooks) -> str:
+def _process_chunk(args, source: SourceFile, chunk_text: str, pipeline_spec: str, hooks: _PassHooks,
+                   watch) -> str:
     """Parse, verify, transform and print one chunk. Raises DiagnosticError on bad input."""
-    from xdsl.dialects.builtin import ModuleOp
-
     from meshc.driver import apply_pipeline, build_pipeline, make_context, parse_source, print_module, verify_or_raise
+    from meshc.passes.observe import observing
 
     ctx = make_context(allow_unregistered=args.allow_unregistered_dialect)
     pipeline = build_pipeline(pipeline_spec)
-    module = parse_source(ctx, chunk_text, source.name)  # nothing but comments: an empty module
-    verify_or_raise(module, source.name)
-    for p in pipeline:  # one pass at a time, through the driver's located pass loop
-        start = time.perf_counter()
-        apply_pipeline(ctx, module, (p,), source.name)
-        hooks.after(p, module, time.perf_counter() - start)
-    return print_module(module, generic=args.print_op_generic, aliases=not args.no_aliases)
+    with watch.phase("Parser"):
+        module = parse_source(ctx, chunk_text, source.name)  # nothing but comments: an empty module
+    with watch.phase("Verifier"):
+        verify_or_raise(module, source.name)
+    with observing(watch):
+        for p in pipeline:  # one pass at a time, through the driver's located pass loop
+            start = time.perf_counter()
+            apply_pipeline(ctx, module, (p,), source.name)
+            hooks.after(p, module, time.perf_counter() - start)
+    with watch.phase("Output"):
+        return print_module(module, generic=args.print_op_generic, aliases=not args.no_aliases,
+                            elide_larger=args.elide_larger)
 
 
 def run(argv: list[str] | None = None) -> int:
+    started = time.perf_counter()
     try:
+        argv, flagged = pass_flags(list(sys.argv[1:] if argv is None else argv))
         args = _arg_parser().parse_args(argv)
         if args.pass_pipeline is not None:
             if args.passes:
@@ -135,6 +158,13 @@ def run(argv: list[str] | None = None) -> int:
             from meshc.tools.pass_catalog import from_pass_pipeline
 
             args.passes = from_pass_pipeline(args.pass_pipeline)
+        if flagged:
+            if args.passes:
+                raise _Usage("give the pipeline one way: -p, --pass-pipeline or pass flags such as "
+                             f"--{flagged[0].split('{')[0]}, not several")
+            args.passes = ",".join(flagged)
+        if args.elide_larger is not None and args.elide_larger < 0:
+            raise _Usage(f"--mlir-elide-elementsattrs-if-larger={args.elide_larger}: N must be 0 or more")
     except (_Usage, ValueError) as e:
         print(f"meshc-opt: error: {e}", file=sys.stderr)
         return 1
@@ -149,9 +179,24 @@ def run(argv: list[str] | None = None) -> int:
     from meshc.passes import get_all_passes
     from meshc.tools.pass_catalog import check_names, describe_passes
 
+    from meshc.tools.opt_observe import PassWatch, named_passes, show_dialects
+
     if args.list_passes:
         sys.stdout.write(describe_passes(get_all_passes()))
         return 0
+    if args.show_dialects:
+        sys.stdout.write(show_dialects())
+        return 0
+    try:
+        watch = PassWatch(named_passes(args.mlir_print_ir_before, "--mlir-print-ir-before"),
+                          named_passes(args.mlir_print_ir_after, "--mlir-print-ir-after"),
+                          args.print_between_passes,
+                          dict(generic=args.print_op_generic, aliases=not args.no_aliases,
+                               elide_larger=args.elide_larger))
+        watch.times[("Start-up (loading meshc and xDSL)",)] = time.perf_counter() - started
+    except ValueError as e:
+        print(f"meshc-opt: error: {e}", file=sys.stderr)
+        return 1
     read = read_source("meshc-opt", args.input_file)
     if read is None:
         return 1
@@ -159,8 +204,9 @@ def run(argv: list[str] | None = None) -> int:
     source = SourceFile(name, text)
 
     try:
-        check_names(args.passes, get_all_passes())
-        build_pipeline(args.passes)  # report a bad pipeline once, before any chunk
+        with watch.phase("Pipeline construction (loading the passes)"):
+            check_names(args.passes, get_all_passes())
+            build_pipeline(args.passes)  # report a bad pipeline once, before any chunk
     except ValueError as e:
         print(f"meshc-opt: error: {e}", file=sys.stderr)
         return 1
@@ -173,7 +219,7 @@ def run(argv: list[str] | None = None) -> int:
     for chunk in chunks:
         produced: list[Diagnostic] = []
         try:
-            outputs.append(_process_chunk(args, source, chunk, args.passes, hooks))
+            outputs.append(_process_chunk(args, source, chunk, args.passes, hooks, watch))
         except DiagnosticError as e:
             produced = e.diagnostics
         except ParseError as e:  # pragma: no cover - parse_source converts these
@@ -185,12 +231,14 @@ def run(argv: list[str] | None = None) -> int:
             for d in produced:
                 print(d.format(source), file=sys.stderr)
     hooks.report()
+    if args.mlir_timing:
+        sys.stderr.write(watch.timing_report(time.perf_counter() - started))
     if args.verify_diagnostics and problems:
         for line in problems:
             print(line, file=sys.stderr)
         return 1
-    if failed and not args.split_input_file:
-        return 1
+    if failed and (not args.split_input_file or args.output_file):
+        return 1  # -o is written only when every chunk succeeded: `-o F` never replaces F with part of it
 
     # with --split-input-file the good chunks are printed even when others failed (as mlir-opt does)
     if not write_output("meshc-opt", args.output_file, "// -----\n".join(outputs)):

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import difflib
 import inspect
+import re
 
 from xdsl.passes import ModulePass, get_pass_option_infos
 from xdsl.utils.arg_spec import parse_pipeline
@@ -29,16 +30,56 @@ def _summary(cls: type) -> str:
     return " ".join(inspect.cleandoc(doc).split("\n\n")[0].split())
 
 
+OPTION_HELP: dict[str, str] = {
+    "system": "the system the mesh runs on: n150, n300, t3k, galaxy, or a file holding a #tt.system_desc (none: the module's, else the smallest that holds the mesh)",
+    "mesh-shape": "the device mesh, e.g. 2,4 (none: the module's, else the system's chip mesh)",
+    "memory-space": "where device tensors live: l1 or dram",
+    "memory-layout": "how a chip's tensor is spread over its cores or banks: sharded or interleaved",
+    "tiled": "lay tensors out in 32x32 tiles (false: row-major pages)",
+    "reinterpret-grid": "run ttir-reinterpret-grid (a transpose done by reading the core grid transposed)",
+    "check-l1": "check at compile time that every chip's L1 holds the program (ttnn-check-l1)",
+    "spill-to-dram": "move tensors to DRAM interleaved until the program fits L1, instead of failing",
+    "keep-reference": "keep the ttir program as the module's reference, for meshc-run --check",
+    "max-ratio": "take the collectives walk when it moves at most this multiple of the lower bound (none: exactly the bound)",
+    "point-to-point": "allow ttir.point_to_point moves (false: collectives only)",
+}
+"""What each pass option means, by its command-line name (an option means the same in every pass
+that has it); `--list-passes` prints it beside the option."""
+
+_MLIR_TYPES = {"str": "string", "int": "long", "float": "number", "bool": "boolean"}
+
+
+def mlir_type(expected: str) -> str:
+    """An option's value as mlir-opt's help names it (`<string>`, `<long>`, `<boolean>`, a list
+    `<long,...>`), from xDSL's Python annotation (`'tuple[int, ...] | None'`)."""
+    parts = [t.strip() for t in expected.strip("'\"").split("|") if t.strip() != "None"]
+    names = []
+    for t in parts:
+        if t.startswith(("tuple[", "list[")):
+            inner = t[t.index("[") + 1 : -1].split(",")[0].strip()
+            names.append(_MLIR_TYPES.get(inner, inner) + ",...")
+        else:
+            names.append(_MLIR_TYPES.get(t, t))
+    if set(names) == {"number", "long"}:
+        names = ["number"]
+    return "<" + "|".join(dict.fromkeys(names)) + ">"
+
+
 def describe_passes(passes: dict) -> str:
-    """`--list-passes`: every pass, its one-paragraph description and its options."""
-    lines = ["Available passes (options as written in -p 'name{option=value ...}'):"]
+    """`--list-passes`: every pass (as a meshc-opt flag), its one-paragraph description and its
+    options, as mlir-opt's help lists them (`--name=<type> - description (default: ...)`)."""
+    lines = ["Available passes (run one as a flag, --NAME or --NAME='option=value ...', or in "
+             "-p 'NAME{option=value ...},...'):"]
     for name in sorted(passes):
         cls = passes[name]()
-        lines.append(f"  {name}")
-        lines.append(f"      {_summary(cls).removeprefix(f'`{name}`: ')}")
+        lines.append(f"  --{name}")
+        lines.append(f"      {re.sub(r'^`[^`]*`: ', '', _summary(cls))}")
         for opt in get_pass_option_infos(cls):
-            default = "" if opt.default_value is None else f" (default: {opt.default_value})"
-            lines.append(f"      {cli_name(opt.name)}=<{opt.expected_type.strip(chr(39))}>{default}")
+            flag = cli_name(opt.name)
+            default = "" if opt.default_value in (None, "none") else f" (default: {opt.default_value})"
+            help_text = OPTION_HELP.get(flag, "")
+            lines.append(f"      --{flag}={mlir_type(opt.expected_type)}"
+                         f"{' - ' + help_text if help_text else ''}{default}")
     return "\n".join(lines) + "\n"
 
 

@@ -40,7 +40,7 @@ from meshc.located_parser import decode_source
 from meshc.layout.errors import LayoutError
 from meshc.layout.shapes import fmt_shape
 from meshc.layout.system import system
-from meshc.tools.common import tool_main
+from meshc.tools.common import add_version, tool_main
 
 # A CLI entry point: the compiler, the interpreters and rich are imported inside the functions
 # that use them, so `meshc-run --help` and an argument error answer without loading them (about
@@ -79,6 +79,7 @@ def _arg_parser() -> argparse.ArgumentParser:
                         "as a data run, for systems too large to hold the tensors")
     p.add_argument("--split-input-file", action="store_true",
                    help="run each `// -----` separated module of FILE on its own (e.g. pipeline stages)")
+    add_version(p)
     return p
 
 

@@ -29,7 +29,7 @@ from meshc.layout.memory_config import CoreRange, CoreRangeSet, MemoryConfig
 from meshc.layout.placement import place
 from meshc.layout.shapes import fmt_shape
 from meshc.layout.system import system as named_system
-from meshc.tools.common import tool_main
+from meshc.tools.common import add_version, tool_main
 from meshc.viz.chip_picture import render_chip_png
 from meshc.viz.chip_text import render_chip_text
 from meshc.viz.mesh_picture import render_mesh_png
@@ -77,6 +77,7 @@ def _arg_parser() -> argparse.ArgumentParser:
     g.add_argument("--arch", default=DEFAULT_ARCH, help="grayskull | wormhole_b0 | blackhole")
     p.add_argument("--tensor-only", action="store_true", help="draw only the tensor's pages (Figures 1 and 2)")
     p.add_argument("--title", help="title of the picture")
+    add_version(p)
     return p
 
 
