@@ -79,7 +79,9 @@ def random_config(rng):
     elif kind == "replicate":
         mapper = ReplicateTensorToMesh()
     else:
-        dims = tuple(None if rng.random() < 0.25 else int(rng.integers(rank)) for _ in mesh)
+        # TTNN's ND mappers take each tensor dim once ("dims must be unique"; test_mesh_mappers)
+        free = list(rng.permutation(rank))
+        dims = tuple(None if rng.random() < 0.25 or not free else int(free.pop()) for _ in mesh)
         mapper = ShardTensor2dMesh(dims) if len(mesh) == 2 else ShardTensorNdMesh(dims)
     pieces = [1] * rank
     _, v = per_axis_of(mapper, mesh, rank)
