@@ -37,6 +37,7 @@ from meshc.layout.system import Arch, get_arch
 from meshc.layout.tensor_layout import TensorLayout, check_tile, normalize_shape
 from meshc.layout.shapes import ceil_div, fmt_shape
 from meshc.layout.hardware import DEFAULT_ARCH
+from meshc.layout.limits import MAX_DRAM_BANKS, as_int
 
 _STORE = {"f32": "<f4", "f16": "<f2", "bf16": "<u2", "u32": "<u4", "u16": "<u2", "u8": "u1", "si32": "<i4"}
 """How one stored element of each element-by-element data type reads as numpy."""
@@ -356,14 +357,14 @@ def place(shape, dtype, memory_config: MemoryConfig, tile=(32, 32), arch: str = 
 def _interleaved(shape, d, tile, cfg: MemoryConfig, a: Arch, num_banks) -> Placement:
     layout = TensorLayout(shape, d, tile)
     rows, cols = a.grid
-    if cfg.buffer == "dram":
-        nb = a.dram_banks if num_banks is None else int(num_banks)
-        limit = None
-    else:
-        nb = rows * cols if num_banks is None else int(num_banks)
-        limit = rows * cols
-    if nb <= 0 or (limit is not None and nb > limit):
-        raise LayoutError(f"{cfg.buffer} interleaving needs between 1 and {limit or 'any'} banks; got {nb}")
+    nb = (a.dram_banks if cfg.buffer == "dram" else rows * cols) if num_banks is None \
+        else as_int(num_banks, "num_banks")
+    # DRAM: up to MAX_DRAM_BANKS (the bank list is materialised); L1: the chip's cores
+    limit, what = (MAX_DRAM_BANKS, "meshc.layout.limits.MAX_DRAM_BANKS") if cfg.buffer == "dram" \
+        else (rows * cols, f"the {rows}x{cols} cores of {a.name}")
+    if not 1 <= nb <= limit:
+        raise LayoutError(f"{cfg.buffer} interleaving needs between 1 and {limit} banks ({what}); "
+                          f"got num_banks = {nb}")
     owners = list(range(nb)) if cfg.buffer == "dram" else [divmod(i, cols) for i in range(nb)]
     pages = np.arange(layout.num_pages, dtype=np.int64)
     page_owner, page_slot = pages % nb, pages // nb

@@ -353,3 +353,14 @@ def test_illegal_placements(shape, dtype, cfg, tile, match):
 def test_unknown_arch():
     with pytest.raises(LayoutError, match="unknown architecture 'wormhole'"):
         place((32, 32), "bf16", DRAM, arch="wormhole")
+
+
+def test_num_banks_out_of_range_is_a_layout_error():
+    # num_banks = 2**40 made numpy allocate a 2**40-entry bank list (MemoryError); DRAM banks go up
+    # to MAX_DRAM_BANKS, L1 banks are the chip's cores (8x8 on wormhole_b0)
+    for cfg, n, match in [(DRAM, 2**40, r"between 1 and 1024 banks.*MAX_DRAM_BANKS.*1099511627776"),
+                          (DRAM, 0, "between 1 and 1024 banks"), (L1, 65, "between 1 and 64 banks.*8x8 cores"),
+                          (DRAM, "4", "num_banks must be an integer"), (DRAM, 2.5, "num_banks must be an integer")]:
+        with pytest.raises(LayoutError, match=match):
+            place((64, 64), "bf16", cfg, num_banks=n)
+    assert place((64, 64), "bf16", DRAM, num_banks=1024).layout.num_pages == 4
