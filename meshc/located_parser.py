@@ -12,7 +12,10 @@ import re
 import sys
 from bisect import bisect_right
 
-from xdsl.dialects.builtin import FileLineColLoc, Float80Type, Float128Type, FloatAttr
+import ml_dtypes
+import numpy as np
+from xdsl.dialects.builtin import (BFloat16Type, BytesAttr, DenseIntOrFPElementsAttr, FileLineColLoc, Float16Type,
+                                   Float32Type, Float64Type, Float80Type, Float128Type, FloatAttr)
 from xdsl.ir import Attribute, Block, Operation
 from xdsl.parser import Parser
 from xdsl.utils.exceptions import ParseError, VerifyException
@@ -58,6 +61,18 @@ _PLAIN_TENSOR = re.compile(r"tensor<(?:(?:\d+|\?)x)*[a-z][a-z0-9]*>")
 """A ranked tensor type of a builtin element type without an encoding (`tensor<64x128xf32>`)."""
 
 
+_FLOAT_BITS = {BFloat16Type: (np.uint16, ml_dtypes.bfloat16), Float16Type: (np.uint16, np.float16),
+               Float32Type: (np.uint32, np.float32), Float64Type: (np.uint64, np.float64)}
+"""Float element types whose hex literals are bit patterns: (the unsigned integer of their width,
+the numpy type the bits are viewed as)."""
+
+
+def float_from_bits(bits: int, element_type: Attribute) -> float:
+    """The value whose bit pattern in `element_type` (bf16, f16, f32, f64) is `bits`."""
+    uint, host = _FLOAT_BITS[type(element_type)]
+    return float(np.array([bits], uint).view(host)[0])
+
+
 class LocatingParser(Parser):
     """xDSL's parser, with locations on ops and located attribute verification errors.
 
@@ -67,6 +82,8 @@ class LocatingParser(Parser):
 
     _line_starts: list[int] | None = None
     _types: dict[str, Attribute] | None = None
+    _literal_spans: list | None = None
+    """The spans of the elements of the dense literal being parsed, in order (to find hex ones)."""
 
     def _line_col(self, offset: int) -> tuple[int, int]:
         """1-based (line, col) of an input offset, by bisection over the line starts (linear overall;
@@ -152,6 +169,44 @@ class LocatingParser(Parser):
             self.raise_error(f"invalid {kind}: {value.type} float values are not supported; use f16, bf16, "
                              "f32 or f64", start, max(self.pos, start + 1))
         return value
+
+    def _parse_tensor_literal_element(self):  # type: ignore[override]
+        element = super()._parse_tensor_literal_element()
+        if self._literal_spans is not None:
+            self._literal_spans.append(element.span)
+        return element
+
+    def parse_dense_int_or_fp_elements_attr(self, literal_type):  # type: ignore[override]
+        """A dense literal, where a hexadecimal element of a float type (`dense<0xFF80> :
+        tensor<4xbf16>`) is its bit pattern in that type, as in MLIR (xDSL reads it as the integer
+        65408); its printer writes inf and nan this way, so its output reads back exactly."""
+        outer, self._literal_spans = self._literal_spans, []
+        try:
+            attr = super().parse_dense_int_or_fp_elements_attr(literal_type)
+            spans = self._literal_spans
+        finally:
+            self._literal_spans = outer
+        element_type = attr.get_element_type()
+        hexes = [(i, sp) for i, sp in enumerate(spans) if "0x" in sp.text[:3].lower()]
+        if not hexes or type(element_type) not in _FLOAT_BITS:
+            return attr
+        uint = np.dtype(_FLOAT_BITS[type(element_type)][0]).newbyteorder("<")  # xDSL packs little-endian
+        width = uint.itemsize * 8
+        bits = np.frombuffer(attr.data.data, dtype=uint).copy()
+        for i, sp in hexes:
+            text = sp.text
+            if text.startswith("-"):
+                self.raise_error(f"hexadecimal float literal should not have a leading minus: {text} is a bit "
+                                 f"pattern of {element_type}; write the sign bit into it", sp.start, sp.end)
+            value = int(text, 16)
+            if value >> width:
+                self.raise_error(f"hexadecimal float constant out of range for {element_type}: {text} has more "
+                                 f"than {width} bits", sp.start, sp.end)
+            if len(spans) == 1:  # a splat
+                bits[:] = value
+            else:
+                bits[i] = value
+        return DenseIntOrFPElementsAttr(attr.type, BytesAttr(bits.tobytes()))
 
     def _parse_dense_literal_type(self):  # type: ignore[override]
         """The type of a `dense<...>` attribute, refused when it has more elements than

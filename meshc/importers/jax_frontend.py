@@ -15,7 +15,6 @@ from xdsl.dialects.builtin import ModuleOp
 from meshc.errors import Diagnostic, DiagnosticError
 from meshc.driver import make_context, parse_source
 from meshc.importers.generic_form import from_mlir_module, stamp_locations
-from meshc.importers.source import decimal_splats
 from meshc.importers.stablehlo import import_module
 
 
@@ -30,7 +29,7 @@ def from_jax(fn, *example_args, mesh=None, system: str | None = None) -> ModuleO
     name = f"<{getattr(fn, '__name__', 'jax function')} StableHLO>"
     lowered = jitted.lower(*example_args)
     generic = from_mlir_module(lowered.compiler_ir("stablehlo"))
-    module = parse_source(make_context(allow_unregistered=True), decimal_splats(generic.text), name)
+    module = parse_source(make_context(allow_unregistered=True), generic.text, name)
     stamp_locations(module, generic)
     mesh_shape = tuple(mesh.devices.shape) if mesh is not None else None
     return import_module(module, name, mesh_shape=mesh_shape, system=system)

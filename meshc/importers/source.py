@@ -9,7 +9,6 @@ attribute dictionary (the generic form prints both), and dialect attributes xDSL
 from __future__ import annotations
 
 import math
-import re
 
 import numpy as np
 from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, IntegerType, TensorType
@@ -49,26 +48,3 @@ def dense_attr(values: np.ndarray, t: TensorType) -> DenseIntOrFPElementsAttr:
     is_int = isinstance(t.element_type, IntegerType)
     data = [int(v) for v in flat] if is_int else [float(v) for v in flat]
     return DenseIntOrFPElementsAttr.from_list(t, data)
-
-
-_HEX_FLOAT = re.compile(r"dense<0x([0-9A-Fa-f]+)>(\s*:\s*tensor<[^>]*?)(f32|f16|bf16)>")
-_FLOAT_BITS = {"f32": (np.uint32, np.float32), "f16": (np.uint16, np.float16), "bf16": (np.uint32, np.float32)}
-
-
-def _hex_float(m: re.Match) -> str:
-    bits, kind = int(m.group(1), 16), m.group(3)
-    ints, floats = _FLOAT_BITS[kind]
-    if bits >= 1 << (16 if kind == "bf16" else np.iinfo(ints).bits):
-        return m.group(0)  # more bits than the type holds: left for the parser to refuse, located
-    value = np.array([bits << 16 if kind == "bf16" else bits], dtype=ints).view(floats)[0]
-    if np.isnan(value):
-        return m.group(0)
-    if np.isinf(value):  # MLIR has no decimal infinity: the largest finite value of the type stands in
-        value = np.sign(value) * np.finfo(floats).max
-    return f"dense<{float(value)!r}>{m.group(2)}{kind}>"
-
-
-def decimal_splats(text: str) -> str:
-    """`dense<0xFF800000> : tensor<f32>` (MLIR's hex spelling of a float splat, which xDSL 0.74 reads
-    as an integer) -> the decimal value; +-inf become the type's largest finite value."""
-    return _HEX_FLOAT.sub(_hex_float, text)

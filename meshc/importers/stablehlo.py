@@ -43,7 +43,7 @@ from meshc.dialects import ttir
 from meshc.dialects.tt import ShardingAttr
 from meshc.driver import locate_implicit_module, make_context, parse_source, verify_or_raise
 from meshc.dialects.element_types import data_type_name
-from meshc.importers.source import attr_of, decimal_splats, dense_attr, op_name, unregistered_body
+from meshc.importers.source import attr_of, dense_attr, op_name, unregistered_body
 from meshc.importers.stablehlo_ops import translate_op
 from meshc.importers.generic_form import GenericModule, is_generic_form, stamp_locations, to_generic
 from meshc.importers.shardings import (
@@ -309,7 +309,7 @@ def parse_stablehlo(text: str, name: str) -> ModuleOp:
     if not is_generic_form(text):
         generic = to_generic(text, name)
         text = generic.text
-    module = parse_source(make_context(allow_unregistered=True), decimal_splats(text), name)
+    module = parse_source(make_context(allow_unregistered=True), text, name)
     if generic is not None:
         stamp_locations(module, generic)
         if not generic.locations or generic.locations[0] is None or generic.locations[0][1] < 1:
