@@ -92,7 +92,11 @@ def _read_mesh_body(r: _Reader) -> SdyMesh:
     r.take(value="[")
     names, sizes = [], []
     while not r.accept("]"):
-        names.append(r.take("str")[1:-1])
+        name = r.take("str")[1:-1]
+        if name in names:
+            raise ShardingSyntaxError(f"the mesh names axis \"{name}\" twice in '{r.text}'; each mesh axis "
+                                      f"has one name, e.g. [\"x\"=2, \"y\"=4]")
+        names.append(name)
         r.take(value="=")
         sizes.append(int(r.take("int")))
         r.accept(",")
@@ -121,6 +125,8 @@ class SdySharding:
     dims: tuple[tuple[str, ...], ...]
     unreduced: tuple[str, ...] = ()
     inline_mesh: SdyMesh | None = None
+    replicated: tuple[str, ...] = ()
+    """Axes the sharding names as explicitly replicated: none of them may shard a dim."""
 
 
 def _read_axes(r: _Reader) -> list[str]:
@@ -159,17 +165,29 @@ def parse_sdy_sharding(body: str) -> SdySharding:
         dims.append(tuple(_read_axes(r)))
         r.accept(",")
     unreduced: list[str] = []
+    replicated: list[str] = []
     while r.accept(","):
         key = r.take("word")
         r.take(value="=")
         axes = _read_axes(r)
         if key == "unreduced":
             unreduced += axes
-        elif key != "replicated":
+        elif key == "replicated":
+            replicated += axes
+        else:
             raise ShardingSyntaxError(f"unknown sharding field '{key}' (expected replicated or unreduced)")
     if not r.done():
         raise ShardingSyntaxError(f"unexpected '{r.peek()}' at the end of '{body}'")
-    return SdySharding(ref, tuple(dims), tuple(unreduced), inline)
+    # an axis has one role: it splits one dim, or holds partial sums, or is replicated
+    roles: dict[str, str] = {}
+    named = [(a, f"shards dim {d}") for d, axes in enumerate(dims) for a in axes]
+    named += [(a, "is unreduced") for a in unreduced] + [(a, "is replicated") for a in replicated]
+    for a, role in named:
+        if a in roles:
+            raise ShardingSyntaxError(f"mesh axis \"{a}\" {roles[a]} and {role} in '{body}'; an axis "
+                                      f"shards one dim, is unreduced, or is replicated")
+        roles[a] = role
+    return SdySharding(ref, tuple(dims), tuple(unreduced), inline, tuple(replicated))
 
 
 def sdy_spec(sharding: SdySharding, mesh: SdyMesh) -> ShardingSpec:
