@@ -9,7 +9,8 @@ imports as meshc's SPMD form (docs/contracts.md):
 * a computation manual over only some mesh axes (`axis_names={"x"}`) sees whole tensors along
   the others (the free axes): meshc holds them replicated there, so the specs keep only the
   manual axes, and the body's `sdy.sharding_constraint`s (hints for the free axes) are dropped;
-* the body's ops translate as anywhere else, and its collectives become ttir's:
+* the body's ops translate as anywhere else (a `func.call` is inlined: the callee's body in its
+  place), and its collectives become ttir's:
   `stablehlo.all_reduce` (an add / maximum / minimum body) -> `ttir.all_reduce` sum / max / min,
   `all_gather` -> `ttir.all_gather`, `reduce_scatter` -> `ttir.reduce_scatter` (one an axis
   over several axes, in the groups' order), `all_to_all` (one tensor, one piece a device of the
@@ -33,6 +34,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 from xdsl.dialects.builtin import DenseArrayBase, DenseIntOrFPElementsAttr, IntegerAttr, IntegerType, Signedness, \
     TensorType, i64
+from xdsl.dialects import func
 from xdsl.ir import Operation, SSAValue
 
 from meshc.errors import LocatedError
@@ -136,6 +138,9 @@ def manual_computation(imp: "Importer", op: Operation) -> None:
         imp.located_at = inner
         if op_name(inner) == "sdy.sharding_constraint":  # a hint for the free axes: the body holds whole tensors
             imp.values[inner.results[0]] = imp.value(inner.operands[0])
+            continue
+        if isinstance(inner, func.CallOp):  # JAX calls helpers (jnp functions, nested jits) from the body
+            imp.inline_call(inner)
             continue
         if op_name(inner) == "sdy.return":
             imp.located_at = op

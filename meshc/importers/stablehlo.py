@@ -279,18 +279,23 @@ class Importer:
             if isinstance(op, func.ReturnOp):
                 return [self.value(v) for v in op.arguments]
             if isinstance(op, func.CallOp):
-                ref = op.properties.get("callee")
-                if not isinstance(ref, SymbolRefAttr):
-                    raise LocatedError("expected a `callee = @name`", op)
-                callee = self.funcs.get(ref.root_reference.data)
-                if callee is None:
-                    raise LocatedError(f"calls @{ref.root_reference.data}, which the module does not define", op)
-                outs = self.inline_body(callee, op.arguments)
-                for r, v in zip(op.results, outs):
-                    self.values[r] = v
+                self.inline_call(op)
                 continue
             translate_op(self, op)
         raise LocatedError("the function does not end with func.return", f)
+
+    def inline_call(self, op: func.CallOp) -> None:
+        """A `func.call` (in a function or a shard_map's body): the callee's body translated in its
+        place, its results bound to the call's."""
+        ref = op.properties.get("callee")
+        if not isinstance(ref, SymbolRefAttr):
+            raise LocatedError("expected a `callee = @name`", op)
+        callee = self.funcs.get(ref.root_reference.data)
+        if callee is None:
+            raise LocatedError(f"calls @{ref.root_reference.data}, which the module does not define", op)
+        outs = self.inline_body(callee, op.arguments)
+        for r, v in zip(op.results, outs):
+            self.values[r] = v
 
 
 def _diagnostic(e: LocatedError, name: str) -> Diagnostic:

@@ -318,14 +318,13 @@ def run(module: ModuleOp, inputs=None, entry: str | None = None, seed: int | Non
     except LayoutError as e:
         raise RunError(str(e)) from None
     ins = blank_inputs(f) if abstract else prepare_inputs(f, inputs, seed)
-    body = list(f.body.blocks.first.ops)
     if d == "ttmetal":  # buffers are created and freed by the program itself
 
         functions, rt = metal_functions(machine)
         listeners = []
     else:
         functions, rt = sim_functions(machine)
-        listeners = [BufferLifetimes(rt, body, set(body[-1].operands))]
+        listeners = [BufferLifetimes.of_program(rt, module, f)]
     if progress is not None:
         listeners.append(progress)
     values = _interpret(module, f, functions, list(ins.values()), listeners, guard_sizes=not abstract)

@@ -17,6 +17,7 @@ if TYPE_CHECKING:  # the registry's names are read without loading xDSL (meshc-o
 _PASSES: dict[str, tuple[str, str]] = {
     # device registration, layouts, lowering passes and pipelines
     "tt-register-device": ("register_device", "RegisterDevicePass"),
+    "inline": ("inline_calls", "InlinePass"),
     "ttir-layout": ("ttir_layout", "TTIRLayoutPass"),
     "ttir-reinterpret-grid": ("ttir_reinterpret_grid", "TTIRReinterpretGridPass"),
     "convert-ttir-to-ttnn": ("convert_ttir_to_ttnn", "ConvertTTIRToTTNNPass"),

@@ -1,7 +1,7 @@
 """The pipelines from ttir to each backend, with their options passed through.
 
-`ttir-to-ttnn-pipeline{system=t3k mesh-shape=2,4}` = tt-register-device{...},
-ttir-propagate-sharding and ttir-partition (a global-view program becomes SPMD; an SPMD one is
+`ttir-to-ttnn-pipeline{system=t3k mesh-shape=2,4}` = tt-register-device{...}, inline (every
+func.call replaced by its callee's body), ttir-propagate-sharding and ttir-partition (a global-view program becomes SPMD; an SPMD one is
 left alone), reshard-to-collectives, ttir-layout{...}, ttir-reinterpret-grid, convert-ttir-to-ttnn,
 ttnn-check-l1{spill-to-dram=...} (`check-l1=false` leaves the L1 check out, `spill-to-dram=true`
 moves tensors to DRAM interleaved until the program fits);
@@ -25,6 +25,7 @@ from meshc.dialects.reference import attach_reference, make_reference
 from meshc.dialects.tt import module_device, module_system, set_module_device
 from meshc.passes.convert_ttir_to_ttmetal import ConvertTTIRToTTMetalPass
 from meshc.passes.convert_ttir_to_ttnn import ConvertTTIRToTTNNPass
+from meshc.passes.inline_calls import InlinePass
 from meshc.passes.observe import run_pass
 from meshc.passes.partition import PartitionPass
 from meshc.passes.propagate_sharding import PropagateShardingPass
@@ -51,7 +52,7 @@ class _PipelineBase(ModulePass):
         passes: list[ModulePass] = []
         if self.system is not None or self.mesh_shape is not None or module_device(op) is None:
             passes.append(RegisterDevicePass(self.system, self.mesh_shape))
-        passes += [PropagateShardingPass(), PartitionPass(), ReshardToCollectivesPass()]
+        passes += [InlinePass(), PropagateShardingPass(), PartitionPass(), ReshardToCollectivesPass()]
         passes.append(TTIRLayoutPass(self.memory_space, self.memory_layout, self.tiled))
         if self.reinterpret_grid:
             passes.append(TTIRReinterpretGridPass())

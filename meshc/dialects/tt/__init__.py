@@ -56,6 +56,7 @@ from meshc.dialects.tt.module import (
     system_or_default,
     verify_module,
 )
+from meshc.dialects.tt.pipeline import DEVICES_ATTR, STAGE_ATTR
 from meshc.dialects.tt.sharding import ShardingAttr, check_sharding
 
 _ATTRIBUTES = [
