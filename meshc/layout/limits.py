@@ -40,6 +40,14 @@ MAX_RESHARD_CELLS = 1 << 26
 """Devices x cells of one reshard plan (`plan_reshard` holds who-holds-what as boolean device x
 cell masks over the specs' common cut; 2**26 take about 0.5 GB and a few seconds: a 64x64 mesh
 moving a 4096x4096 tensor from [S0, S1] to [S1, S0] is 2**24)."""
+MAX_RESHARD_TRANSFERS = 3 << 20
+"""Transfers of one reshard plan made as Python objects (`Step.transfers`, a `ttir.point_to_point`'s
+table): a plan counts its bytes and link hops on arrays, so only a caller reading every transfer
+of a plan larger than this (an all-to-all of 1774 devices and more) is refused."""
+MAX_RESHARD_STAGED = 1 << 20
+"""Devices x cells up to which `plan_reshard` stages its moves axis by axis on cell masks (fewer
+link hops); past it every piece comes straight from its nearest holder (the same bytes, the lower
+bound, counted over intervals: time and memory grow with devices, not devices x cells)."""
 MAX_SHAPE_ELEMENTS = 1 << 48
 """Elements of a tensor meshc only reasons about (plans, buffer configs): byte counts stay exact."""
 
@@ -71,7 +79,8 @@ def check_count(count: int, limit: int, what: str, name: str) -> None:
 
 _LIMIT_NAMES = {MAX_CORES: "MAX_CORES", MAX_DEVICES: "MAX_DEVICES", MAX_DRAM_BANKS: "MAX_DRAM_BANKS", MAX_PAGES: "MAX_PAGES",
                 MAX_ELEMENTS: "MAX_ELEMENTS", MAX_TENSOR_BYTES: "MAX_TENSOR_BYTES",
-                MAX_SHAPE_ELEMENTS: "MAX_SHAPE_ELEMENTS", MAX_ATTRIBUTE_ELEMENTS: "MAX_ATTRIBUTE_ELEMENTS", MAX_RESHARD_CELLS: "MAX_RESHARD_CELLS"}
+                MAX_SHAPE_ELEMENTS: "MAX_SHAPE_ELEMENTS", MAX_ATTRIBUTE_ELEMENTS: "MAX_ATTRIBUTE_ELEMENTS", MAX_RESHARD_CELLS: "MAX_RESHARD_CELLS",
+                MAX_RESHARD_TRANSFERS: "MAX_RESHARD_TRANSFERS"}
 
 
 def tensor_shape(shape, what: str = "a tensor shape", minimum: int = 0) -> tuple[int, ...]:

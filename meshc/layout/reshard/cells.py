@@ -37,19 +37,31 @@ def device_bounds(spec: ShardingSpec, shape: tuple[int, ...]) -> np.ndarray:
     return out
 
 
+def cut_edges(shape: tuple[int, ...], specs: Sequence[ShardingSpec]) -> list[np.ndarray]:
+    """Per dim, the sorted chunk boundaries of every spec (the edges of the cells)."""
+    edges = []
+    for d, n in enumerate(shape):
+        cuts = {0, n}
+        for s in specs:
+            k = s.num_pieces(d)
+            size = ceil_div(n, k) if n else 0
+            cuts.update(min(i * size, n) for i in range(k + 1))
+        edges.append(np.array(sorted(cuts), dtype=np.int64))
+    return edges
+
+
+def cell_entries(shape: tuple[int, ...], specs: Sequence[ShardingSpec]) -> int:
+    """Devices x cells of the cut of `specs`: the size of the masks `Cells` would hold."""
+    devices = max((s.mesh.size for s in specs), default=1)
+    return devices * math.prod(len(e) - 1 for e in cut_edges(shape, specs))
+
+
 class Cells:
     """The tensor cut along every chunk boundary of the given specs; boxes become cell masks."""
 
     def __init__(self, shape: tuple[int, ...], specs: Sequence[ShardingSpec]):
         self.shape = shape
-        self.edges: list[np.ndarray] = []
-        for d, n in enumerate(shape):
-            cuts = {0, n}
-            for s in specs:
-                k = s.num_pieces(d)
-                size = ceil_div(n, k) if n else 0
-                cuts.update(min(i * size, n) for i in range(k + 1))
-            self.edges.append(np.array(sorted(cuts), dtype=np.int64))
+        self.edges = cut_edges(shape, specs)
         self.grid = tuple(len(e) - 1 for e in self.edges)
         self.count = math.prod(self.grid)
         devices = max((s.mesh.size for s in specs), default=1)

@@ -20,7 +20,7 @@ import numpy as np
 from meshc.layout.errors import LayoutError
 from meshc.layout.mesh import Mesh, ShardingSpec
 from meshc.layout.reshard.cells import Cells
-from meshc.layout.reshard.plan import Step, Transfer, link_hop_bytes
+from meshc.layout.reshard.plan import Moves, Step, Transfer, link_hop_bytes
 from meshc.layout.shapes import ceil_div
 
 
@@ -218,16 +218,38 @@ def _nearest_holder_sends(want, have, cells: int, pkey, hops, chunk: int = 1 << 
 
 
 def _make_step(cells: Cells, sends: _Sends, axes, groups, have, need, item) -> Step:
-    transfers = []
-    ncells = np.count_nonzero(sends.masks, axis=1)
-    first = np.unravel_index(sends.masks.argmax(axis=1), cells.grid)  # the box of a one-cell send
-    lo = [e[i].tolist() for e, i in zip(cells.edges, first)]
-    hi = [e[i + 1].tolist() for e, i in zip(cells.edges, first)]
-    for k, (f, d, one) in enumerate(zip(sends.src.tolist(), sends.dst.tolist(), (ncells == 1).tolist())):
-        boxes = [tuple((a[k], b[k]) for a, b in zip(lo, hi))] if one else cells.boxes(sends.masks[k])
-        for box in boxes:
-            transfers.append(Transfer(f, d, box, math.prod(b - a for a, b in box) * item))
-    return Step(_classify(sends, groups, have, need), tuple(axes), groups, tuple(transfers))
+    return Step(_classify(sends, groups, have, need), tuple(axes), groups, moves=_StagedMoves(cells, sends, item))
+
+
+class _StagedMoves(Moves):
+    """The sends of one staged step: bytes and link hops counted on the packed masks; the
+    transfers (each send's cells covered by boxes) made when read."""
+
+    def __init__(self, cells: Cells, sends: _Sends, item: int):
+        self.cells, self.sends, self.item = cells, sends, item
+        rows, cols = _bits(sends.packed)
+        per = np.zeros(len(sends), dtype=np.int64)
+        np.add.at(per, rows, cells.volume[cols])
+        self.per_send = per * item
+        self.bytes = int(self.per_send.sum())
+
+    def hop_bytes(self, hops) -> int:
+        if not len(self.sends):
+            return 0
+        return int((self.per_send * np.asarray(hops[self.sends.src, self.sends.dst], dtype=np.int64)).sum())
+
+    def transfers(self) -> list[Transfer]:
+        cells, sends, item = self.cells, self.sends, self.item
+        transfers = []
+        ncells = np.count_nonzero(sends.masks, axis=1)
+        first = np.unravel_index(sends.masks.argmax(axis=1), cells.grid)  # the box of a one-cell send
+        lo = [e[i].tolist() for e, i in zip(cells.edges, first)]
+        hi = [e[i + 1].tolist() for e, i in zip(cells.edges, first)]
+        for k, (f, d, one) in enumerate(zip(sends.src.tolist(), sends.dst.tolist(), (ncells == 1).tolist())):
+            boxes = [tuple((a[k], b[k]) for a, b in zip(lo, hi))] if one else cells.boxes(sends.masks[k])
+            for box in boxes:
+                transfers.append(Transfer(f, d, box, math.prod(b - a for a, b in box) * item))
+        return transfers
 
 
 def _classify(sends: _Sends, groups, have, need) -> str:

@@ -1,7 +1,8 @@
 """The data of a reshard plan: transfers (who sends which box to whom), steps, the plan itself.
 
 A `ReshardPlan` is what `plan_reshard` returns and `execute_plan` runs; `ttir.point_to_point`
-builds one from its transfers. Boxes are global index boxes, per tensor dim a [start, stop).
+builds one from its transfers. A step of a large plan holds its moves as arrays (`Moves`) and
+makes its `Transfer` objects only when they are read. Boxes are global index boxes, per tensor dim a [start, stop).
 """
 
 from __future__ import annotations
@@ -35,21 +36,53 @@ class Transfer:
     """True: dst adds src's partial sum of `box` to its own (a reduction), instead of storing it."""
 
 
-@dataclass(frozen=True)
 class Step:
-    """One collective of a plan and the transfers it performs."""
+    """One collective of a plan and the transfers it performs.
 
-    kind: str
-    """all_slice | all_gather | all_to_all | collective_permute | reduce_scatter | all_reduce"""
-    axes: tuple[int, ...]
-    """Mesh axes (of `ReshardPlan.stage_mesh`) the step runs along; () when it runs over `groups`."""
-    groups: tuple[tuple[int, ...], ...]
-    """The device groups that exchange data (each a tuple of device ids)."""
-    transfers: tuple[Transfer, ...] = ()
+    Its transfers are either given (a tuple) or made on demand from `moves`, an array form
+    (`Moves`): a large plan counts its bytes and link hops on arrays and builds `Transfer`
+    objects only for whoever reads `transfers` (execute_plan, ttir.point_to_point)."""
+
+    __slots__ = ("kind", "axes", "_groups", "_transfers", "moves")
+
+    def __init__(self, kind: str, axes: tuple[int, ...], groups, transfers: tuple[Transfer, ...] = (),
+                 moves: Moves | None = None):
+        self.kind = kind
+        """all_slice | all_gather | all_to_all | collective_permute | reduce_scatter | all_reduce"""
+        self.axes = axes
+        """Mesh axes (of `ReshardPlan.stage_mesh`) the step runs along; () when it runs over `groups`."""
+        self._groups = groups
+        self._transfers = None if moves is not None else tuple(transfers)
+        self.moves = moves
+
+    @property
+    def groups(self) -> tuple[tuple[int, ...], ...]:
+        """The device groups that exchange data (each a tuple of device ids); made on first use
+        when given as a function."""
+        if callable(self._groups):
+            self._groups = self._groups()
+        return self._groups
+
+    @property
+    def transfers(self) -> tuple[Transfer, ...]:
+        if self._transfers is None:
+            self._transfers = tuple(self.moves.transfers())
+        return self._transfers
 
     @property
     def bytes(self) -> int:
-        return sum(t.bytes for t in self.transfers)
+        if self._transfers is None:
+            return self.moves.bytes
+        return sum(t.bytes for t in self._transfers)
+
+    def hop_bytes(self, hops) -> int:
+        """Bytes times links crossed over this step's transfers."""
+        if self.moves is not None:
+            return self.moves.hop_bytes(hops)
+        return _hop_bytes(self._transfers, hops)
+
+    def __repr__(self) -> str:
+        return f"Step({self.kind!r}, axes={self.axes}, {self.bytes} B)"
 
     def describe(self, mesh: Mesh | None = None) -> str:
         if self.axes:
@@ -60,15 +93,45 @@ class Step:
         return f"{self.kind} over {where}: {len(self.transfers)} transfers, {self.bytes} B"
 
 
-def link_hop_bytes(steps, hops) -> int:
-    """Bytes times links crossed over every transfer of `steps`; `hops[src, dst]` takes index arrays."""
-    ts = [t for s in steps for t in s.transfers]
+class Moves:
+    """The transfers of a step in array form: the bytes it delivers, its link-hop bytes, and the
+    `Transfer` objects themselves, made only when asked."""
+
+    bytes: int
+
+    def hop_bytes(self, hops) -> int:
+        raise NotImplementedError
+
+    def transfers(self) -> list[Transfer]:
+        raise NotImplementedError
+
+
+class JoinedMoves(Moves):
+    """The moves of several steps as one (a reduce-scatter and an all-gather become an all-reduce)."""
+
+    def __init__(self, steps):
+        self.steps = tuple(steps)
+        self.bytes = sum(s.bytes for s in self.steps)
+
+    def hop_bytes(self, hops) -> int:
+        return sum(s.hop_bytes(hops) for s in self.steps)
+
+    def transfers(self) -> list[Transfer]:
+        return [t for s in self.steps for t in s.transfers]
+
+
+def _hop_bytes(ts, hops) -> int:
     if not ts:
         return 0
     src = np.fromiter((t.src for t in ts), dtype=np.int64, count=len(ts))
     dst = np.fromiter((t.dst for t in ts), dtype=np.int64, count=len(ts))
     nbytes = np.fromiter((t.bytes for t in ts), dtype=np.int64, count=len(ts))
     return int((nbytes * np.asarray(hops[src, dst], dtype=np.int64)).sum())
+
+
+def link_hop_bytes(steps, hops) -> int:
+    """Bytes times links crossed over every transfer of `steps`; `hops[src, dst]` takes index arrays."""
+    return sum(s.hop_bytes(hops) for s in steps)
 
 
 @dataclass(frozen=True)
@@ -96,7 +159,7 @@ class ReshardPlan:
     @property
     def delivered_bytes(self) -> int:
         """Bytes delivered into devices, each counted once at the device that receives it."""
-        return sum(t.bytes for t in self.transfers)
+        return sum(s.bytes for s in self.steps)
 
     @property
     def link_hop_bytes(self) -> int:

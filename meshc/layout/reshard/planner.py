@@ -17,12 +17,13 @@ import numpy as np
 
 from meshc.layout.dtypes import DataType, get_dtype
 from meshc.layout.errors import LayoutError
-from meshc.layout.limits import tensor_shape
+from meshc.layout.limits import MAX_RESHARD_STAGED, tensor_shape
 from meshc.layout.mesh import Mesh, ShardingSpec
-from meshc.layout.reshard.cells import Cells, device_bounds
+from meshc.layout.reshard.cells import Cells, cell_entries, device_bounds
+from meshc.layout.reshard.direct import direct_step, reduce_groups, reduce_moves
 from meshc.layout.reshard.distances import link_distances
 from meshc.layout.reshard.moves import move_steps
-from meshc.layout.reshard.plan import ReshardPlan, Step, Transfer, link_hop_bytes, within
+from meshc.layout.reshard.plan import JoinedMoves, ReshardPlan, Step, link_hop_bytes
 from meshc.layout.system import SystemDesc, mesh_system
 from meshc.layout.sharding_spec import parse_spec
 
@@ -132,51 +133,60 @@ def plan_reshard(shape, dtype, source, target, system: SystemDesc | None = None,
     views = [src.mesh] if tgt.mesh.shape == src.mesh.shape or keep_partial else [src.mesh, tgt.mesh]
     candidates: list[tuple[ShardingSpec | None, Mesh, list[Step]]] = []
     if not raxes:
-        cells = Cells(shape, [src, tgt])
-        for view in views:
-            candidates.append((None, view, move_steps(cells, src, tgt, view, hops, item, keep_partial, strategy)))
+        if cell_entries(shape, [src, tgt]) <= MAX_RESHARD_STAGED:
+            cells = Cells(shape, [src, tgt])
+            for view in views:
+                candidates.append((None, view, move_steps(cells, src, tgt, view, hops, item, keep_partial, strategy)))
+        else:
+            candidates.append((None, src.mesh, _direct_steps(shape, src, tgt, hops, item, keep_partial, strategy)))
     else:
         options = {(dim, new) for dim in range(len(shape)) for perm in itertools.permutations(raxes)
                    for new in (tuple(src.dims[dim]) + perm, perm + tuple(src.dims[dim]))}
-        sbox = [src.local_bounds(shape, src.mesh.coord_of(d)) for d in range(n)]
+        sbox = device_bounds(src, shape)
+        groups = reduce_groups(src.mesh, raxes)
         for dim, new in [(None, None)] + sorted(options):
             dims = list(src.dims)
             if dim is not None:
                 dims[dim] = new
             mid = replace(src, dims=tuple(dims), partial=tuple(a for a in src.partial if a not in raxes))
             # a reduce-scatter keeps each device inside its own partial box; uneven chunks may not nest
-            if any(not within(mid.local_bounds(shape, src.mesh.coord_of(d)), sbox[d]) for d in range(n)):
+            mbox = device_bounds(mid, shape)
+            if not ((mbox[:, :, 0] >= sbox[:, :, 0]) & (mbox[:, :, 1] <= sbox[:, :, 1])).all():
                 continue
-            cells = Cells(shape, [src, mid, tgt])
-            steps = [_reduce_step(cells, src, mid, raxes, item)]
-            steps += move_steps(cells, mid, tgt, src.mesh, hops, item, keep_partial, strategy)
+            kind = "all_reduce" if mid.dims == src.dims else "reduce_scatter"
+            steps = [Step(kind, raxes, groups, moves=reduce_moves(shape, src, mid, raxes, item))]
+            if cell_entries(shape, [src, mid, tgt]) <= MAX_RESHARD_STAGED:
+                cells = Cells(shape, [src, mid, tgt])
+                steps += move_steps(cells, mid, tgt, src.mesh, hops, item, keep_partial, strategy)
+            else:
+                steps += _direct_steps(shape, mid, tgt, hops, item, keep_partial, strategy)
             candidates.append((mid, src.mesh, _merge_all_reduce(steps, src, tgt, raxes)))
 
-    def cost(c):
-        steps = c[2]
-        return (sum(s.bytes for s in steps), link_hop_bytes(steps, hops), len(steps))
-
-    mid, view, steps = min(candidates, key=cost)
+    # the fewest bytes, then the fewest link-hop bytes (counted only between candidates tied on
+    # bytes), then the fewest steps; the first of equals
+    least = min(sum(s.bytes for s in c[2]) for c in candidates)
+    tied = [c for c in candidates if sum(s.bytes for s in c[2]) == least]
+    if len(tied) > 1:
+        tied = [min(tied, key=lambda c: (link_hop_bytes(c[2], hops), len(c[2])))]
+    mid, view, steps = tied[0]
     return ReshardPlan(shape, dt, src, tgt, mid, tuple(steps), bound, hops, strategy, view)
 
 
-def _reduce_step(cells: Cells, src: ShardingSpec, mid: ShardingSpec, raxes: tuple[int, ...], item: int) -> Step:
-    """Reduce-scatter over `raxes`: every member of a group receives the others' partials of its piece."""
-    mesh = src.mesh
-    coords = np.array(mesh.coords(), dtype=np.int64)
-    others = [a for a in range(mesh.rank) if a not in raxes]
-    groups: dict[tuple, list[int]] = {}
-    for dev, c in enumerate(coords):
-        groups.setdefault(tuple(c[others]), []).append(dev)
-    mid_mask = cells.masks(mid)
-    transfers = []
-    for members in groups.values():
-        for d in members:
-            for box in cells.boxes(mid_mask[d]):
-                b = math.prod(hi - lo for lo, hi in box) * item
-                transfers += [Transfer(s, d, box, b, reduce=True) for s in members if s != d]
-    kind = "all_reduce" if mid.dims == src.dims else "reduce_scatter"
-    return Step(kind, raxes, tuple(tuple(g) for g in groups.values()), tuple(transfers))
+def _direct_steps(shape, cur: ShardingSpec, tgt: ShardingSpec, hops, item: int, keep: tuple[int, ...],
+                  strategy: str) -> list[Step]:
+    """Moves straight from the nearest holders (meshc.layout.reshard.direct), then an all_slice
+    for the devices that drop part of what they held."""
+    whole = ShardingSpec(cur.mesh, tuple(() for _ in shape))
+    step = direct_step(shape, cur, whole if strategy == "gather_then_slice" else tgt, hops, item, keep)
+    steps = [step] if step is not None else []
+    cb, tb = device_bounds(cur, shape), device_bounds(tgt, shape)
+    held = (cb[:, :, 1] > cb[:, :, 0]).all(axis=1)
+    kept = ((cb[:, :, 0] >= tb[:, :, 0]) & (cb[:, :, 1] <= tb[:, :, 1])).all(axis=1)
+    drop = ~(tb == np.array([(0, n) for n in shape], dtype=np.int64)).all(axis=(1, 2)) \
+        if strategy == "gather_then_slice" else held & ~kept
+    if drop.any():
+        steps.append(Step("all_slice", (), (tuple(np.flatnonzero(drop).tolist()),), ()))
+    return steps
 
 
 def _merge_all_reduce(steps: list[Step], src: ShardingSpec, tgt: ShardingSpec, raxes) -> list[Step]:
@@ -185,5 +195,5 @@ def _merge_all_reduce(steps: list[Step], src: ShardingSpec, tgt: ShardingSpec, r
             and tgt.mesh.shape == src.mesh.shape and tgt.dims == src.dims):
         rest = [s for s in steps[2:] if s.kind != "all_slice"]
         if not rest:
-            return [Step("all_reduce", raxes, steps[0].groups, steps[0].transfers + steps[1].transfers)]
+            return [Step("all_reduce", raxes, steps[0].groups, moves=JoinedMoves(steps[:2]))]
     return steps
