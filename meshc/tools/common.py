@@ -15,6 +15,8 @@ import os
 import sys
 import traceback
 from collections.abc import Callable
+
+from meshc.tools.safe_io import LossyStream, write_text_atomic
 from importlib.metadata import PackageNotFoundError, version
 
 from meshc import __version__
@@ -22,18 +24,28 @@ from meshc import __version__
 
 def tool_main(prog: str, run: Callable[[list[str] | None], int], argv: list[str] | None = None) -> None:
     """Run `run(argv)` as the tool `prog` and exit with its code (see the module docstring)."""
+    err = sys.stderr = LossyStream(sys.stderr)  # a message nobody reads never changes the exit code
     try:
-        code = run(argv)
-    except BrokenPipeError:  # pragma: no cover
-        code = 0
-    except KeyboardInterrupt:  # pragma: no cover
-        code = 130
-    except Exception as e:  # an internal bug, not bad input: say so, briefly
-        if os.environ.get("MESHC_TRACEBACK"):
-            traceback.print_exc()
-        print(f"{prog}: internal error: {type(e).__name__}: {e} "
-              "(set MESHC_TRACEBACK=1 for the traceback)", file=sys.stderr)
-        code = 2
+        try:
+            code = run(argv)
+        except BrokenPipeError:  # pragma: no cover
+            code = 0
+        except KeyboardInterrupt:  # pragma: no cover
+            code = 130
+        except Exception as e:  # an internal bug, not bad input: say so, briefly
+            if os.environ.get("MESHC_TRACEBACK"):
+                traceback.print_exc()
+            print(f"{prog}: internal error: {type(e).__name__}: {e} "
+                  "(set MESHC_TRACEBACK=1 for the traceback)", file=sys.stderr)
+            code = 2
+    finally:
+        sys.stderr = err._stream
+    if err.lost:  # Python's own flush of the dead stderr at exit would turn `code` into 120
+        try:
+            sys.stdout.flush()
+        except (OSError, ValueError):
+            pass
+        os._exit(code)
     sys.exit(code)
 
 
@@ -73,8 +85,7 @@ def write_output(prog: str, path: str | None, text: str) -> bool:
         sys.stdout.write(text)
         return True
     try:
-        with open(path, "w", encoding="utf-8") as f:
-            f.write(text)
+        write_text_atomic(path, text)  # complete or not at all: an input it replaces survives a failure
     except OSError as e:
         print(f"{prog}: error: cannot write '{path}': {e.strerror}", file=sys.stderr)
         return False

@@ -41,6 +41,7 @@ from meshc.layout.errors import LayoutError
 from meshc.layout.shapes import fmt_shape
 from meshc.layout.system import system
 from meshc.tools.common import add_version, tool_main
+from meshc.tools.safe_io import write_atomic
 
 # A CLI entry point: the compiler, the interpreters and rich are imported inside the functions
 # that use them, so `meshc-run --help` and an argument error answer without loading them (about
@@ -177,18 +178,31 @@ def _summary(name: str, v, full: bool) -> str:
     return f"{head}  {stats}  [{first}{', ...' if flat.size > 6 else ''}]"
 
 
-def _write_files(args, result) -> None:
-    """--report-json and --trace."""
+def _write_files(args, result, pending: list) -> None:
+    """--report-json and --trace, made now and written (`_write_pending`) once every module ran
+    and checked without an error."""
     from meshc.interp.result_export import chrome_trace
 
-    try:
-        if args.report_json:
-            result.to_json(args.report_json)
-        if args.trace:
-            with open(args.trace, "w", encoding="utf-8") as f:
-                json.dump(chrome_trace(result), f)
-    except OSError as e:
-        raise _Fail(f"meshc-run: error: cannot write '{e.filename}': {e.strerror}") from None
+    if args.report_json:
+        pending.append((args.report_json, "--report-json", (result.to_json() + "\n").encode()))
+    if args.trace:
+        pending.append((args.trace, "--trace", json.dumps(chrome_trace(result)).encode()))
+
+
+def _write_pending(pending: list) -> None:
+    """The output files of a run that succeeded, each written whole or not at all (safe_io)."""
+    for path, what, data in pending:
+        try:
+            if what == "--save-outputs":
+                os.makedirs(os.path.dirname(path), exist_ok=True)
+                write_atomic(path, lambda f, a=data: np.save(f, a))
+            else:
+                write_atomic(path, lambda f, d=data: f.write(d))
+        except OSError as e:
+            if what == "--save-outputs":
+                raise _Fail(f"meshc-run: error: --save-outputs: cannot write to '{os.path.dirname(path)}': "
+                            f"{e.strerror or e}") from None
+            raise _Fail(f"meshc-run: error: cannot write '{path}': {e.strerror or e}") from None
 
 
 def run(argv: list[str] | None = None) -> int:
@@ -209,22 +223,28 @@ def run(argv: list[str] | None = None) -> int:
         else:
             gchunks = [None] * len(chunks)
         code = 0
+        pending: list = []  # output files, written only when every module ran and checked
         for i, (chunk, gchunk) in enumerate(zip(chunks, gchunks)):
             if len(chunks) > 1:
                 print(f"// ----- module {i}")
             try:
                 with np.errstate(all="ignore"):  # inf and nan propagate as on the device, silently
-                    code = max(code, _run_one(args, chunk, gchunk, inputs))
+                    code = max(code, _run_one(args, chunk, gchunk, inputs, pending))
             except _Fail as e:  # each module fails on its own
                 print(str(e), file=sys.stderr)
                 code = 1
+        if code == 0:
+            _write_pending(pending)
+        elif pending:
+            print("meshc-run: no output files written (--save-outputs, --report-json, --trace): the run failed",
+                  file=sys.stderr)
         return code
     except _Fail as e:
         print(str(e), file=sys.stderr)
         return 1
 
 
-def _run_one(args, text: str, golden_text: str | None, inputs: dict) -> int:
+def _run_one(args, text: str, golden_text: str | None, inputs: dict, pending: list) -> int:
     from rich.console import Console
 
     from meshc import lower, run as sim_run
@@ -270,12 +290,13 @@ def _run_one(args, text: str, golden_text: str | None, inputs: dict) -> int:
         else:
             print(_summary(name, v, args.full))
     if args.save_outputs:
-        _save_outputs(args.save_outputs, f"{f.sym_name.data}." if args.split_input_file else "", result.names, shown)
+        _save_outputs(args.save_outputs, f"{f.sym_name.data}." if args.split_input_file else "", result.names, shown,
+                      pending)
     if args.report:
         from meshc.tools.report import print_report
 
         print_report(result, Console(width=140))
-    _write_files(args, result)
+    _write_files(args, result, pending)
 
     code = 0
     if args.check:
@@ -349,17 +370,13 @@ def _aggregated(specs: list[str], result) -> list:
     return shown
 
 
-def _save_outputs(folder: str, prefix: str, names: list[str], outputs: list) -> None:
-    """Every output as FOLDER/<prefix><name>.npy (a distributed one stacked, one row a device);
-    a folder that cannot be made or written is an error about the --save-outputs argument."""
-    try:
-        os.makedirs(folder, exist_ok=True)
-        for name, v in zip(names, outputs):
-            arr = np.stack(v) if isinstance(v, list) else v
-            np.save(os.path.join(folder, f"{prefix}{name}.npy"), arr)
-    except OSError as e:
-        raise _Fail(f"meshc-run: error: --save-outputs: cannot write to '{folder}': "
-                    f"{e.strerror or e}") from None
+def _save_outputs(folder: str, prefix: str, names: list[str], outputs: list, pending: list) -> None:
+    """Every output as FOLDER/<prefix><name>.npy (a distributed one stacked, one row a device),
+    written by `_write_pending` when the whole run succeeded; a folder that cannot be made or
+    written is then an error about the --save-outputs argument."""
+    for name, v in zip(names, outputs):
+        arr = np.stack(v) if isinstance(v, list) else np.asarray(v)
+        pending.append((os.path.join(folder, f"{prefix}{name}.npy"), "--save-outputs", arr))
 
 
 def _reference(args, module, lowered, source: SourceFile, golden_text: str | None):
