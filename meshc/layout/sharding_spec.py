@@ -9,8 +9,17 @@
 * named form (the MoE resharding notes): one entry per tensor dim, `NAME[=size]` followed by `/AXIS[=size]` for
   each mesh axis sharding it, major first: `B=2/DP=2`, `T=8/DP=2/TP=4` (T split over DP, then
   each piece over TP), `E=8` or `E` (replicated). A spec is in the named form as soon as one
-  entry has a `=` or a `/` or is a bare name other than R, S and S<digits> (`[E, C]`). Without `mesh=` or `on [...]` the mesh is made of the axes in the
-  order they appear (every one needs its size there); axes appearing nowhere need `on [...]`.
+  entry has a `=` or a `/` (`[E, B/DP, C=1, M/TP]`: E is a replicated dim). Without `mesh=` or
+  `on [...]` the mesh is made of the axes in the order they appear (every one needs its size
+  there); axes appearing nowhere need `on [...]`.
+
+* mesh axis names (JAX's PartitionSpec): one entry per tensor dim, the name of the mesh axis
+  splitting it (`[data, None]`), a parenthesised list of them, major first (`[(data, model), R]`),
+  or `None` / `R` (replicated), over a mesh that names its axes (`mesh=Mesh(..., names)` or
+  `on [data=2, model=4]`). A spec with no `=` and no `/` whose bare names are not all axes of
+  such a mesh is refused (it was read as replicated named dims, `[data, R]` as `[R, R]`): the
+  error shows the accepted forms. In the named form (some `=` or `/`) a bare name is a
+  replicated tensor dim, and one that is also a mesh axis's name is refused as ambiguous.
 
 Partial sums: a trailing `P(<axes>)` (`P(1)`, `P(0,1)`, `P(TP)`) or `P<digits>` (`P1`): the
 devices along those mesh axes hold addends of the tensor; the tensor is their sum.
@@ -109,6 +118,9 @@ class _Build(Transformer):
     def paren_dim(self, name, *axes):
         return _Dim(name, "paren", str(name), None, list(axes))
 
+    def tuple_dim(self, *axes):
+        return _Dim(axes[0].tok, "tuple", "(", None, list(axes))
+
     def partial(self, name, *axes):
         return ("partial", name, list(axes))
 
@@ -130,8 +142,30 @@ class _Build(Transformer):
 
 
 def _is_index_word(name: str) -> bool:
-    """R, S and S<digits> are the index form's words; any other bare name is a named dim."""
-    return name in ("R", "S") or bool(_INDEX_SHARD.match(name))
+    """R, None, S and S<digits> are the index form's words; any other bare name is a mesh axis
+    name (or, in the named form, a tensor dim's)."""
+    return name in ("R", "S", "None") or bool(_INDEX_SHARD.match(name))
+
+
+def _is_bare(d: _Dim) -> bool:
+    return d.kind == "plain" and d.size is None and not d.axes
+
+
+_FORMS = ("accepted forms: the index form [S0, R] or [S(0), R]; mesh axis names as in JAX's PartitionSpec, "
+          "[data, None] or [(data, model), R], over a mesh that names its axes ([data, R] on [data=2, model=4]; "
+          "in a #tt.sharding: mesh = [data=2, model=4]); the named form [B=8/data=2, M=4]")
+
+
+def _bare_axis_error(d: _Dim, mesh: Mesh | None) -> _SpecError:
+    """A bare name the mesh does not name: never read as a replicated dim (it would be a guess)."""
+    if mesh is None:
+        where = "the spec names no mesh"
+    elif isinstance(mesh, UnboundMesh) or not mesh.names:
+        where = ("the module's mesh does not name its axes" if isinstance(mesh, UnboundMesh)
+                 else f"the mesh {fmt_shape(mesh.shape)} does not name its axes")
+    else:
+        where = f"the mesh {mesh} has no axis named '{d.name}'"
+    return _err(d.tok, f"'{d.name}' would shard this dim over a mesh axis of that name, but {where}; {_FORMS}")
 
 
 def _digits_axes(tok: Token, digits: str) -> list[_Axis]:
@@ -210,9 +244,31 @@ def _interpret(items: list, mesh: Mesh | None, text: str) -> ShardingSpec:
     partial = next((i for i in items if isinstance(i, tuple) and i[0] == "partial"), None)
     clause = next((i for i in items if isinstance(i, tuple) and i[0] == "mesh"), None)
 
-    named = any(d.kind == "plain" and (d.size is not None or d.axes or not _is_index_word(d.name)) for d in dims)
+    # the named form has a `=` or a `/`; bare names without either are mesh axis names (JAX's form)
+    named = any(d.kind == "plain" and (d.size is not None or d.axes) for d in dims)
+    given = clause[2] if clause is not None else mesh
+    axis_names = set(given.names) if given is not None and not isinstance(given, UnboundMesh) else set()
+    if named:
+        for d in dims:
+            if _is_bare(d) and d.name in axis_names:
+                raise _err(d.tok, f"'{d.name}' is a mesh axis, but in the named form (NAME=size/AXIS) a bare entry "
+                                  f"is a replicated tensor dim: write the dim as NAME/{d.name} to shard it over "
+                                  f"'{d.name}', or give the dim another name")
     dim_axes: list[list[_Axis]] = []
     for d in dims:
+        if not named and _is_bare(d) and not _is_index_word(d.name) and not _is_index_word(d.name.upper()):
+            if d.name not in axis_names:
+                raise _bare_axis_error(d, given)
+            dim_axes.append([_Axis(d.tok, d.name, None, None)])
+            continue
+        if d.kind == "tuple":
+            if named:
+                raise _err(d.tok, "'(axes)' is the mesh-axis-name form; in the named form write NAME/AXIS/AXIS")
+            dim_axes.append(d.axes)
+            continue
+        if not named and _is_bare(d) and d.name == "None":
+            dim_axes.append([])
+            continue
         if d.kind == "plain" and d.name == "S" and d.size is None and not d.axes:
             raise _err(d.tok, "S needs the mesh axes it shards over (S0, S01, S(TP)); "
                               "a dim named S needs =size or /AXIS")
@@ -309,9 +365,8 @@ def _mesh_text(mesh: Mesh) -> str:
 def format_spec(spec: ShardingSpec, include_mesh: bool = True) -> str:
     """Print a spec so that parse_spec reads it back equal; `include_mesh=False` drops `on ...`."""
     mesh = spec.mesh
-    readable_as_named = spec.dim_names and (
-        any(spec.dims) or any(n is not None for n in spec.dim_sizes)
-        or not all(_is_index_word(n) for n in spec.dim_names))
+    # the named form needs a `=` or a `/` to read back as one (bare names alone are mesh axes)
+    readable_as_named = spec.dim_names and (any(spec.dims) or any(n is not None for n in spec.dim_sizes))
     if readable_as_named and mesh.names:
         def dim(i: int) -> str:
             t = spec.dim_names[i]

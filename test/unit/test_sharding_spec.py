@@ -137,7 +137,19 @@ ERRORS = [
     ("[S0, R] $", (2, 2), "column 9: unexpected character '$'"),
     ("[B=2/DP=2, S(TP)]", None, "is the index form"),
     ("[s0, r]", (2, 2), "column 2: 's0' looks like the index form, whose words are upper case: write S0"),
-    ("[E, S0]", (2, 2), "column 5: 'S0' is the index form, but this spec is in the named form"),
+    ("[E=2, S0]", (2, 2), "column 7: 'S0' is the index form, but this spec is in the named form"),
+    # a bare name is a mesh axis's name (JAX's PartitionSpec); over a mesh that does not name it,
+    # it is refused (it used to read as a replicated named dim: [data, R] meant [R, R])
+    ("[data, R]", (2, 4), "column 2: 'data' would shard this dim over a mesh axis of that name, but the mesh "
+                          "2x4 does not name its axes; accepted forms: the index form [S0, R]"),
+    ("[x, None]", Mesh((2, 4), ("data", "model")), "column 2: 'x' would shard this dim over a mesh axis of that "
+                                                   "name, but the mesh [data=2, model=4] has no axis named 'x'"),
+    ("[E, C]", Mesh((2,), ("EP",)), "column 2: 'E' would shard this dim over a mesh axis of that name"),
+    ("[data, R]", None, "column 2: 'data' would shard this dim over a mesh axis of that name, but the spec "
+                        "names no mesh"),
+    ("[R, (data, y)] on [data=2, model=4]", None, "column 12: the mesh has no axis named 'y'"),
+    ("[DP, B=2/TP=2] on [DP=2, TP=2]", None, "column 2: 'DP' is a mesh axis, but in the named form"),
+    ("[(DP), B=2/TP=2] on [DP=2, TP=2]", None, "column 3: '(axes)' is the mesh-axis-name form"),
 ]
 
 
@@ -177,13 +189,46 @@ def test_to_global_list_in_device_order_and_bad_shapes():
         to_global({(0, 0): np.ones((2, 2))}, spec)
 
 
-def test_bare_names_are_replicated_named_dims():
-    spec = parse_spec("[E, C]", Mesh((2,), ("EP",)))
-    assert spec.dims == ((), ()) and spec.dim_names == ("E", "C")
-    assert format_spec(spec) == "[E, C] on [EP=2]"
+def test_mesh_axis_names_as_jax_writes_them():
+    # JAX: PartitionSpec('data', None) over Mesh(devices (2, 4), ('data', 'model')) splits dim 0
+    # over 'data' (mesh axis 0); PartitionSpec(('data', 'model')) splits it over both, data major
+    mesh = Mesh((2, 4), ("data", "model"))
+    assert parse_spec("[data, None]", mesh) == parse_spec("[S0, R]", mesh)
+    assert parse_spec("[None, model]", mesh).dims == ((), (1,))
+    assert parse_spec("[(data, model), R]", mesh).dims == ((0, 1), ())
+    assert parse_spec("[(model, data), R]", mesh).dims == ((1, 0), ())
+    assert parse_spec("[R, data] on [data=2, model=4]").dims == ((), (0,))
+    both = parse_spec("[model, data] P(x)", Mesh((2, 4, 2), ("data", "model", "x")))
+    assert both.dims == ((1,), (0,)) and both.partial == (2,)
+    # the named form keeps its bare replicated dims, printed back with their sizes or as R
+    spec = parse_spec("[E, B/DP, C=1, M/TP] on [DP=2, CP=2, TP=2]")
+    assert spec.dims == ((), (0,), (), (2,)) and spec.dim_names == ("E", "B", "C", "M")
+    assert parse_spec(format_spec(spec)) == spec
+    rep = ShardingSpec(Mesh((2,), ("EP",)), ((), ()), dim_names=("E", "C"), dim_sizes=(None, None))
+    assert format_spec(rep) == "[R, R] on [EP=2]" and parse_spec(format_spec(rep)) == rep
+
+
+def test_tt_sharding_with_axis_names_reads_them_or_refuses_located():
+    from meshc.dialects.tt import ShardingAttr  # noqa: F401  (the dialect reads specs with parse_spec_unbound)
+    from meshc.layout.sharding_spec import parse_spec_unbound
+
+    assert parse_spec_unbound("[data, R] on [data=2, model=4]").dims == ((0,), ())
+    with pytest.raises(LayoutError, match="column 2: 'data' would shard this dim over a mesh axis of that name, "
+                                          "but the module's mesh does not name its axes"):
+        parse_spec_unbound("[data, R]")
 
 
 def test_named_sizes_are_checked_against_the_tensor():
     spec = parse_spec("[B=2/DP=2, M=4]")
     with pytest.raises(LayoutError, match="declares dim M of size 4, the tensor has 3"):
         from_global(np.zeros((2, 3)), spec)
+
+
+def test_visualize_sharding_reads_axis_names_or_refuses():
+    import meshc
+
+    with pytest.raises(LayoutError, match="'x' would shard this dim over a mesh axis of that name, but the mesh "
+                                          "2x4 does not name its axes"):
+        meshc.visualize_sharding((8, 8), "[x, None]", (2, 4), text=False)
+    view = meshc.visualize_sharding((8, 8), "[x, None]", Mesh((2, 4), ("x", "y")), text=False)
+    assert len(view.blocks) == 2 and view.blocks[1].devices == ((1, 0), (1, 1), (1, 2), (1, 3))
