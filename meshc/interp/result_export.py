@@ -6,20 +6,18 @@ Chrome / Perfetto trace of the simulated timeline.
   --report-json`): traffic per link, NOC, DRAM bank and host link, memory per chip, the time
   model with its bandwidths, and every op with its own traffic, start and duration;
 * `chrome_trace(result)`: the JSON trace event format (chrome://tracing, ui.perfetto.dev) of the
-  time model of meshc/sim/traffic.py: ops run one after the other, each as long as its busiest
-  resource; inside an op every chip's NOC, DRAM and host link and every ethernet link direction
-  is busy for its bytes over its bandwidth. One process a chip (threads NOC, DRAM, host), one
-  for the ethernet links (a thread per link direction), one for the program's ops.
+  time model (meshc.layout.timemodel): ops run one after the other in program order; inside an
+  op each resource (compute, DRAM, NOC, ethernet, latency, host) is busy for its time, one
+  thread a resource; the ethernet links process has a thread per link direction carrying the
+  op's bytes. One process for the program's ops, one for the resources, one for the links.
 """
 
 from __future__ import annotations
 
-from collections import Counter
-
 import numpy as np
 
-from meshc.sim.traffic import DRAM_BYTES_PER_S, ETH_BYTES_PER_S, HOST_BYTES_PER_S, NOC_BYTES_PER_S
 from meshc.layout.shapes import fmt_shape
+from meshc.layout.timemodel import OVERLAP_MISS
 
 
 def _output_info(name: str, v) -> dict:
@@ -55,7 +53,7 @@ def report(result) -> dict:
     starts = _starts(result)
     ops = []
     for i, (o, s) in enumerate(zip(result.ops, starts)):
-        ops.append({"index": i, "name": o.name, "start_s": s, "seconds": o.seconds,
+        ops.append({"index": i, "name": o.name, "start_s": s, "seconds": o.seconds, "time": o.time.as_dict(),
                     "totals": _totals(o.traffic), "traffic": o.traffic.as_dict()})
     system = result.system
     return {
@@ -68,10 +66,11 @@ def report(result) -> dict:
                    "per_chip": {str(c): _chip_memory(m) for c, m in sorted(result.memory.items())}},
         "time_model": {
             "seconds": result.time_estimate,
-            "rule": "each op takes as long as its busiest resource; ops run one after the other; "
-                    "compute is not modelled",
-            "bytes_per_second": {"ethernet_link_direction": ETH_BYTES_PER_S, "dram_chip": DRAM_BYTES_PER_S,
-                                 "noc_chip": NOC_BYTES_PER_S, "host_link": HOST_BYTES_PER_S},
+            "device_seconds": sum(o.time.device_s for o in result.ops),
+            "host_seconds": sum(o.time.host for o in result.ops),
+            "rule": f"an op takes its latency terms + max(compute, movement) + {OVERLAP_MISS} x min(compute, "
+                    "movement), movement the slowest of DRAM, NOC and ethernet; host transfers are added "
+                    "apart; ops run one after the other (meshc.layout.timemodel)",
         },
         "ops": ops,
     }
@@ -104,59 +103,46 @@ def summary(result) -> str:
         f"DRAM {tot['dram_read_bytes']:,} B read / {tot['dram_write_bytes']:,} B written, "
         f"host {tot['host_to_device_bytes']:,} B in / {tot['device_to_host_bytes']:,} B out",
         f"peak L1 a core: {int(result.peak_l1_core):,} B; time estimate: {result.time_estimate * 1e6:.3f} us "
-        "(busiest resource per op, compute not modelled)",
+        f"(device {sum(o.time.device_s for o in result.ops) * 1e6:.3f} us, "
+        f"host transfers {sum(o.time.host for o in result.ops) * 1e6:.3f} us)",
     ]
     return "\n".join(lines)
 
 
-def _resource_times(traffic) -> tuple[dict, dict]:
-    """({chip: {"NOC"|"DRAM"|"host": seconds}}, {(a, b): seconds}) of one op's traffic."""
-    chips: dict = {}
-    for c, v in traffic.noc.items():
-        chips.setdefault(c, Counter())["NOC"] += v / NOC_BYTES_PER_S
-    for (c, _bank), v in list(traffic.dram_read.items()) + list(traffic.dram_write.items()):
-        chips.setdefault(c, Counter())["DRAM"] += v / DRAM_BYTES_PER_S
-    for c, v in list(traffic.host_to_device.items()) + list(traffic.device_to_host.items()):
-        chips.setdefault(c, Counter())["host"] += v / HOST_BYTES_PER_S
-    links = {k: v / ETH_BYTES_PER_S for k, v in traffic.link.items()}
-    return chips, links
-
-
 LINKS_PID = 10_000
 PROGRAM_PID = 10_001
-_THREADS = {"NOC": 1, "DRAM": 2, "host": 3}
+RESOURCES_PID = 10_002
+_THREADS = {"compute": 1, "dram": 2, "noc": 3, "ethernet": 4, "latency": 5, "host": 6}
 
 
 def chrome_trace(result) -> dict:
     """The simulated timeline in the Chrome trace event format (times in microseconds)."""
     events: list[dict] = []
-    seen_chips: set = set()
     link_tid: dict = {}
     us = 1e6
     for i, (o, start) in enumerate(zip(result.ops, _starts(result))):
+        t = o.time
         events.append({"name": o.name, "cat": "op", "ph": "X", "pid": PROGRAM_PID, "tid": 0,
-                       "ts": start * us, "dur": o.seconds * us, "args": {"index": i, **_totals(o.traffic)}})
-        chips, links = _resource_times(o.traffic)
-        for c, busy in sorted(chips.items()):
-            seen_chips.add(c)
-            for what, sec in busy.items():
-                events.append({"name": o.name, "cat": what, "ph": "X", "pid": int(c), "tid": _THREADS[what],
+                       "ts": start * us, "dur": o.seconds * us,
+                       "args": {"index": i, "bound": t.bound, **_totals(o.traffic)}})
+        for what, tid in _THREADS.items():
+            sec = getattr(t, what)
+            if sec > 0:
+                events.append({"name": o.name, "cat": what, "ph": "X", "pid": RESOURCES_PID, "tid": tid,
                                "ts": start * us, "dur": sec * us, "args": {"op": i}})
-        for (a, b), sec in sorted(links.items()):
+        for (a, b), n in sorted(o.traffic.link.items()):
             tid = link_tid.setdefault((a, b), len(link_tid) + 1)
             events.append({"name": o.name, "cat": "ethernet", "ph": "X", "pid": LINKS_PID, "tid": tid,
-                           "ts": start * us, "dur": sec * us,
-                           "args": {"op": i, "bytes": int(o.traffic.link[(a, b)])}})
+                           "ts": start * us, "dur": t.ethernet * us, "args": {"op": i, "bytes": int(n)}})
     meta = [{"name": "process_name", "ph": "M", "pid": PROGRAM_PID, "args": {"name": "program (ops)"}},
             {"name": "thread_name", "ph": "M", "pid": PROGRAM_PID, "tid": 0, "args": {"name": "ops"}},
+            {"name": "process_name", "ph": "M", "pid": RESOURCES_PID, "args": {"name": "resources"}},
             {"name": "process_name", "ph": "M", "pid": LINKS_PID, "args": {"name": "ethernet links"}}]
-    for c in sorted(seen_chips):
-        meta.append({"name": "process_name", "ph": "M", "pid": int(c), "args": {"name": f"chip {c}"}})
-        for what, tid in _THREADS.items():
-            meta.append({"name": "thread_name", "ph": "M", "pid": int(c), "tid": tid, "args": {"name": what}})
+    for what, tid in _THREADS.items():
+        meta.append({"name": "thread_name", "ph": "M", "pid": RESOURCES_PID, "tid": tid, "args": {"name": what}})
     for (a, b), tid in link_tid.items():
         meta.append({"name": "thread_name", "ph": "M", "pid": LINKS_PID, "tid": tid,
                      "args": {"name": f"chip {a} -> chip {b}"}})
     return {"traceEvents": meta + events, "displayTimeUnit": "ns",
-            "otherData": {"source": "meshc-run time model (meshc/sim/traffic.py)",
+            "otherData": {"source": "meshc-run time model (meshc/layout/timemodel.py)",
                           "total_us": result.time_estimate * us}}

@@ -28,12 +28,6 @@ Arch = ArchFacts
 
 ARCHS: dict[str, Arch] = ARCH_FACTS
 
-# the time model's rates until it reads the table per op (docs/simulator.md)
-ETH_BYTES_PER_S = ARCH_FACTS[DEFAULT_ARCH].eth_bytes_per_s
-DRAM_BYTES_PER_S = ARCH_FACTS[DEFAULT_ARCH].dram_bytes_per_s
-NOC_BYTES_PER_S = 32 * 1e9
-HOST_BYTES_PER_S = ARCH_FACTS[DEFAULT_ARCH].pcie_bytes_per_s
-
 
 def get_arch(name: str) -> Arch:
     if name not in ARCHS:

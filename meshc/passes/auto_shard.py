@@ -37,7 +37,9 @@ from meshc.dialects.tt import module_device
 from meshc.layout.mesh import Mesh, ShardingSpec, spec_from_shard_dims
 from meshc.layout.shapes import fmt_shape
 from meshc.layout.sharding_rules import canonical, replicated
-from meshc.layout.system import ETH_BYTES_PER_S, HOST_BYTES_PER_S, NOC_BYTES_PER_S, SYSTEMS
+from meshc.layout.hardware import ARCH_FACTS, DEFAULT_ARCH, SYSTEM_FACTS
+from meshc.layout.system import SYSTEMS
+from meshc.layout.timemodel import host_s, link_s, noc_s
 from meshc.passes.lowering_utils import module_mesh
 from meshc.passes.propagate_sharding import plan_function
 from meshc.passes.register_device import RegisterDevicePass
@@ -73,8 +75,12 @@ def estimate(f: func.FuncOp, mesh: Mesh, ins: list[ShardingSpec], outs: list[Sha
     """The predicted time of `f` partitioned with these shardings (module docstring)."""
     ops = body_ops(f)
     n = mesh.size
+    arch = ARCH_FACTS[DEFAULT_ARCH]
+    cores = arch.grid[0] * arch.grid[1]
+    links = max(1, min((s.links_per_pair for s in SYSTEM_FACTS.values() if math.prod(s.mesh_shape) >= n),
+                       default=1))
     args = f.body.blocks.first.args
-    time = sum(_local_bytes(a, s) * n for a, s in zip(args, ins)) / HOST_BYTES_PER_S
+    time = host_s(arch, sum(_local_bytes(a, s) * n for a, s in zip(args, ins)), min(n, 4))
     moved = 0.0
     for op in ops[:-1]:
         if op.name == "ttir.sharding_constraint":
@@ -86,13 +92,13 @@ def estimate(f: func.FuncOp, mesh: Mesh, ins: list[ShardingSpec], outs: list[Sha
         for v, spec in pairs:
             b = reshard_bytes(v, chosen[v], spec)
             moved += b
-            time += b / n / ETH_BYTES_PER_S
+            time += link_s(arch, b / n, links)[1]
         local = sum(_local_bytes(v, s) for v, s in pairs) + sum(_local_bytes(r, chosen[r]) for r in op.results)
-        time += local / NOC_BYTES_PER_S
+        time += noc_s(arch, local, cores) + arch.op_launch_s
     for v, spec in zip(ops[-1].operands, outs):
         b = reshard_bytes(v, chosen[v], spec)
         moved += b
-        time += b / n / ETH_BYTES_PER_S + math.prod(shape(v)) * _itemsize(v) / HOST_BYTES_PER_S
+        time += link_s(arch, b / n, links)[1] + host_s(arch, math.prod(shape(v)) * _itemsize(v), min(n, 4))
     return Estimate(time, moved)
 
 

@@ -218,6 +218,10 @@ class Collectives:
         if fn is None:
             raise LayoutError(f"the simulator has no traffic model for the collective '{kind}' "
                               f"(it has: {', '.join(RUNS)})")
+        if kind in CCL_KINDS and vals:
+            group = groups(self.m.mesh_shape, args.axis)[0]
+            topology = "ring" if self._is_ring(self._chips(group)) else "line"
+            self.m.charge_collective(kind, topology, len(group), self._bytes(vals[group[0]]))
         res = fn(self, vals, args)
         if args.reduce == "mean" and not self.m.abstract:
             res = [r / np.float32(self.m.mesh_shape[args.axis]) for r in res]
@@ -227,6 +231,9 @@ class Collectives:
 def _reduction(args: CollectiveArgs) -> str:
     return "sum" if args.reduce == "mean" else args.reduce
 
+
+CCL_KINDS = ("all_gather", "reduce_scatter", "all_reduce", "all_to_all")
+"""The collectives the time model times as TT's CCL report fits them (meshc.layout.timemodel)."""
 
 RUNS: dict[str, Callable[[Collectives, list[np.ndarray], CollectiveArgs], list[np.ndarray]]] = {
     "all_gather": lambda c, vals, a: c.all_gather(vals, a.dims[0], a.axis),

@@ -12,8 +12,9 @@ Host transfers go through a TT-Mesh ShardedBufferConfig (`write_host` / `read_ho
 device's piece is a view of the host tensor, meshc/layout/buffer_pieces.py, and whole shards move
 as array slices into the memories) or take one tensor a device (`write` / `read`); they count host
 bytes per chip, NOC bytes per chip and DRAM bytes per bank. `send` moves bytes between chips over
-routed ethernet hops. Ops bracket their traffic with `op(name)` so that the time model can charge
-each op its busiest resource.
+routed ethernet hops. Ops bracket their traffic with `op(name)` (and tell what they compute with
+`charge_compute` / `charge_collective`) so that the time model (meshc.layout.timemodel) times
+each op.
 
 An *abstract* machine (`abstract=True`) allocates and counts exactly as a data machine does but
 holds no bytes: transfers only count, and tensors read back are shape-only (zero-stride) arrays.
@@ -33,7 +34,9 @@ import numpy as np
 from meshc.layout.buffer_pieces import local_view, mesh_pieces
 from meshc.layout.dtypes import get_dtype
 from meshc.layout.errors import LayoutError
+from meshc.layout.hardware import arch_facts
 from meshc.layout.system import SystemDesc, mesh_view_chips, system as named_system
+from meshc.layout.timemodel import OpTime, collective_s, dram_s, host_s, link_s, noc_s
 from meshc.sim.allocator import allocate_lockstep
 from meshc.sim.encoding import decode
 from meshc.sim.links import router_for
@@ -74,6 +77,19 @@ class OpRecord:
     name: str
     traffic: Traffic
     seconds: float
+    """Device time plus host transfer time (`time.seconds`)."""
+    time: OpTime = OpTime()
+    """What each resource took (meshc.layout.timemodel)."""
+
+
+@dataclass
+class _Charges:
+    """What an op tells the time model beyond its traffic."""
+
+    compute: float = 0.0
+    program: bool = False
+    readers: int | None = None
+    collective: tuple | None = None
 
 
 class Machine:
@@ -84,6 +100,7 @@ class Machine:
         self.router = router_for(self.system)
         self.traffic = Traffic()
         self.ops: list[OpRecord] = []
+        self._charges: _Charges | None = None
         self.buffers: dict[int, MeshBuffer] = {}
         self._ids = itertools.count()
         self._count_keys: dict[tuple, tuple] = {}
@@ -106,6 +123,7 @@ class Machine:
             raise LayoutError("the chips of a mesh must be alike (one architecture, grid and memory size): "
                               "a mesh buffer takes the same address on every chip")
         arch = self.desc.arch_info
+        self.arch = arch_facts(self.desc.arch)
         gy, gx = self.grid = tuple(self.desc.grid)
         n = len(self.devices)
         where = f" of chip {self.devices[0]}" + (f" (and of the other {n - 1} chips of the mesh)" if n > 1 else "")
@@ -209,17 +227,67 @@ class Machine:
 
     @contextmanager
     def op(self, name: str):
-        """Charge the traffic inside the block to one op of the time model."""
+        """Charge the traffic inside the block (and what `charge_*` says) to one op of the time model."""
         before = self.traffic.copy()
+        outer, self._charges = self._charges, _Charges()
         try:
             yield
         finally:
+            charges, self._charges = self._charges, outer
             delta = self.traffic - before
-            self.ops.append(OpRecord(name, delta, delta.time_estimate()))
+            t = self.op_time(delta, charges)
+            self.ops.append(OpRecord(name, delta, t.seconds, t))
+
+    def charge_compute(self, seconds: float, dram_readers: int | None = None) -> None:
+        """The current op runs a device program computing for `seconds` (meshc.layout.timemodel);
+        `dram_readers`: the cores that stream its DRAM operands (a matmul's one row)."""
+        if self._charges is not None:
+            self._charges.compute += seconds
+            self._charges.program = True
+            if dram_readers is not None:
+                self._charges.readers = dram_readers
+
+    def charge_collective(self, kind: str, topology: str, n: int, input_bytes: float) -> None:
+        """The current op is the collective `kind` over groups of `n` devices (`topology` line or
+        ring), each device's input `input_bytes`: its ethernet time is the CCL model's."""
+        if self._charges is not None:
+            self._charges.collective = (kind, topology, n, input_bytes)
+
+    def op_time(self, t: Traffic, charges: _Charges | None = None) -> OpTime:
+        """One op's time (meshc.layout.timemodel): compute as charged; DRAM and NOC of the
+        busiest chip; a charged collective as alpha-beta, other link traffic as its busiest link
+        direction; host bytes over the system's host links; a device program's launch."""
+        c = charges or _Charges()
+        arch = self.arch
+        per_chip: dict = {}
+        for (chip, _bank), v in list(t.dram_read.items()) + list(t.dram_write.items()):
+            per_chip[chip] = per_chip.get(chip, 0) + v
+        dram = dram_s(arch, max(per_chip.values(), default=0), c.readers)
+        noc = noc_s(arch, max(t.noc.values(), default=0), self.grid[0] * self.grid[1])
+        links = self.system.links_per_pair
+        if c.collective is not None:
+            latency, eth = collective_s(arch, *c.collective, links=links)
+        else:
+            latency, eth = link_s(arch, max(t.link.values(), default=0), links)
+            on_chip = bool(t.noc or t.dram_read or t.dram_write)
+            if c.program or (on_chip and not t.host_bytes):
+                latency += arch.op_launch_s
+        hosts = min(self.system.host_links or self.num_devices, self.num_devices)
+        return OpTime(compute=c.compute, dram=dram, noc=noc, ethernet=eth, latency=latency,
+                      host=host_s(arch, t.host_bytes, hosts))
 
     @property
     def time_estimate(self) -> float:
+        """Device time plus host transfer time of every op, in program order."""
         return sum(o.seconds for o in self.ops)
+
+    @property
+    def device_time(self) -> float:
+        return sum(o.time.device_s for o in self.ops)
+
+    @property
+    def host_time(self) -> float:
+        return sum(o.time.host for o in self.ops)
 
     # ------------------------------------------------------------------ host transfers
 

@@ -9,19 +9,15 @@ Counted, per run:
 - `delivered`: bytes a chip-to-chip move delivers into its destination chip, keyed by that chip
   (each byte once, however many hops it took: the cost measure of docs/reshard.md).
 
-The time model (docs/simulator.md) is a bottleneck model per operation: an op takes as long as
-its busiest resource, where an ethernet link moves 100 Gb/s each way, a chip's DRAM 288 GB/s,
-a chip's NOC 32 B a cycle at 1 GHz and the host link 32 GB/s (PCIe gen4 x16); a run takes the
-sum of its ops. Compute time is not modelled.
+The time model that turns an op's counters into seconds is meshc.layout.timemodel, applied by
+`Machine.op_time` (docs/simulator.md, "The time model").
 """
 
 from __future__ import annotations
 
 from collections import Counter
 
-from meshc.layout.system import DRAM_BYTES_PER_S, ETH_BYTES_PER_S, HOST_BYTES_PER_S, NOC_BYTES_PER_S
-
-__all__ = ["DRAM_BYTES_PER_S", "ETH_BYTES_PER_S", "HOST_BYTES_PER_S", "NOC_BYTES_PER_S", "Traffic"]
+__all__ = ["Traffic"]
 
 
 _FIELDS = ("link", "noc", "dram_read", "dram_write", "host_to_device", "device_to_host", "delivered")
@@ -111,17 +107,3 @@ class Traffic:
             return {"->".join(map(str, k)) if isinstance(k, tuple) else str(k): int(v) for k, v in sorted(c.items())}
 
         return {f: keyed(self.counter(f)) for f in _FIELDS}
-
-    def time_estimate(self) -> float:
-        """Seconds for this traffic if it all happened in one op (the busiest resource)."""
-        times = [0.0]
-        times += [v / ETH_BYTES_PER_S for v in self.link.values()]
-        times += [v / NOC_BYTES_PER_S for v in self.noc.values()]
-        dram_chip: Counter = Counter()
-        for (chip, _bank), v in self.dram_read.items():
-            dram_chip[chip] += v
-        for (chip, _bank), v in self.dram_write.items():
-            dram_chip[chip] += v
-        times += [v / DRAM_BYTES_PER_S for v in dram_chip.values()]
-        times.append(self.host_bytes / HOST_BYTES_PER_S)
-        return max(times)

@@ -9,7 +9,8 @@ from collections import defaultdict
 from rich.console import Console
 from rich.table import Table
 
-from meshc.sim.traffic import DRAM_BYTES_PER_S, ETH_BYTES_PER_S, HOST_BYTES_PER_S, NOC_BYTES_PER_S
+from meshc.layout.hardware import DEFAULT_ARCH, arch_facts
+from meshc.layout.timemodel import OVERLAP_MISS, link_s
 
 
 def _b(n: int) -> str:
@@ -18,11 +19,14 @@ def _b(n: int) -> str:
 
 def print_report(result, console: Console) -> None:
     t = result.traffic
+    system = result.system
+    arch = arch_facts(system.chips[0].arch if system is not None else DEFAULT_ARCH)
+    per_pair = system.links_per_pair if system is not None else 1
     links = Table(title="Ethernet traffic per link and direction", title_justify="left")
     for col in ("link", "bytes", "busy time (us)"):
         links.add_column(col, justify="right" if col != "link" else "left")
     for (a, b), n in sorted(t.link.items()):
-        links.add_row(f"chip {a} -> chip {b}", _b(n), f"{n / ETH_BYTES_PER_S * 1e6:.3f}")
+        links.add_row(f"chip {a} -> chip {b}", _b(n), f"{link_s(arch, n, per_pair)[1] * 1e6:.3f}")
     if not t.link:
         links.add_row("(none)", "0", "0")
     links.add_row("total", _b(t.link_bytes), "", style="bold")
@@ -58,22 +62,28 @@ def print_report(result, console: Console) -> None:
     ops = Table(title="Per op (in program order)", title_justify="left")
     for col in ("#", "op", "ethernet", "NOC", "DRAM", "host", "time (us)"):
         ops.add_column(col, justify="left" if col == "op" else "right")
+    times = Table(title="Per op time (us) and what bound it", title_justify="left")
+    for col in ("#", "compute", "DRAM", "NOC", "ethernet", "latency", "host", "op", "bound"):
+        times.add_column(col, justify="left" if col == "bound" else "right")
     for i, o in enumerate(result.ops):
-        ot = o.traffic
+        ot, tm = o.traffic, o.time
         dram = sum(ot.dram_read.values()) + sum(ot.dram_write.values())
         ops.add_row(str(i), o.name, _b(ot.link_bytes), _b(ot.noc_bytes), _b(dram), _b(ot.host_bytes),
                     f"{o.seconds * 1e6:.3f}")
+        times.add_row(str(i), *(f"{x * 1e6:.3f}" for x in (tm.compute, tm.dram, tm.noc, tm.ethernet, tm.latency,
+                                                             tm.host, o.seconds)), tm.bound)
     console.print(ops)
+    console.print(times)
 
     console.print(f"host <-> device: {_b(sum(t.host_to_device.values()))} B in, "
                   f"{_b(sum(t.device_to_host.values()))} B out")
     console.print(f"peak L1 a core: {_b(result.peak_l1_core)} B")
     _print_cores(result, console)
     console.print(
-        f"time estimate: {result.time_estimate * 1e6:.3f} us over {len(result.ops)} ops "
-        f"(each op takes its busiest resource: ethernet {ETH_BYTES_PER_S * 8 / 1e9:.0f} Gb/s a link and "
-        f"direction, DRAM {DRAM_BYTES_PER_S / 1e9:.0f} GB/s a chip, NOC {NOC_BYTES_PER_S / 1e9:.0f} GB/s a chip "
-        f"(32 B a cycle at 1 GHz), host {HOST_BYTES_PER_S / 1e9:.0f} GB/s; compute not modelled)"
+        f"time estimate: {result.time_estimate * 1e6:.3f} us over {len(result.ops)} ops: device "
+        f"{sum(o.time.device_s for o in result.ops) * 1e6:.3f} us, host transfers "
+        f"{sum(o.time.host for o in result.ops) * 1e6:.3f} us (meshc.layout.timemodel: per op its latency "
+        f"+ max(compute, data movement) + {OVERLAP_MISS} x the shorter; docs/simulator.md)"
     )
 
 

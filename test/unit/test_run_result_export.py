@@ -1,7 +1,9 @@
 """RunResult.summary() / to_json(), the Chrome trace, and the input type rules of meshc.run.
 
 The two-chip all_gather moves each chip's 4x4 f32 piece (64 B) to the other: 64 B on each link
-direction (hand count from the program; 64 B at 100 Gb/s = 5.12 ns)."""
+direction (hand count from the program). Its ethernet time is the CCL report's 2-device line
+all_gather: (N - 1) x 64 B over one link at 12.5 GB/s x 0.51 utilisation = 10.0392 ns; its
+latency 5.25 us + 1.75 us a hop x 1 hop = 7 us (the report's fit, tech_reports/CCLs)."""
 
 from __future__ import annotations
 
@@ -45,12 +47,16 @@ def test_to_json_and_summary(result, tmp_path):
     assert "1x2 mesh" in text and "ethernet 128 B" in text and "result0 4x8 float32" in text
 
 
-def test_trace_has_a_track_per_chip_and_link(result):
+def test_trace_has_a_track_per_resource_and_link(result):
     t = chrome_trace(result)["traceEvents"]
     names = {e["args"]["name"] for e in t if e["ph"] == "M"}
-    assert {"chip 0", "chip 1", "chip 0 -> chip 1", "chip 1 -> chip 0", "ethernet links"} <= names
+    assert {"compute", "dram", "noc", "ethernet", "latency", "host", "resources",
+            "chip 0 -> chip 1", "chip 1 -> chip 0", "ethernet links"} <= names
     eth = [e for e in t if e["ph"] == "X" and e["cat"] == "ethernet"]
-    assert [round(e["dur"], 6) for e in eth] == [0.00512, 0.00512]  # microseconds
+    # one event on the resources' ethernet lane, one on each link direction's lane
+    assert [round(e["dur"], 7) for e in eth] == [0.0100392] * 3  # microseconds
+    latency = [e for e in t if e["ph"] == "X" and e["cat"] == "latency" and e["name"] == "ttnn.all_gather"]
+    assert [round(e["dur"], 6) for e in latency] == [7.0]
     ops = [e for e in t if e["ph"] == "X" and e["cat"] == "op"]
     for a, b in zip(ops, ops[1:]):  # one after the other
         assert abs(a["ts"] + a["dur"] - b["ts"]) < 1e-9

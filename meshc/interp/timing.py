@@ -1,0 +1,39 @@
+"""What a simulated compute op tells the time model: its compute seconds on the cores that hold
+its result (meshc.layout.timemodel), charged to the machine's current op.
+
+A matmul is a 2D multicast matmul over its result's core grid (a sharded result's shard grid,
+else the chip's whole compute grid, as TTNN runs an interleaved matmul), at TTNN's default math
+fidelity for its weight format; any other op is timed by its cost class in
+meshc.layout.compute_ops over the result's elements.
+"""
+
+from __future__ import annotations
+
+import math
+
+from meshc.layout.timemodel import compute_s, matmul_compute_s, matmul_dram_readers
+from meshc.sim.machine import Machine
+
+
+def _grid(machine: Machine, layout) -> tuple[int, int]:
+    if layout.interleaved:
+        return tuple(machine.grid)
+    return tuple(layout.grid)
+
+
+def charge_compute(machine: Machine, kind: str, attrs: dict, operands, result) -> None:
+    """Charge one compute op on every device (they run alike): `operands` and `result` are the
+    op's device tensors (meshc.interp.runtime.SimTensor)."""
+    layout = result.buffer.layout
+    grid = _grid(machine, layout)
+    if kind == "matmul":
+        a, b = operands[0].shape, operands[1].shape
+        m_dim, k_dim = (a[-1], a[-2]) if attrs.get("transpose_a") else (a[-2], a[-1])
+        n_dim = b[-2] if attrs.get("transpose_b") else b[-1]
+        batch = math.prod(result.shape[:-2])
+        fmt = operands[1].buffer.layout.dtype.name
+        machine.charge_compute(matmul_compute_s(machine.arch, m_dim, k_dim, n_dim, grid, None, fmt, batch),
+                               matmul_dram_readers(grid))
+        return
+    fmt = layout.dtype.name
+    machine.charge_compute(compute_s(machine.arch, kind, math.prod(result.shape), grid[0] * grid[1], fmt))
