@@ -28,6 +28,7 @@ transfer ops. The simulator state (`SimRuntime`, meshc/interp/runtime.py) is its
 from __future__ import annotations
 
 import numpy as np
+from xdsl.dialects import func
 from xdsl.interpreter import Interpreter, impl, register_impls
 
 from meshc.errors import LocatedError
@@ -264,16 +265,30 @@ def sim_functions(machine: Machine) -> tuple[TTNNSimFunctions, SimRuntime]:
 
 
 class BufferLifetimes(Interpreter.Listener):
-    """Frees a value's buffer after its last use (reference counted across aliases)."""
+    """Frees a value's buffer after its last use (reference counted across aliases).
 
-    def __init__(self, rt: SimRuntime, body_ops, keep):
+    `of_program` follows calls too: the last uses are those of every function of the module, and
+    the values a callee returns are released only once its caller's `func.call` holds them (its
+    results take a reference first), so a tensor made in a callee lives on in the caller."""
+
+    def __init__(self, rt: SimRuntime, body_ops, keep, entry_return=None):
         self.rt = rt
         self.last_use: dict = {}
         for op in body_ops:
             for v in op.operands:
                 self.last_use[v] = op
         self.keep = keep
+        self.entry_return = entry_return
         self.values: dict = {}
+        self.returned: list[list[SimTensor]] = []
+
+    @classmethod
+    def of_program(cls, rt: SimRuntime, module, entry: func.FuncOp) -> "BufferLifetimes":
+        """Lifetimes over every function of `module` (not nested modules), `entry` the one run."""
+        ops = [op for f in module.body.block.ops if isinstance(f, func.FuncOp) and f.body.blocks
+               for op in f.body.blocks.first.ops]
+        ret = entry.body.blocks.first.last_op
+        return cls(rt, ops, set(ret.operands), ret)
 
     def did_interpret_op(self, op, results) -> None:
         for r, val in zip(op.results, results):
@@ -282,6 +297,16 @@ class BufferLifetimes(Interpreter.Listener):
                 self.values[r] = val
                 if r not in self.last_use and r not in self.keep:
                     self.rt.release(val)
+        callee_return = isinstance(op, func.ReturnOp) and self.entry_return is not None and op is not self.entry_return
+        held = []
         for v in set(op.operands):
             if self.last_use.get(v) is op and v in self.values and v not in self.keep:
-                self.rt.release(self.values.pop(v))
+                held.append(self.values.pop(v))
+        if callee_return:  # released once the caller's call holds them
+            self.returned.append(held)
+            return
+        for t in held:
+            self.rt.release(t)
+        if isinstance(op, func.CallOp) and self.returned:
+            for t in self.returned.pop():
+                self.rt.release(t)
