@@ -4,9 +4,14 @@ Python API (see docs/design.md):
     meshc.parse(text) -> ModuleOp
     meshc.compile(module_or_text, pipeline) -> ModuleOp
     meshc.lower(module, pipeline) -> ModuleOp   (ttir lowered for the simulator)
-    meshc.run(module, inputs) -> RunResult
-    meshc.from_jax(fn, *example_args, mesh=None) -> ModuleOp   (needs jax: pip install meshc[jax])
-    meshc.visualize_sharding(shape, spec, mesh) -> MeshView   which chip holds which block
+    meshc.run(module, inputs=None, *, pipeline=None, abstract=False, seed=0) -> RunResult
+        (inputs not given are seeded random, as meshc-run's; result.addressable_shards(i) gives
+        each device's piece with its device and index, as jax.Array.addressable_shards)
+    meshc.from_jax(fn, *example_args, mesh=None) -> ModuleOp   (needs jax: pip install -e '.[jax]')
+    meshc.visualize_sharding(shape, spec, mesh) -> MeshView   which chip holds which block (spec:
+        "[S0, R]", a JAX NamedSharding / PartitionSpec with its Mesh, or DTensor placements)
+    meshc.visualize_value(program, "%x") -> MeshView   where a value of a program lives (the
+        sharding the compiler chooses for a global-view program's values)
     meshc.layout            the placement model
 """
 
@@ -46,11 +51,13 @@ def lower(module, pipeline: str | None = None, target: str = "ttnn"):
     return compile(module.clone(), pipeline or f"ttir-to-{target}-pipeline")
 
 
-def run(module, inputs=None, entry: str | None = None, seed: int | None = None, mode: str = "sim",
+def run(module, inputs=None, *, entry: str | None = None, seed: int = 0, mode: str = "sim",
         pipeline: str | None = None, system=None, progress=None, target: str = "ttnn",
         source_device=None, abstract: bool = False):
     """Run a ttir, ttnn or ttmetal module (or its text) on the simulator, a ttir module lowered
-    first (to `target`, with `pipeline`); mode="golden" runs it on numpy. `progress` is an
+    first (to `target`, with `pipeline`); mode="golden" runs it on numpy. `inputs` (by argument
+    name, as the program names them: `{"x": ...}` for `%x`) may leave out any argument: it is
+    then seeded random (`seed`, default 0), as meshc-run does. `progress` is an
     interpreter listener; `source_device` the device of the program before it was lowered
     (default: the module's own); `abstract=True` runs on shapes only (meshc.interp.runner.run).
     Returns a RunResult; lowering errors raise DiagnosticError, bad input
@@ -75,10 +82,26 @@ def from_jax(fn, *example_args, mesh=None, system=None):
     return _from_jax(fn, *example_args, mesh=mesh, system=system)
 
 
+def visualize_value(program, value: str | None = None, *, output: str | None = None, text: bool | None = None):
+    """Show where a value of a program lives: `program` is a module, its text or a RunResult
+    (the module that ran); `value` as meshc-opt prints it (`"%h"`, `"%1"`; default: the first
+    value with a placement). A global-view program's value is shown with the sharding
+    ttir-propagate-sharding chooses for it (so is an intermediate of the program a lowered one
+    came from). Prints tables unless `text=False` (default: when no `output`); `output=` writes
+    a PNG or SVG. Returns the MeshView (or the one-chip Placement)."""
+    from meshc.tools.value_view import show_program_value
+
+    module = getattr(program, "module", program)
+    if isinstance(module, str):
+        module = parse(module)
+    return show_program_value(module, value, output=output, text=text)
+
+
 def visualize_sharding(shape, spec, mesh=None, **kwargs):
     """Show which chip holds which block of a tensor placed by a sharding spec on a mesh:
     `meshc.visualize_sharding((64, 64), "[S0, R]", (2, 4))` prints tables; `output="x.png"`
-    (or .svg) draws a picture. See meshc.viz.visualize_sharding."""
+    (or .svg) draws a picture. `spec` may also be a JAX NamedSharding, a PartitionSpec (with
+    `mesh` a JAX Mesh) or DTensor placements. See meshc.viz.visualize_sharding."""
     from meshc.viz import visualize_sharding as _visualize
 
     return _visualize(shape, spec, mesh, **kwargs)

@@ -220,8 +220,9 @@ class Importer:
         block = Block(arg_types=arg_types)
         self.block = block
         src_args = f.body.blocks.first.args  # type: ignore[union-attr]
-        for a, b in zip(src_args, block.args):
+        for i, (a, b) in enumerate(zip(src_args, block.args)):
             self.values[a] = b
+            b.name_hint = a.name_hint or f"arg{i}"  # named as the input names it: %arg0 is the input arg0
         results = self.inline_body(f)
         self.located_at = None
         block.add_op(func.ReturnOp(*results))
@@ -323,10 +324,25 @@ def parse_stablehlo(text: str, name: str) -> ModuleOp:
     return module
 
 
+_MESHC_DIALECTS = {"tt", "ttir", "ttnn", "ttmetal"}
+
+
+def _check_is_stablehlo(module: ModuleOp) -> None:
+    """A LocatedError at the first op of one of meshc's own dialects: such input is already past
+    the importer (a ttir, ttnn or ttmetal program), not StableHLO."""
+    for op in module.walk():
+        dialect = op_name(op).split(".")[0]
+        if dialect in _MESHC_DIALECTS:
+            raise LocatedError(f"is {dialect}, not StableHLO: this is a {dialect} program, and meshc-import translates "
+                               "StableHLO (as JAX exports it) into ttir; run it with meshc-run or transform it with "
+                               "meshc-opt", op)
+
+
 def import_module(module: ModuleOp, name: str = "<input>", mesh_shape: Sequence[int] | None = None,
                   entry: str | None = None, system: str | None = None) -> ModuleOp:
     """A parsed StableHLO module (unregistered ops) -> a verified ttir module."""
     try:
+        _check_is_stablehlo(module)
         out = Importer(module, name, mesh_shape).translate_module(entry, system)
     except LocatedError as e:
         raise DiagnosticError([_diagnostic(e, name)]) from None

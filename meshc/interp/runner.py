@@ -26,6 +26,7 @@ from meshc.interp.common import Distributed, element_dtype_name, find_entry, ran
 from meshc.interp.func import FuncFunctions
 from meshc.interp.result_export import report, summary
 from meshc.interp.runtime import SimTensor
+from meshc.interp.shards import Shard, output_shards
 from meshc.interp.ttir import golden_functions
 from meshc.interp.ttmetal import metal_functions
 from meshc.interp.ttnn import BufferLifetimes, sim_functions
@@ -77,6 +78,8 @@ class RunResult:
     system: object = None
     module: ModuleOp | None = None
     """The module that ran (a ttir module's lowered form)."""
+    entry: str | None = None
+    """The function that ran (its symbol name)."""
 
     @property
     def output_dict(self) -> dict[str, object]:
@@ -94,6 +97,13 @@ class RunResult:
             with open(path, "w", encoding="utf-8") as f:
                 f.write(text + "\n")
         return text
+
+    def addressable_shards(self, output: int | str = 0, spec=None) -> list[Shard]:
+        """One `Shard` a device (`.device` with its mesh coords, id and chip; `.index`, the slices
+        of the global tensor it holds; `.replica_id`; `.data`), as `jax.Array.addressable_shards`;
+        `spec` says how the pieces of an output left on the devices make one tensor
+        (meshc.interp.shards)."""
+        return output_shards(self, output, spec)
 
     def visualize_sharding(self, value: str | None = None, output: str | None = None, text: bool | None = None):
         """Show where a value of the program that ran lives (`"%1"`, `"%x"`; default: the first
@@ -338,5 +348,5 @@ def run(module: ModuleOp, inputs=None, entry: str | None = None, seed: int | Non
     result = RunResult(inputs=ins, traffic=machine.traffic, memory=machine.memory_use(),
                        peak_l1_core=machine.peak_l1_core, time_estimate=machine.time_estimate,
                        ops=machine.ops, mode="abstract" if abstract else "sim", mesh_shape=mesh, system=sysdesc,
-                       module=module)
+                       module=module, entry=f.sym_name.data)
     return _finish(result, f, host_values)

@@ -1,7 +1,9 @@
 """meshc-viz: draw where a tensor lives, across the mesh and inside a chip (PNG, SVG or tables).
 
 The tensor comes from an .mlir file (ttir, ttnn or ttmetal; the value `--value` names as
-meshc-opt prints it, `%x` or `%1`, by default the first one with a placement) or from flags:
+meshc-opt prints it, `%x` or `%1`, by default the first one with a placement; a value of a
+global-view program with the sharding the compiler chooses for it, meshc/tools/value_view.py)
+or from flags:
 `--shape 64x64 --spec "[S0, S1]" --mesh 2x4` for a tensor over a mesh, and `--dtype --tile
 --buffer --layout --grid --shard --orientation` for the layout of a tensor (or of every chip's
 block) on a chip's cores and DRAM banks.
@@ -29,7 +31,7 @@ from meshc.layout.memory_config import CoreRange, CoreRangeSet, MemoryConfig
 from meshc.layout.placement import place
 from meshc.layout.shapes import fmt_shape
 from meshc.layout.system import system as named_system
-from meshc.tools.common import add_version, tool_main
+from meshc.tools.common import add_version, tool_main, wrote
 from meshc.viz.chip_picture import render_chip_png
 from meshc.viz.chip_text import render_chip_text
 from meshc.viz.mesh_picture import render_mesh_png
@@ -122,7 +124,8 @@ def _view_from_file(a):
     from meshc.errors import DiagnosticError, op_diagnostic
     from meshc.located_parser import decode_source
     from meshc.driver import make_context, parse_source, verify_or_raise
-    from meshc.viz.values import ValueViewError, describe_value
+    from meshc.tools.value_view import describe_program_value
+    from meshc.viz.values import ValueViewError
 
     try:
         with open(a.input_file, "rb") as f:
@@ -133,7 +136,7 @@ def _view_from_file(a):
     module = parse_source(make_context(), text, a.input_file)
     verify_or_raise(module, a.input_file)
     try:
-        return describe_value(module, a.value, arch=a.arch)
+        return describe_program_value(module, a.value, arch=a.arch)
     except ValueViewError as e:  # about a value of the file: at its op's line
         if e.op is None:
             raise _Usage(str(e)) from None
@@ -183,11 +186,14 @@ def run(argv: list[str] | None = None) -> int:
                 render_chip_text(p, label, a.tensor_only)
             if a.output:
                 render_chip_png(p, label, a.output, a.tensor_only, a.title)
+                wrote("meshc-viz", a.output, f"{label}: the chip view")
         else:
             if a.text:
                 render_mesh_text(view, Console(width=160, highlight=False))
             if a.output:
                 render_mesh_png(view, a.output, a.title)
+                wrote("meshc-viz", a.output, f"{view.label or 'tensor ' + fmt_shape(view.shape)} "
+                      f"{view.spec_text} on mesh {view.mesh}: {len(view.blocks)} blocks")
         return 0
     except _Usage as e:
         print(f"meshc-viz: error: {e}", file=sys.stderr)

@@ -9,6 +9,7 @@ in the terminal (as JAX's `visualize_array_sharding` and DTensor's `visualize_sh
 
 from __future__ import annotations
 
+from meshc.viz.foreign import as_spec
 from meshc.viz.model import Block, MeshView, mesh_view
 from meshc.viz.mesh_text import render_mesh_text
 from meshc.viz.mesh_picture import render_mesh_png
@@ -27,11 +28,13 @@ def visualize_sharding(shape, spec, mesh=None, *, output: str | None = None, tex
                        chips=None, system=None, dtype: str | None = None, label: str = "") -> MeshView:
     """Show which chip holds which block of a `shape` tensor placed by `spec` on `mesh`.
 
-    `spec` is a sharding spec (`"[S0, R]"`, `"[S01, R]"`, `"[B=2/DP=2, T]"`, or a ShardingSpec);
-    `mesh` a shape tuple such as (2, 4) or a meshc.layout.Mesh (optional when the spec names
-    its mesh). Prints tables in the terminal unless `text=False` (default: print when no
+    `spec` is a sharding spec (`"[S0, R]"`, `"[S01, R]"`, `"[B=2/DP=2, T]"`, or a ShardingSpec),
+    a JAX `NamedSharding`, a JAX `PartitionSpec` (with `mesh` a JAX Mesh), or DTensor placements
+    (`[Shard(0), Replicate()]`, one a mesh dim; meshc.viz.foreign); `mesh` a shape tuple such as
+    (2, 4), a meshc.layout.Mesh or a JAX Mesh (optional when the spec names its mesh). Prints tables in the terminal unless `text=False` (default: print when no
     `output` is given); `output=` writes a PNG or SVG picture. `chips` (device order) defaults
     to the chips the simulator runs the mesh on. Returns the MeshView (blocks, chips)."""
+    spec, mesh = as_spec(spec, mesh, len(tuple(shape)))
     view = mesh_view(shape, spec, mesh, chips=chips, system=system, dtype=dtype, label=label)
     return show(view, output, text if text is not None else output is None)
 

@@ -1,12 +1,14 @@
 """A mesh view as a picture (matplotlib; PNG or SVG by the file's extension).
 
-Left: the global tensor over its last two dims, cut into its blocks, each coloured and labelled
-with its block (B<n>) and the chips holding it; a tensor whose leading dims are split draws one
-small panel per leading piece. Middle: the mesh of chips (rows: the next-to-last mesh axis,
-columns: the last), each chip labelled with its id and its block; a 3-D or 4-D mesh draws one
-small panel per index of its leading axes. Right (when the chip-level placement is known): one
-chip's cores or DRAM banks and the pages of its block each holds. A legend lists every block's
-slice and chips. Labels are sized to fit their cells (`meshc.viz.palette`).
+Left: the global tensor over its last two dims, drawn to its aspect ratio (up to 1:8; a longer
+tensor is drawn 1:8 and says so), cut into its blocks, each coloured and labelled with its block
+(B<n>) and the chips holding it, the block boundaries as the axis ticks; a tensor whose leading
+dims are split draws one small panel per leading piece. Middle: the mesh of chips (rows: the
+next-to-last mesh axis, columns: the last, each axis named when the mesh names it), each chip
+labelled with its id and its block; a 3-D or 4-D mesh draws one small panel per index of its
+leading axes. Right (when the chip-level placement is known): one chip's cores or DRAM banks and
+the pages of its block each holds. The labels in the cells are the legend (no list repeats
+them); they are sized to fit their cells (`meshc.viz.palette`).
 """
 
 from __future__ import annotations
@@ -16,11 +18,34 @@ from itertools import product
 from meshc.viz.chip_picture import draw_owners, save_figure
 from meshc.viz.model import MeshView, grid_of
 from meshc.viz.palette import colours, label_cell, points_per_unit
-from meshc.layout.shapes import ceil_div, fmt_shape
+from meshc.layout.shapes import fmt_shape
 
 MAX_PANELS = 64
 """Small multiples drawn at most (the rest are named in the panel area's title)."""
-MAX_LEGEND = 64
+MAX_ASPECT = 8.0
+"""A tensor longer than this along one of its two drawn dims is drawn at this ratio."""
+MAX_TICKS = 16
+"""Block boundaries marked on an axis at most (evenly spaced ones beyond)."""
+
+
+def axis_name(names: tuple[str, ...], axis: int) -> str:
+    """`mesh axis 1 (tp)`, or `mesh axis 1` on a mesh whose axes have no names."""
+    return f"mesh axis {axis}" + (f" ({names[axis]})" if names else "")
+
+
+def _aspect(height: int, width: int) -> tuple[float, bool]:
+    """The y/x aspect a height x width tensor is drawn at, and whether that is to scale."""
+    ratio = max(height, 1) / max(width, 1)
+    if 1 / MAX_ASPECT <= ratio <= MAX_ASPECT:
+        return 1.0, True
+    return min(max(ratio, 1 / MAX_ASPECT), MAX_ASPECT) / ratio, False
+
+
+def _ticks(edges: list[int]) -> list[int]:
+    if len(edges) <= MAX_TICKS:
+        return edges
+    step = -(-len(edges) // MAX_TICKS)
+    return edges[::step] + ([edges[-1]] if (len(edges) - 1) % step else [])
 
 
 def _chips(chips: tuple[int, ...], limit: int) -> str:
@@ -28,7 +53,7 @@ def _chips(chips: tuple[int, ...], limit: int) -> str:
     return s + ("..." if len(chips) > limit else "")
 
 
-def _panel_axes(fig, rect: tuple[float, float, float, float], n: int, square: bool) -> list:
+def _panel_axes(fig, rect: tuple[float, float, float, float], n: int, square: bool | float) -> list:
     """n axes in a near-square grid filling rect = (left, bottom, width, height) of the figure."""
     gr, gc = grid_of(n)
     left, bottom, width, height = rect
@@ -41,7 +66,7 @@ def _panel_axes(fig, rect: tuple[float, float, float, float], n: int, square: bo
         r, c = divmod(i, gc)
         ax = fig.add_axes((left + c * (w + gap_x), bottom + (gr - 1 - r) * (h + gap_y), w, h))
         if square:
-            ax.set_aspect("equal", adjustable="box")
+            ax.set_aspect("equal" if square is True else float(square), adjustable="box")
         axes.append(ax)
     return axes
 
@@ -54,9 +79,12 @@ def _draw_tensor(fig, rect, view: MeshView, pal) -> None:
     lead = pieces[:-2] if rank >= 2 else ()
     combos = list(product(*[range(n) for n in lead]))
     shown = combos[:MAX_PANELS]
-    axes = _panel_axes(fig, rect, len(shown), square=False)
     height = view.shape[-2] if rank >= 2 else 1
     width = view.shape[-1]
+    aspect, to_scale = _aspect(height, width) if rank >= 2 else (max(width, 1) / 8, False)
+    axes = _panel_axes(fig, rect, len(shown), square=aspect)
+    col_edges = sorted({e for b in view.blocks for e in b.bounds[-1]})
+    row_edges = sorted({e for b in view.blocks for e in b.bounds[-2]}) if rank >= 2 else []
     for ax, lp in zip(axes, shown):
         ax.set_xlim(0, max(width, 1))
         ax.set_ylim(max(height, 1), 0)
@@ -75,6 +103,8 @@ def _draw_tensor(fig, rect, view: MeshView, pal) -> None:
             first = next(bb for bb in view.blocks if bb.piece[: len(lead)] == lp)
             ax.set_title(", ".join(f"dim {d}: {a}:{z}" for d, (a, z) in enumerate(first.bounds[: len(lead)])),
                          fontsize=7)
+        ax.set_xticks(_ticks(col_edges))
+        ax.set_yticks(_ticks(row_edges))
         ax.tick_params(labelsize=7)
         if ax is not axes[0] and len(shown) > 1 and axes.index(ax) % grid_of(len(shown))[1]:
             ax.tick_params(labelleft=False)
@@ -86,8 +116,9 @@ def _draw_tensor(fig, rect, view: MeshView, pal) -> None:
             ax.set_yticks([])
         axes[-1].set_xlabel("dim 0 (elements)", fontsize=8)
     more = f" (first {MAX_PANELS} of {len(combos)} panels)" if len(combos) > len(shown) else ""
+    scale = "" if to_scale else " (not to scale: too long to draw at its aspect ratio)"
     fig.text(rect[0] + rect[2] / 2, rect[1] + rect[3] + 0.035, f"the tensor {fmt_shape(view.shape)}, "
-             f"block by block{more}", ha="center", fontsize=10)
+             f"block by block{more}{scale}", ha="center", fontsize=10)
 
 
 def _draw_mesh(fig, rect, view: MeshView, pal) -> None:
@@ -122,10 +153,9 @@ def _draw_mesh(fig, rect, view: MeshView, pal) -> None:
         ax.tick_params(length=0)
         if lead:
             ax.set_title("mesh[" + ", ".join(str(i) for i in lp) + ", :, :]", fontsize=8)
-    ax_c = names[-1] if names else f"axis {rank - 1}"
-    axes[-1].set_xlabel(f"mesh {ax_c}", fontsize=8)
+    axes[-1].set_xlabel(axis_name(names, rank - 1), fontsize=8)
     if rank >= 2:
-        axes[0].set_ylabel(f"mesh {names[-2] if names else f'axis {rank - 2}'}", fontsize=8)
+        axes[0].set_ylabel(axis_name(names, rank - 2), fontsize=8)
     more = f" (first {MAX_PANELS} of {len(combos)} panels)" if len(combos) > len(shown) else ""
     fig.text(rect[0] + rect[2] / 2, rect[1] + rect[3] + 0.035, f"the mesh {view.mesh}: chip and block of "
              f"every device{more}", ha="center", fontsize=10)
@@ -142,22 +172,15 @@ def mesh_figure(view: MeshView, title: str | None = None):
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
-    from matplotlib.patches import Patch
 
     pal = colours(len(view.blocks))
-    nblocks = len(view.blocks)
-    legend_rows = 0
-    ncol = 1
-    if nblocks <= MAX_LEGEND:
-        ncol = min(4, max(1, (nblocks + 7) // 8))
-        legend_rows = ceil_div(nblocks, ncol)
-    legend_h = 0.24 * legend_rows + 0.3
     local = view.local is not None
     width = 17.0 if local else 13.0
     body_h = 6.0
-    fig = plt.figure(figsize=(width, body_h + legend_h + 0.9))
-    total_h = body_h + legend_h + 0.9
-    bottom = (legend_h + 0.35) / total_h
+    foot_h = 0.45
+    total_h = body_h + foot_h + 0.9
+    fig = plt.figure(figsize=(width, total_h))
+    bottom = (foot_h + 0.35) / total_h
     top = 1 - 1.05 / total_h
     cols = 3 if local else 2
     left_w = [0.40, 0.34, 0.22][:cols] if local else [0.52, 0.40]
@@ -175,12 +198,8 @@ def mesh_figure(view: MeshView, title: str | None = None):
                     title=f"inside every chip: its block's pages\n({view.local.config.buffer} "
                           f"{view.local.config.layout})")
     fig.suptitle(title or view.title(), fontsize=11)
-    if legend_rows:
-        handles = [Patch(fc=pal[b.index], ec="black", lw=0.5,
-                         label=f"{b.label} {b.ranges()} on chip{'s' if len(b.chips) > 1 else ''} "
-                               f"{_chips(b.chips, 8)}") for b in view.blocks]
-        fig.legend(handles=handles, loc="lower center", ncol=ncol, fontsize=7.5, frameon=False,
-                   bbox_to_anchor=(0.5, 0.01), title="blocks (B<n> labels the cells)", title_fontsize=8)
-    else:
-        fig.text(0.5, 0.02, f"{nblocks} blocks: the label in every cell names its block", ha="center", fontsize=8)
+    nblocks = len(view.blocks)
+    fig.text(0.5, 0.02, f"{nblocks} block{'s' if nblocks != 1 else ''} (B<n>; same colour, same block): the ticks "
+             "of the tensor are the block boundaries, every mesh cell names its chip and the block it holds",
+             ha="center", fontsize=8)
     return fig

@@ -110,8 +110,8 @@ def render_mesh_text(view: MeshView, console: Console | None = None, chip_detail
     """Print the view's tables; with a local placement, also where a chip keeps its block."""
     con = console or Console(highlight=False)
     head, what = view.title().split("\n")
-    con.print(head)
-    con.print(what)
+    con.print(head, markup=False)  # a named mesh's `[dp=2, tp=4]` is text, not rich markup
+    con.print(what, markup=False)
     ncells = len(view.blocks) + view.mesh.size
     if ncells <= MAX_CELLS:
         for title, t in _tensor_tables(view) + _mesh_tables(view):
