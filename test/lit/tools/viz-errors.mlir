@@ -29,7 +29,7 @@
 // LOC: {{.*}}.mlir:1:{{[0-9]+}}: error: a ttnn_layout starts with tile<RxC> or row_major
 // FLAG: meshc-viz: error: unrecognized arguments: --bogus
 // MESHONLY: meshc-viz: error: --mesh needs --spec, e.g. --spec '[S0, R]' --mesh 2x4
-// SPEC: meshc-viz: error: sharding spec '[S0, Q]' at column 2: 'S0' is the index form
+// SPEC: meshc-viz: error: sharding spec '[S0, Q]' at column 6: 'Q' would shard this dim over a mesh axis of that name, but the mesh 2x4 does not name its axes; accepted forms: the index form [S0, R]
 // RANK: meshc-viz: error: sharding spec [S0, R] has 2 dims but the tensor 64x64x2 has rank 3
 // EXT: meshc-viz: error: -o '{{.*}}.jpg': the picture is written as PNG or SVG, name it .png or .svg
 
