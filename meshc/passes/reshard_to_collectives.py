@@ -115,12 +115,12 @@ def lower_reshard(op, max_ratio: float | None = None, allow_point_to_point: bool
         why = f"cannot lower the reshard {src} -> {tgt}: {e}"
     if not within:
         if allow_point_to_point:
-            try:
+            try:  # a plan too large to list as a transfer table is refused here, located
                 plan = plan_reshard(shape, dtype, src, tgt, system=_system_of(op))
+                if plan.intermediate is None and not any(tr.reduce for tr in plan.transfers):
+                    return point_to_point(op, plan)
             except LayoutError as e:
                 raise LocatedError(f"cannot lower the reshard {src} -> {tgt}: {e}", op) from None
-            if plan.intermediate is None and not any(tr.reduce for tr in plan.transfers):
-                return point_to_point(op, plan)
             why += "; point-to-point moves cannot reduce partial sums"
         if walk is None or max_ratio is not None:
             raise LocatedError(why, op)

@@ -8,7 +8,7 @@ makes its `Transfer` objects only when they are read. Boxes are global index box
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -134,23 +134,50 @@ def link_hop_bytes(steps, hops) -> int:
     return sum(s.hop_bytes(hops) for s in steps)
 
 
-@dataclass(frozen=True)
 class ReshardPlan:
-    shape: tuple[int, ...]
-    dtype: DataType
-    source: ShardingSpec
-    target: ShardingSpec
-    intermediate: ShardingSpec | None
-    """The layout after the reduce-scatter of partial sums (None when there is no reduction)."""
-    steps: tuple[Step, ...]
-    lower_bound_bytes: int
-    """Over all devices, the bytes a device needs in the target and does not hold in the source."""
-    hops: np.ndarray = field(repr=False, compare=False)
-    """hops[s, d]: links a byte crosses from device s to device d in the chosen topology (an array,
-    or a `LinkDistances`, which answers the same indexing without holding all pairs)."""
-    strategy: str = "fewest_bytes"
-    stage_mesh: Mesh | None = None
-    """The mesh view whose axes the steps' `axes` refer to (the source's or the target's)."""
+    """A plan: its steps, what they deliver and the lower bound.
+
+    `plan_reshard` knows the bytes of its fewest-bytes plan before it plans the moves (the moves
+    deliver exactly the bound), so it may hand over `build` instead of the steps: a function
+    returning (intermediate, stage_mesh, steps), called on the first read of any of the three;
+    `delivered_bytes` is then answered without it (the sharding passes ask only that)."""
+
+    def __init__(self, shape: tuple[int, ...], dtype: DataType, source: ShardingSpec, target: ShardingSpec,
+                 intermediate: ShardingSpec | None, steps: tuple[Step, ...], lower_bound_bytes: int, hops,
+                 strategy: str = "fewest_bytes", stage_mesh: Mesh | None = None, *, build=None,
+                 delivered: int | None = None):
+        self.shape, self.dtype, self.source, self.target = shape, dtype, source, target
+        self.lower_bound_bytes = lower_bound_bytes
+        """Over all devices, the bytes a device needs in the target and does not hold in the source."""
+        self.hops = hops
+        """hops[s, d]: links a byte crosses from device s to device d in the chosen topology (an array,
+        or a `LinkDistances`, which answers the same indexing without holding all pairs)."""
+        self.strategy = strategy
+        self._built = None if build is not None else (intermediate, tuple(steps), stage_mesh)
+        self._build, self._delivered = build, delivered
+
+    def _parts(self):
+        if self._built is None:
+            mid, view, steps = self._build()
+            self._built = (mid, tuple(steps), view)
+        return self._built
+
+    @property
+    def intermediate(self) -> ShardingSpec | None:
+        """The layout after the reduce-scatter of partial sums (None when there is no reduction)."""
+        return self._parts()[0]
+
+    @property
+    def steps(self) -> tuple[Step, ...]:
+        return self._parts()[1]
+
+    @property
+    def stage_mesh(self) -> Mesh | None:
+        """The mesh view whose axes the steps' `axes` refer to (the source's or the target's)."""
+        return self._parts()[2]
+
+    def __repr__(self) -> str:
+        return f"ReshardPlan({self.shape}, {self.source} -> {self.target}, {self.delivered_bytes} B)"
 
     @property
     def transfers(self) -> tuple[Transfer, ...]:
@@ -159,6 +186,8 @@ class ReshardPlan:
     @property
     def delivered_bytes(self) -> int:
         """Bytes delivered into devices, each counted once at the device that receives it."""
+        if self._built is None and self._delivered is not None:
+            return self._delivered
         return sum(s.bytes for s in self.steps)
 
     @property

@@ -4,13 +4,19 @@ The planner checks the pair of specs, reduces partial sums first when the target
 them (a reduce-scatter onto the dim that makes the rest cheapest, or an all-reduce), then lets
 `moves.move_steps` deliver every device exactly the cells it needs and lacks. Among the
 candidates (the mesh view to stage on, the reduce-scatter layout) the one that moves the fewest
-bytes, then the fewest link-hop bytes, then has the fewest steps, wins.
+bytes, then the fewest link-hop bytes, then has the fewest steps, wins. Past MAX_RESHARD_STAGED
+devices x cells the moves come straight from the nearest holders instead (direct.py).
+
+The moves deliver exactly the lower bound, so the fewest bytes are known before any move is
+planned (`delivered_bytes`: the bound, or the cheapest reduction plus the bound after it); the
+plan's steps are planned on first read, and only for the candidates with those bytes.
 """
 
 from __future__ import annotations
 
 import itertools
 import math
+from functools import lru_cache
 from dataclasses import replace
 
 import numpy as np
@@ -61,6 +67,10 @@ def lower_bound_bytes(shape, dtype, source, target) -> int:
     src, tgt = as_spec(source, "source"), as_spec(target, "target")
     item = bytes_per_element(get_dtype(dtype))
     check_pair(shape, src, tgt)
+    return _bound(shape, item, src, tgt)
+
+
+def _bound(shape, item: int, src: ShardingSpec, tgt: ShardingSpec) -> int:
     t = device_bounds(tgt, shape)
     vt = np.prod(t[:, :, 1] - t[:, :, 0], axis=1)
     if reduce_axes(src, tgt):
@@ -124,35 +134,32 @@ def plan_reshard(shape, dtype, source, target, system: SystemDesc | None = None,
     check_pair(shape, src, tgt)
     n = src.mesh.size
     if system is None:  # the view with more axes is the likelier picture of the chips' links
-        system = mesh_system((tgt.mesh if tgt.mesh.rank > src.mesh.rank else src.mesh).shape)
-    hops = link_distances(n, system)
+        hops = _default_hops((tgt.mesh if tgt.mesh.rank > src.mesh.rank else src.mesh).shape)
+    else:
+        hops = link_distances(n, system)
     bound = lower_bound_bytes(shape, dt, src, tgt)
     raxes = reduce_axes(src, tgt)
     keep_partial = tuple(sorted(nontrivial_partial(tgt)))
 
     views = [src.mesh] if tgt.mesh.shape == src.mesh.shape or keep_partial else [src.mesh, tgt.mesh]
-    candidates: list[tuple[ShardingSpec | None, Mesh, list[Step]]] = []
-    if not raxes:
-        if cell_entries(shape, [src, tgt]) <= MAX_RESHARD_STAGED:
-            cells = Cells(shape, [src, tgt])
-            for view in views:
-                candidates.append((None, view, move_steps(cells, src, tgt, view, hops, item, keep_partial, strategy)))
-        else:
-            candidates.append((None, src.mesh, _direct_steps(shape, src, tgt, hops, item, keep_partial, strategy)))
-    else:
-        options = {(dim, new) for dim in range(len(shape)) for perm in itertools.permutations(raxes)
-                   for new in (tuple(src.dims[dim]) + perm, perm + tuple(src.dims[dim]))}
-        sbox = device_bounds(src, shape)
-        groups = reduce_groups(src.mesh, raxes)
-        for dim, new in [(None, None)] + sorted(options):
-            dims = list(src.dims)
-            if dim is not None:
-                dims[dim] = new
-            mid = replace(src, dims=tuple(dims), partial=tuple(a for a in src.partial if a not in raxes))
-            # a reduce-scatter keeps each device inside its own partial box; uneven chunks may not nest
-            mbox = device_bounds(mid, shape)
-            if not ((mbox[:, :, 0] >= sbox[:, :, 0]) & (mbox[:, :, 1] <= sbox[:, :, 1])).all():
-                continue
+    mids = _reduce_candidates(shape, src, tgt, raxes, item) if raxes else []
+    delivered = None
+    if strategy == "fewest_bytes":  # the moves deliver the bound: only the cheapest need planning
+        delivered = min(cost for _, cost in mids) if raxes else bound
+        mids = [(mid, cost) for mid, cost in mids if cost == delivered]
+
+    def build():
+        candidates: list[tuple[ShardingSpec | None, Mesh, list[Step]]] = []
+        if not raxes:
+            if cell_entries(shape, [src, tgt]) <= MAX_RESHARD_STAGED:
+                cells = Cells(shape, [src, tgt])
+                for view in views:
+                    candidates.append((None, view, move_steps(cells, src, tgt, view, hops, item, keep_partial,
+                                                              strategy)))
+            else:
+                candidates.append((None, src.mesh, _direct_steps(shape, src, tgt, hops, item, keep_partial, strategy)))
+        groups = reduce_groups(src.mesh, raxes) if raxes else ()
+        for mid, _ in mids:
             kind = "all_reduce" if mid.dims == src.dims else "reduce_scatter"
             steps = [Step(kind, raxes, groups, moves=reduce_moves(shape, src, mid, raxes, item))]
             if cell_entries(shape, [src, mid, tgt]) <= MAX_RESHARD_STAGED:
@@ -161,15 +168,63 @@ def plan_reshard(shape, dtype, source, target, system: SystemDesc | None = None,
             else:
                 steps += _direct_steps(shape, mid, tgt, hops, item, keep_partial, strategy)
             candidates.append((mid, src.mesh, _merge_all_reduce(steps, src, tgt, raxes)))
+        # the fewest bytes, then the fewest link-hop bytes (counted only between candidates tied
+        # on bytes), then the fewest steps; the first of equals
+        least = min(sum(s.bytes for s in c[2]) for c in candidates)
+        tied = [c for c in candidates if sum(s.bytes for s in c[2]) == least]
+        if len(tied) > 1:
+            tied = [min(tied, key=lambda c: (link_hop_bytes(c[2], hops), len(c[2])))]
+        return tied[0]
 
-    # the fewest bytes, then the fewest link-hop bytes (counted only between candidates tied on
-    # bytes), then the fewest steps; the first of equals
-    least = min(sum(s.bytes for s in c[2]) for c in candidates)
-    tied = [c for c in candidates if sum(s.bytes for s in c[2]) == least]
-    if len(tied) > 1:
-        tied = [min(tied, key=lambda c: (link_hop_bytes(c[2], hops), len(c[2])))]
-    mid, view, steps = tied[0]
-    return ReshardPlan(shape, dt, src, tgt, mid, tuple(steps), bound, hops, strategy, view)
+    if delivered is None:  # the naive route: planned now, its bytes are its steps'
+        mid, view, steps = build()
+        return ReshardPlan(shape, dt, src, tgt, mid, tuple(steps), bound, hops, strategy, view)
+    return ReshardPlan(shape, dt, src, tgt, None, (), bound, hops, strategy, None, build=build, delivered=delivered)
+
+
+@lru_cache(maxsize=64)
+def _default_hops(mesh_shape: tuple[int, ...]):
+    """Link distances on the default system of a mesh shape (a chip mesh, a line of links along
+    every axis), built once a shape: the sharding passes plan many reshards on one mesh."""
+    return link_distances(math.prod(mesh_shape), mesh_system(mesh_shape))
+
+
+def _reduce_candidates(shape, src: ShardingSpec, tgt: ShardingSpec, raxes: tuple[int, ...],
+                       item: int) -> list[tuple[ShardingSpec, int]]:
+    """The layouts a reduction of partial sums over `raxes` may scatter onto (the source's, or one
+    dim gaining the reduced axes at either end), each with the bytes of the fewest-bytes plan
+    through it: the reduction's (every device receives its piece from each other member of its
+    group) plus the lower bound from there (the moves deliver exactly that)."""
+    options = {(dim, new) for dim in range(len(shape)) for perm in itertools.permutations(raxes)
+               for new in (tuple(src.dims[dim]) + perm, perm + tuple(src.dims[dim]))}
+    sbox = device_bounds(src, shape)
+    members = math.prod(src.mesh.shape[a] for a in raxes)
+    out = []
+    for dim, new in [(None, None)] + sorted(options):
+        dims = list(src.dims)
+        if dim is not None:
+            dims[dim] = new
+        mid = replace(src, dims=tuple(dims), partial=tuple(a for a in src.partial if a not in raxes))
+        # a reduce-scatter keeps each device inside its own partial box; uneven chunks may not nest
+        mbox = device_bounds(mid, shape)
+        if not ((mbox[:, :, 0] >= sbox[:, :, 0]) & (mbox[:, :, 1] <= sbox[:, :, 1])).all():
+            continue
+        reduce = int(np.prod(mbox[:, :, 1] - mbox[:, :, 0], axis=1).sum()) * (members - 1) * item
+        out.append((mid, reduce + _bound(shape, item, mid, tgt)))
+    return out
+
+
+def delivered_bytes(shape, dtype, source, target) -> int:
+    """The bytes `plan_reshard`'s fewest-bytes plan delivers, without planning its moves: the
+    lower bound, or, with partial sums to reduce, the cheapest reduction plus the bound after it."""
+    shape = tensor_shape(shape)
+    src, tgt = as_spec(source, "source"), as_spec(target, "target")
+    item = bytes_per_element(get_dtype(dtype))
+    check_pair(shape, src, tgt)
+    raxes = reduce_axes(src, tgt)
+    if not raxes:
+        return _bound(shape, item, src, tgt)
+    return min(cost for _, cost in _reduce_candidates(shape, src, tgt, raxes, item))
 
 
 def _direct_steps(shape, cur: ShardingSpec, tgt: ShardingSpec, hops, item: int, keep: tuple[int, ...],
