@@ -23,7 +23,8 @@ located error at the op that uses the tensor. See docs/tt-dialect.md.
 
 The package's files: parsing.py (shared parse/print helpers), enums.py, grid.py (affine maps,
 grids), device.py (device, arch, chip and system descriptors), layout.py (tiles, metal layouts,
-element types), module.py (the module's device and system), meshes.py (the module's named
+element types), module.py (the module's device and system, or its virtual devices), pipeline.py
+(the checks of virtual devices and pipeline stages), meshes.py (the module's named
 meshes, tt-mlir's `#ttcore.meshes`), sharding.py. The `TT` dialect
 object is here.
 """
@@ -46,17 +47,21 @@ from meshc.dialects.tt.layout import MetalLayoutAttr, TileType, check_tensor_lay
 from meshc.dialects.tt.meshes import MESHES_ATTR, MeshesAttr, module_meshes_shape
 from meshc.dialects.tt.module import (
     DEVICE_ATTR,
+    DEVICES_ATTR,
+    STAGE_ATTR,
     SYSTEM_DESC_ATTR,
     enclosing_module,
     mesh_shape_of,
     module_device,
+    module_devices,
     module_mesh_shape,
     module_system,
     set_module_device,
+    stage_index,
     system_or_default,
     verify_module,
 )
-from meshc.dialects.tt.pipeline import DEVICES_ATTR, STAGE_ATTR
+from meshc.dialects.tt.pipeline import called_stage, pipeline_system, stage_functions
 from meshc.dialects.tt.sharding import ShardingAttr, check_sharding
 
 _ATTRIBUTES = [

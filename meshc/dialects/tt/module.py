@@ -1,10 +1,16 @@
 """The module's device and system: the `tt.device` and `tt.system_desc` attributes of the builtin
 module, read with `module_device` / `module_system`, written with `set_module_device`, and
-checked against each other (a registered op checker)."""
+checked against each other (a registered op checker).
+
+A pipelined module carries several virtual devices instead, `tt.devices = [#tt.device<...>, ...]`
+(tt-mlir's Device spec, "Pipeline Parallel"), and a function carrying `tt.stage = i` runs on
+`tt.devices[i]`: `module_devices`, `stage_index`, and `mesh_shape_of` (an op in a stage is
+verified against its stage's mesh). Their legality is checked in pipeline.py."""
 
 from __future__ import annotations
 
-from xdsl.dialects.builtin import ModuleOp
+from xdsl.dialects import func
+from xdsl.dialects.builtin import ArrayAttr, IntegerAttr, ModuleOp
 from xdsl.ir import Operation
 
 from meshc.dialects.checkers import register_op_checker
@@ -19,6 +25,8 @@ from meshc.layout.system import SystemDesc, default_system
 
 DEVICE_ATTR = "tt.device"
 SYSTEM_DESC_ATTR = "tt.system_desc"
+DEVICES_ATTR = "tt.devices"
+STAGE_ATTR = "tt.stage"
 
 
 def _module_model(module: ModuleOp, key: str, cls: type[DeviceAttr] | type[SystemDescAttr]):
@@ -34,6 +42,40 @@ def _module_model(module: ModuleOp, key: str, cls: type[DeviceAttr] | type[Syste
 def module_device(module: ModuleOp) -> Device | None:
     """The device of a module (its `tt.device` attribute), or None."""
     return _module_model(module, DEVICE_ATTR, DeviceAttr)
+
+
+def module_devices(module: ModuleOp) -> list[Device] | None:
+    """The virtual devices of a pipelined module (its `tt.devices`), or None."""
+    a = module.attributes.get(DEVICES_ATTR)
+    if a is None:
+        return None
+    if not isinstance(a, ArrayAttr) or not all(isinstance(d, DeviceAttr) for d in a.data):
+        raise LocatedError(f"module attribute '{DEVICES_ATTR}' must be a list of #tt.device<...>, got {a}", module)
+    return [d.model() for d in a.data]
+
+
+def stage_index(f: Operation) -> int | None:
+    """The pipeline stage a function is (its `tt.stage`), or None."""
+    a = f.attributes.get(STAGE_ATTR)
+    if a is None:
+        return None
+    if not isinstance(a, IntegerAttr):
+        raise LocatedError(f"'{STAGE_ATTR}' must be an integer (the stage's index into tt.devices), got {a}", f)
+    return int(a.value.data)
+
+
+def stage_device(op: Operation) -> Device | None:
+    """The virtual device of the pipeline stage an op is in, or None (not in a stage, or an index
+    outside tt.devices: pipeline.py reports it)."""
+    f = op if isinstance(op, func.FuncOp) else op.parent_op()
+    while f is not None and not isinstance(f, func.FuncOp):
+        f = f.parent_op()
+    if f is None or STAGE_ATTR not in f.attributes:
+        return None
+    module = enclosing_module(f)
+    devices = None if module is None else module_devices(module)
+    i = stage_index(f)
+    return devices[i] if devices is not None and i is not None and 0 <= i < len(devices) else None
 
 
 def module_mesh_shape(module: ModuleOp) -> tuple[int, ...] | None:
@@ -61,7 +103,12 @@ def mesh_shape_of(op: Operation) -> tuple[int, ...] | None:
     device, docs/contracts.md).
     """
     module = enclosing_module(op)
-    return None if module is None else module_mesh_shape(module)
+    if module is None:
+        return None
+    if DEVICES_ATTR in module.attributes:
+        device = stage_device(op)
+        return None if device is None else tuple(int(n) for n in device.mesh_shape)
+    return module_mesh_shape(module)
 
 
 def system_or_default(module: ModuleOp) -> SystemDesc:
@@ -92,11 +139,13 @@ def set_module_device(module: ModuleOp, device: Device, sysdesc: SystemDesc | No
 
 
 def verify_module(module: ModuleOp) -> None:
-    """The module's device against its system (or 8x8 chips when it has none): LocatedError if not legal."""
+    """The module's device against its system (or 8x8 chips when it has none): LocatedError if not legal.
+    Each attribute must be of its kind even when the other is absent (a `tt.system_desc` holding a
+    #tt.device is refused here, not when a pass or the simulator first reads it)."""
+    sysdesc = module_system(module)
     device = module_device(module)
     if device is None:
         return
-    sysdesc = module_system(module)
     try:
         device.verify(system=sysdesc)
     except LayoutError as e:

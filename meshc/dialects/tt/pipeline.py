@@ -1,12 +1,132 @@
-"""Several virtual devices in one module, and the pipeline stages placed on them.
+"""Several virtual devices in one module, and the pipeline stages placed on them: their checks.
 
 tt-mlir's Device spec ("Pipeline Parallel") forms several virtual devices over disjoint chips of
 one system. A module carries them as `tt.devices = [#tt.device<...>, ...]` beside its
-`tt.system_desc`; a function carrying `tt.stage = i` is pipeline stage i and runs on
-`tt.devices[i]` (docs/pipeline.md).
+`tt.system_desc` (without one: the smallest named system holding every chip they take); a
+function carrying `tt.stage = i` is pipeline stage i and runs on `tt.devices[i]`; the functions
+without one (`@main`) run on the host and call the stages (docs/pipeline.md). Reading them is
+module.py's; this registered op checker refuses, located:
+
+* at the module: `tt.devices` beside a `tt.device`, a device not legal on the system (a chip
+  the system lacks, a map that is not injective or leaves a chip's grid), two devices sharing a
+  chip (meshc.layout.virtual_devices);
+* at a function: `tt.stage` in a module without `tt.devices`, or an index outside them;
+* at a call of a stage: an operand produced by a later stage (values flow forward through a
+  pipeline), or by a stage whose chips no chain of ethernet links joins to this one's.
 """
 
 from __future__ import annotations
 
-DEVICES_ATTR = "tt.devices"
-STAGE_ATTR = "tt.stage"
+from xdsl.dialects import func
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.ir import Operation
+
+from meshc.dialects.checkers import register_op_checker
+from meshc.dialects.tt.module import (
+    DEVICE_ATTR,
+    DEVICES_ATTR,
+    STAGE_ATTR,
+    enclosing_module,
+    module_devices,
+    module_system,
+    stage_index,
+)
+from meshc.errors import LocatedError
+from meshc.layout.errors import LayoutError
+from meshc.layout.system import SystemDesc, default_system
+from meshc.layout.virtual_devices import check_linked, check_virtual_devices
+
+
+def pipeline_system(module: ModuleOp) -> SystemDesc:
+    """The system a pipelined module's devices view: its `tt.system_desc`, else the smallest named
+    system holding every chip of its devices."""
+    sysdesc = module_system(module)
+    if sysdesc is not None:
+        return sysdesc
+    chips = sorted({c for d in module_devices(module) or [] for c in d.chip_ids})
+    return default_system((len(chips) or 1,), chips)
+
+
+def stage_functions(module: ModuleOp) -> dict[str, func.FuncOp]:
+    """The module's stage functions by name."""
+    return {f.sym_name.data: f for f in module.body.block.ops
+            if isinstance(f, func.FuncOp) and STAGE_ATTR in f.attributes}
+
+
+def called_stage(call: func.CallOp) -> tuple[func.FuncOp, int] | None:
+    """(the stage function, its index) a call calls, or None when it calls no stage."""
+    module = enclosing_module(call)
+    if module is None:
+        return None
+    f = module.body.block.ops
+    name = call.callee.root_reference.data
+    for g in f:
+        if isinstance(g, func.FuncOp) and g.sym_name.data == name:
+            i = stage_index(g)
+            return None if i is None else (g, i)
+    return None
+
+
+def _check_module(module: ModuleOp) -> None:
+    devices = module_devices(module)
+    if devices is None:
+        return
+    if DEVICE_ATTR in module.attributes:
+        raise LocatedError(f"a module carries one device ('{DEVICE_ATTR}') or several virtual devices "
+                           f"('{DEVICES_ATTR}'), not both", module)
+    if not devices:
+        raise LocatedError(f"'{DEVICES_ATTR}' lists no device", module)
+    try:
+        check_virtual_devices(devices, pipeline_system(module), DEVICES_ATTR)
+    except LayoutError as e:
+        raise LocatedError(str(e), module) from None
+
+
+def _check_stage(f: func.FuncOp) -> None:
+    i = stage_index(f)
+    module = enclosing_module(f)
+    devices = None if module is None else module_devices(module)
+    if devices is None:
+        raise LocatedError(f"is pipeline stage {i}, but its module has no '{DEVICES_ATTR}' to place it on", f)
+    if not 0 <= i < len(devices):
+        raise LocatedError(f"is pipeline stage {i}, but the module's '{DEVICES_ATTR}' has {len(devices)} "
+                           f"devices (stages 0 to {len(devices) - 1})", f)
+
+
+def _check_call(call: func.CallOp) -> None:
+    target = called_stage(call)
+    if target is None:
+        return
+    callee, i = target
+    module = enclosing_module(call)
+    devices = module_devices(module)
+    if devices is None or not 0 <= i < len(devices):
+        return  # the stage itself is refused
+    for n, v in enumerate(call.arguments):
+        producer = v.owner
+        if not isinstance(producer, func.CallOp):
+            continue
+        src = called_stage(producer)
+        if src is None or src[1] == i:
+            continue
+        j = src[1]
+        if j > i:
+            raise LocatedError(f"stage {i} (@{callee.sym_name.data}) reads operand #{n}, produced by stage {j} "
+                               f"(@{src[0].sym_name.data}), a later stage; values flow forward through a pipeline",
+                               call)
+        try:
+            check_linked(pipeline_system(module), devices[j].chip_ids, devices[i].chip_ids)
+        except LayoutError as e:
+            raise LocatedError(f"operand #{n} goes from stage {j} to stage {i}, but {e}", call) from None
+
+
+def _check(op: Operation) -> None:
+    if isinstance(op, ModuleOp):
+        _check_module(op)
+    elif isinstance(op, func.FuncOp) and STAGE_ATTR in op.attributes:
+        _check_stage(op)
+    elif isinstance(op, func.CallOp):
+        _check_call(op)
+
+
+register_op_checker(_check)
