@@ -39,6 +39,10 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 
+from meshc.dialects.tt import module_mesh_shape
+from meshc.layout.shapes import fmt_shape
+from meshc.passes.stated_mesh import annotations, first_unbound_split, no_mesh_error, stated_mesh
+
 from meshc.errors import LocatedError
 from meshc.dialects.ttir.sharding_constraint import ShardingConstraintOp
 from meshc.layout.mesh import Mesh, ShardingSpec
@@ -175,6 +179,15 @@ def propagate_module(module: ModuleOp) -> bool:
             raise LocatedError("sharding annotations belong to global-view programs; this one already has SPMD ops "
                                "(ttir.mesh_shard, collectives): drop the annotations or the SPMD ops", bad)
         return False
+    if module_mesh_shape(module) is None:  # no #tt.device, no tt.meshes: shardings name their mesh or fail
+        unbound = first_unbound_split(module)
+        if unbound is not None:
+            raise no_mesh_error(*unbound)
+        stated = stated_mesh(module)
+        if stated is not None and math.prod(stated) > 1:
+            op, a = next((o, a) for o, a in annotations(module) if a.bound)
+            raise LocatedError(f"the shardings are over the mesh {fmt_shape(stated)}, but the module has no "
+                               f"#tt.device: run tt-register-device first (the pipelines do; it takes that mesh)", op)
     mesh = mesh_of(module)
     if mesh.size == 1:
         return False

@@ -3,8 +3,11 @@
 Options: `system` = n150 | n300 | t3k | galaxy, or the path of a file holding a
 `#tt.system_desc<...>` attribute (default: the smallest of those holding the mesh, n150 without
 one); `mesh-shape` = the device mesh (default: the one the module's `tt.meshes` names, tt-mlir's
-`#ttcore.meshes`, else the system's chip mesh; a mesh-shape other than the module's own is a
-located error).
+`#ttcore.meshes`, else the one its `#tt.sharding<..., mesh = 2x4>` annotations name, else the
+system's chip mesh; a mesh-shape other than the module's own is a located error). A module whose
+annotations shard over the module's mesh (`#tt.sharding<[S0, R]>`) while it names none and no
+`mesh-shape` or `system` is given is a located error saying how to give the mesh
+(meshc/passes/stated_mesh.py): on the default one-chip n150 its shardings would mean nothing.
 The device is `derive_device(mesh, system=..., chip_ids=mesh_view_chips(system, mesh))`: a
 mesh that fits the chip mesh takes the chips at the same coordinates (2x2 on a t3k's 2x4 is the
 corner 0, 1, 4, 5, linked along both axes); a mesh whose shape differs but whose volume fits
@@ -27,6 +30,7 @@ from meshc.layout.device import derive_device
 from meshc.layout.errors import LayoutError
 from meshc.layout.shapes import fmt_shape
 from meshc.layout.system import SYSTEMS, default_system, mesh_view_chips, system
+from meshc.passes.stated_mesh import first_unbound_split, no_mesh_error, stated_mesh
 
 
 def load_system(spec: str, module: ModuleOp):
@@ -80,6 +84,11 @@ class RegisterDevicePass(ModulePass):
             raise LocatedError(f"the module's mesh (tt.meshes) is {fmt_shape(named)}; tt-register-device"
                                f"{{mesh-shape={','.join(map(str, self.mesh_shape))}}} would run it on "
                                f"{fmt_shape(self.mesh_shape)}", op)
+        if named is None and not self.mesh_shape and op.attributes.get(DEVICE_ATTR) is None:
+            named = stated_mesh(op)  # `#tt.sharding<..., mesh = 2x4>` states the program's mesh
+            unbound = first_unbound_split(op) if named is None and self.system is None else None
+            if unbound is not None:  # shardings over a mesh nobody named: never a guessed one
+                raise no_mesh_error(*unbound)
         wanted = tuple(self.mesh_shape) if self.mesh_shape else named
         if self.system is not None:
             system_name, sysdesc = self.system, load_system(self.system, op)
