@@ -1,4 +1,5 @@
-"""The `meshc-run --report` tables (rich): traffic per link, per chip NOC, per DRAM bank, per op,
+"""The `meshc-run --report` tables (rich), after a summary (meshc/tools/report_views.py: totals,
+the busiest links, the slowest ops): traffic per link, per chip NOC, per DRAM bank, per op,
 host; peak L1 a core and, per core, its peak and worst fragmentation; the time estimate and the
 model behind it."""
 
@@ -9,8 +10,10 @@ from collections import defaultdict
 from rich.console import Console
 from rich.table import Table
 
+from meshc.interp.result_export import report
 from meshc.layout.hardware import DEFAULT_ARCH, arch_facts
 from meshc.layout.timemodel import OVERLAP_MISS, link_s
+from meshc.tools.report_views import summary_lines
 
 
 def _b(n: int) -> str:
@@ -18,6 +21,8 @@ def _b(n: int) -> str:
 
 
 def print_report(result, console: Console) -> None:
+    for line in summary_lines(report(result)):  # first what matters: totals, busiest links, slowest ops
+        console.print(line, markup=False, highlight=False)
     t = result.traffic
     system = result.system
     arch = arch_facts(system.chips[0].arch if system is not None else DEFAULT_ARCH)

@@ -40,7 +40,7 @@ from meshc.located_parser import decode_source
 from meshc.layout.errors import LayoutError
 from meshc.layout.shapes import fmt_shape
 from meshc.layout.system import system
-from meshc.tools.common import add_version, tool_main
+from meshc.tools.common import add_version, tool_main, wrote
 from meshc.tools.safe_io import write_atomic
 
 # A CLI entry point: the compiler, the interpreters and rich are imported inside the functions
@@ -61,6 +61,9 @@ def _arg_parser() -> argparse.ArgumentParser:
     p.add_argument("--report", action="store_true", help="print the traffic, memory and time tables")
     p.add_argument("--report-json", metavar="FILE", help="write the traffic, memory, time model and every op as JSON")
     p.add_argument("--trace", metavar="FILE", help="write the simulated timeline as a Chrome / Perfetto trace (JSON)")
+    p.add_argument("--report-csv", metavar="FILE", help="write one row an op (its time by resource, its bytes) as CSV")
+    p.add_argument("--plot", metavar="DIR", help="draw links.png (link traffic on the mesh), l1.png (peak L1 per chip "
+                                                 "and per core) and op_time.png (per-op time by resource) into DIR")
     p.add_argument("--progress", action="store_true",
                    help="report progress and ETA on stderr even when it is not a terminal")
     p.add_argument("--aggregate", action="append", default=[], metavar="[NAME=]SPEC",
@@ -187,6 +190,17 @@ def _write_files(args, result, pending: list) -> None:
         pending.append((args.report_json, "--report-json", (result.to_json() + "\n").encode()))
     if args.trace:
         pending.append((args.trace, "--trace", json.dumps(chrome_trace(result)).encode()))
+    if args.report_csv or args.plot:
+        from meshc.interp.result_export import report
+        from meshc.tools.report_views import csv_text, plot_files
+
+        rep = report(result)
+        if args.report_csv:
+            pending.append((args.report_csv, "--report-csv", csv_text(rep).encode()))
+        if args.plot:
+            prefix = f"{result.entry}." if args.split_input_file and result.entry else ""
+            for name, png in plot_files(rep, result.system).items():
+                pending.append((os.path.join(args.plot, prefix + name), "--plot", png))
 
 
 def _write_pending(pending: list) -> None:
@@ -197,7 +211,11 @@ def _write_pending(pending: list) -> None:
                 os.makedirs(os.path.dirname(path), exist_ok=True)
                 write_atomic(path, lambda f, a=data: np.save(f, a))
             else:
+                if what == "--plot":
+                    os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
                 write_atomic(path, lambda f, d=data: f.write(d))
+                if what in ("--plot", "--report-csv"):
+                    wrote("meshc-run", path, f"{len(data):,} bytes")
         except OSError as e:
             if what == "--save-outputs":
                 raise _Fail(f"meshc-run: error: --save-outputs: cannot write to '{os.path.dirname(path)}': "
@@ -272,7 +290,7 @@ def _run_one(args, text: str, golden_text: str | None, inputs: dict, pending: li
                 module = lower(module, args.pipeline, args.target)
         f = find_entry(module, args.entry)
         body = f.body.blocks.first
-        with progress.phase("simulating", len(body.ops), block=body):
+        with progress.phase("simulating", len(body.ops), block=body, by_work=True):
             result = sim_run(module, inputs, progress=progress, source_device=module_device(source_module), **kw)
     except DiagnosticError as e:  # lowering a ttir module failed
         raise _Fail("\n".join(d.format(source) for d in e.diagnostics)) from None
@@ -304,7 +322,7 @@ def _run_one(args, text: str, golden_text: str | None, inputs: dict, pending: li
         try:
             gf = find_entry(gmod, args.entry)
             gbody = gf.body.blocks.first
-            with progress.phase("golden", len(gbody.ops), block=gbody):
+            with progress.phase("golden", len(gbody.ops), block=gbody, by_work=True):
                 golden = run_golden(gmod, list(result.inputs.values()), entry=args.entry, progress=progress)
         except (RunError, LayoutError) as e:
             raise _run_error(e, gsource, gmod) from None
