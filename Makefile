@@ -54,6 +54,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/sim.py
 	$(BIN)/python bench/reshard.py
 	$(BIN)/python bench/autoshard.py
+	$(BIN)/python bench/scale.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info meshc/sim/_stream_copy*.so
