@@ -25,8 +25,8 @@ from xdsl.ir import Operation, SSAValue
 from xdsl.printer import Printer
 
 from meshc.layout.errors import LayoutError
-from meshc.layout.mesh import Mesh, ShardingSpec
-from meshc.layout.mesh_mappers import ReplicateTensorToMesh, ShardTensorNdMesh
+from meshc.layout.mesh import Mesh, ShardingSpec, dims_from_shard_dims
+from meshc.layout.mesh_mappers import ReplicateTensorToMesh
 from meshc.viz.model import MeshView, mesh_view
 from meshc.layout.shapes import fmt_shape
 from meshc.dialects.shape_rules import ints_of
@@ -97,7 +97,9 @@ def _spec_from_dims(op: Operation, rank: int, mesh: tuple[int, ...]) -> Sharding
     dims = _ints(op.attributes["shard_dims"])
     if (st is not None and st.data in ("replicate", "identity")) or all(d < 0 for d in dims):
         return ReplicateTensorToMesh().spec(Mesh(mesh), rank)
-    return ShardTensorNdMesh(tuple(None if d < 0 else d for d in dims)).spec(Mesh(mesh), rank)
+    # a mesh_shard may split one dim over several mesh axes (shard_dims [1, 1] is S01), which
+    # TTNN's mappers refuse ("dims must be unique"): read shard_dims directly
+    return ShardingSpec(Mesh(mesh), dims_from_shard_dims(dims, rank))
 
 
 def _shape(v: SSAValue) -> tuple[int, ...]:
