@@ -20,6 +20,10 @@ import csv
 import io
 from collections import defaultdict
 
+import numpy as np
+
+from meshc.viz.palette import text_colour
+
 MAX_OP_BARS = 60
 """Ops drawn one bar each at most; beyond, one bar an op name."""
 
@@ -183,7 +187,6 @@ def l1_figure(rep: dict, system):
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
-    import numpy as np
 
     per_chip = {int(c): m for c, m in rep["memory"]["per_chip"].items()}
     places = _places(rep, system)
@@ -227,8 +230,6 @@ def _row(places: dict, r: int, ncol: int) -> list[int]:
 
 def _heatmap(fig, ax, grid, labels, title: str) -> None:
     from matplotlib import colormaps
-
-    from meshc.viz.palette import text_colour
 
     cmap = colormaps["magma_r"]
     top = float(max(1.0, (grid[grid == grid].max() if (grid == grid).any() else 1.0)))
