@@ -22,6 +22,7 @@ from xdsl.utils.exceptions import ArgSpecParseError, DiagnosticException, ParseE
 from meshc.errors import Diagnostic, DiagnosticError, LocatedError, SourceFile, op_diagnostic, stamp_location
 
 from meshc.located_parser import LocatingParser, parse_error_diagnostic
+from meshc.layout.errors import LayoutError
 
 from meshc.verify import verify_located
 from meshc.dialects.reference import attach_reference, detach_references, is_reference
@@ -194,6 +195,8 @@ def apply_pipeline(ctx: Context, module: ModuleOp, passes: tuple[ModulePass, ...
                 raise DiagnosticError([op_diagnostic(e.op or module, e.message, name)]) from None
             except DiagnosticException as e:
                 raise DiagnosticError([op_diagnostic(module, f"pass '{p.name}' failed: {e}", name)]) from None
+            except LayoutError as e:  # the placement model refusing the input, where no op caught it
+                raise DiagnosticError([op_diagnostic(module, f"pass '{p.name}': {e}", name)]) from None
             verify_or_raise(module, name, skip_references=True)
     finally:
         if refs:

@@ -118,6 +118,9 @@ class CreateBufferOp(IRDLOperation):
 
     def verify_(self) -> None:
         check_attr_name(self, "memory_config", "ttnn.memory_config")
+        if getattr(self.memory_config, "is_host", False):
+            raise VerifyException("a mesh buffer lives in device memory: its memory_config cannot be "
+                                  "system_memory (host memory); use l1 or dram")
         check_attr_name(self, "config", "ttnn.sharded_buffer_config")
         if self.form is not None:
             check_form(self.form.data)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 from xdsl.dialects import func
-from xdsl.dialects.builtin import ModuleOp, TensorType
+from xdsl.dialects.builtin import DenseArrayBase, IntegerAttr, ModuleOp, TensorType
 from xdsl.ir import Attribute, Operation, SSAValue
 
 from meshc.errors import LocatedError
@@ -36,8 +36,8 @@ def element_dtype_name(t: Attribute) -> str:
     if isinstance(t, TensorType):
         enc = t.encoding
         name = getattr(enc, "name", "")
-        if name == "ttnn.ttnn_layout":
-            return str(enc.model()[1])
+        if name == "ttnn.ttnn_layout":  # its data type only: a host (system_memory) layout has no memory config
+            return enc.data_type.data
         if name == "tt.metal_layout":
             return enc.model().dtype.name
         t = t.element_type
@@ -106,7 +106,9 @@ def kernel_attrs(op: Operation) -> dict:
     a: dict = {}
     if op.results and isinstance(op.results[0].type, TensorType):
         a["result_shape"] = shape_of(op.results[0])
-    if "dimension" in op.attributes:
+    # only attributes the op declares (its verifier checked their kinds): an op may carry others (a
+    # ttir.reshape with `dimension = [...]`), which mean nothing to its kernel
+    if isinstance(getattr(op, "dimension", None), IntegerAttr):
         rank = len(shape_of(op.operands[0]))
         d = _int(op.attributes["dimension"])
         a["dimension"] = d + rank if d < 0 else d
@@ -116,9 +118,9 @@ def kernel_attrs(op: Operation) -> dict:
         a["dim_arg"] = op.reduced_dims()
         ka = op.attributes.get("keep_dim")
         a["keep_dim"] = bool(ka is not None and ka.value.data)
-    if "permutation" in op.attributes:
+    if isinstance(getattr(op, "permutation", None), DenseArrayBase):
         a["permutation"] = ints_of(op.attributes["permutation"])
-    if "dim" in op.attributes:
+    if isinstance(getattr(op, "dim", None), IntegerAttr):
         rank = len(shape_of(op.operands[0]))
         d = _int(op.attributes["dim"])
         a["dim"] = d + rank if d < 0 else d

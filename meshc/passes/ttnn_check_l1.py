@@ -130,7 +130,11 @@ def _name(t: _Tensor) -> str:
 
 def _live(t: _Tensor) -> LiveTensor:
     """The tensor for the placement model (named by the pass's messages, not here)."""
-    return LiveTensor("", tuple(t.value.type.get_shape()), _dtype(t.value), t.where[0], t.where[1], t.start, t.end)
+    try:
+        dtype = _dtype(t.value)
+    except LayoutError as e:  # an element type no device holds (i8), at the op that makes the tensor
+        raise LocatedError(str(e), t.op) from None
+    return LiveTensor("", tuple(t.value.type.get_shape()), dtype, t.where[0], t.where[1], t.start, t.end)
 
 
 def _unplaceable(tensors: list[_Tensor], lives: list[LiveTensor], arch: str, spill: bool) -> bool:

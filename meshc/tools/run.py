@@ -34,7 +34,7 @@ import sys
 
 import numpy as np
 
-from meshc.errors import Diagnostic, DiagnosticError, SourceFile, op_diagnostic
+from meshc.errors import Diagnostic, DiagnosticError, LocatedError, SourceFile, op_diagnostic
 
 from meshc.located_parser import decode_source
 from meshc.layout.errors import LayoutError
@@ -249,6 +249,7 @@ def run(argv: list[str] | None = None) -> int:
                 with np.errstate(all="ignore"):  # inf and nan propagate as on the device, silently
                     code = max(code, _run_one(args, chunk, gchunk, inputs, pending))
             except _Fail as e:  # each module fails on its own
+                sys.stdout.flush()  # its error after what it printed, when both go to one pipe
                 print(str(e), file=sys.stderr)
                 code = 1
         if code == 0:
@@ -294,7 +295,7 @@ def _run_one(args, text: str, golden_text: str | None, inputs: dict, pending: li
             result = sim_run(module, inputs, progress=progress, source_device=module_device(source_module), **kw)
     except DiagnosticError as e:  # lowering a ttir module failed
         raise _Fail("\n".join(d.format(source) for d in e.diagnostics)) from None
-    except (RunError, LayoutError) as e:
+    except (RunError, LayoutError, LocatedError) as e:  # LocatedError: a module attribute read at run time
         raise _run_error(e, source, f) from None
     except ValueError as e:  # a pass pipeline that does not parse
         raise _Fail(f"meshc-run: error: {e}") from None
