@@ -22,19 +22,54 @@ from xdsl.utils.exceptions import ParseError, VerifyException
 
 from meshc.errors import Diagnostic, DiagnosticError, first_line as _first_line, stamp_location
 from meshc.layout.errors import LayoutError
-from meshc.layout.limits import MAX_ATTRIBUTE_ELEMENTS, check_count
+from meshc.layout.limits import MAX_ATTRIBUTE_ELEMENTS, MAX_NESTING, check_count
 
 
 def decode_source(data: bytes, name: str) -> str:
-    """The text of an input file; bytes that are not UTF-8 raise a DiagnosticError at the first one."""
+    """The text of an input file; bytes that are not UTF-8 raise a DiagnosticError at the first
+    one, and so does a bracket nested deeper than MAX_NESTING (`check_nesting`)."""
     try:
-        return data.decode("utf-8")
+        text = data.decode("utf-8")
     except UnicodeDecodeError as e:
-        good = data[: e.start].decode("utf-8")
-        line = good.count("\n") + 1
-        col = len(good) - (good.rfind("\n") + 1) + 1
-        raise DiagnosticError([Diagnostic(name, line, col, f"the input is not valid UTF-8: byte 0x{data[e.start]:02x} "
-                                                         f"({e.reason}); MLIR source is UTF-8 text")]) from None
+        raise DiagnosticError([_at(data, e.start, name, f"the input is not valid UTF-8: byte 0x{data[e.start]:02x} "
+                                                       f"({e.reason}); MLIR source is UTF-8 text")]) from None
+    check_nesting(data, name)
+    return text
+
+
+def _at(data: bytes, offset: int, name: str, message: str) -> Diagnostic:
+    """A diagnostic at byte `offset` of the (UTF-8 up to there) input `data`."""
+    good = data[:offset].decode("utf-8", errors="replace")
+    line = good.count("\n") + 1
+    col = len(good) - (good.rfind("\n") + 1) + 1
+    return Diagnostic(name, line, col, message)
+
+
+_NOT_BRACKETS = re.compile(rb'"(?:[^"\\\n]|\\.)*"|//[^\n]*|->|>=|<=')
+"""What holds bracket characters that open or close nothing: string literals, comments, `->`
+(function types, affine maps) and the comparisons of integer sets."""
+_OPENS, _CLOSES = np.frombuffer(b"([{<", np.uint8), np.frombuffer(b")]}>", np.uint8)
+_SCAN_BLOCK = 1 << 24
+
+
+def check_nesting(data: bytes, name: str) -> None:
+    """Refuse, at the first bracket past the limit, input whose brackets nest deeper than
+    MAX_NESTING (meshc.layout.limits): the parsers recurse a level at a time. One vectorised pass
+    over the bytes (a running sum of +1 an opening bracket, -1 a closing one) before any parsing."""
+    if sum(data.count(c) for c in (b"(", b"[", b"{", b"<")) <= MAX_NESTING:
+        return  # cannot nest deeper than it has brackets
+    blank = _NOT_BRACKETS.sub(lambda m: b" " * len(m.group()), data)
+    depth = 0
+    for start in range(0, len(blank), _SCAN_BLOCK):  # blocks bound the int32 arrays' memory
+        a = np.frombuffer(blank, np.uint8, count=min(_SCAN_BLOCK, len(blank) - start), offset=start)
+        running = depth + np.cumsum(np.isin(a, _OPENS).astype(np.int32) - np.isin(a, _CLOSES), dtype=np.int64)
+        over = np.flatnonzero(running > MAX_NESTING)
+        if over.size:
+            raise DiagnosticError([_at(data, start + int(over[0]), name,
+                                       f"brackets nest {MAX_NESTING + 1} deep here, more than meshc reads "
+                                       f"({MAX_NESTING}, meshc.layout.limits.MAX_NESTING: its parsers recurse once a "
+                                       "level); flatten the input")])
+        depth = int(running[-1]) if running.size else depth
 
 
 def read_source(prog: str, path: str | None) -> tuple[str, str] | None:

@@ -36,6 +36,12 @@ MAX_ATTRIBUTE_ELEMENTS = 1 << 21
 holds them as Python values (tens of bytes each), so a splat over a huge tensor type is refused
 before it is expanded (2**22 f32 elements take a second and 400 MB to parse and print; 2**27
 took 11 GB and two minutes)."""
+MAX_NESTING = 64
+"""Brackets (`(`, `[`, `{`, `<`) open at once in a tool's input text: xDSL's parser, printer and
+verifier recurse once (or more) per level, and JAX's MLIR parser (meshc-import's custom syntax)
+recurses in C, so a deeper input raised RecursionError (dictionaries at about 80 levels, regions at
+about 110) or crashed the process (depth 3000-5000); real programs nest a few tens deep at most.
+Measured on the text before parsing (`meshc.located_parser.check_nesting`)."""
 MAX_RESHARD_CELLS = 1 << 26
 """Devices x cells of one reshard plan (`plan_reshard` holds who-holds-what as boolean device x
 cell masks over the specs' common cut; 2**26 take about 0.5 GB and a few seconds: a 64x64 mesh
@@ -79,7 +85,7 @@ def check_count(count: int, limit: int, what: str, name: str) -> None:
 
 _LIMIT_NAMES = {MAX_CORES: "MAX_CORES", MAX_DEVICES: "MAX_DEVICES", MAX_DRAM_BANKS: "MAX_DRAM_BANKS", MAX_PAGES: "MAX_PAGES",
                 MAX_ELEMENTS: "MAX_ELEMENTS", MAX_TENSOR_BYTES: "MAX_TENSOR_BYTES",
-                MAX_SHAPE_ELEMENTS: "MAX_SHAPE_ELEMENTS", MAX_ATTRIBUTE_ELEMENTS: "MAX_ATTRIBUTE_ELEMENTS", MAX_RESHARD_CELLS: "MAX_RESHARD_CELLS",
+                MAX_SHAPE_ELEMENTS: "MAX_SHAPE_ELEMENTS", MAX_ATTRIBUTE_ELEMENTS: "MAX_ATTRIBUTE_ELEMENTS", MAX_NESTING: "MAX_NESTING", MAX_RESHARD_CELLS: "MAX_RESHARD_CELLS",
                 MAX_RESHARD_TRANSFERS: "MAX_RESHARD_TRANSFERS"}
 
 
