@@ -84,16 +84,20 @@ def from_jax(fn, *example_args, mesh=None, system=None):
 
 def visualize_value(program, value: str | None = None, *, output: str | None = None, text: bool | None = None):
     """Show where a value of a program lives: `program` is a module, its text or a RunResult
-    (the module that ran); `value` as meshc-opt prints it (`"%h"`, `"%1"`; default: the first
+    (the program that ran, as written: a lowered run's values are named as in the ttir program
+    it was lowered from); `value` as meshc-opt prints it (`"%h"`, `"%1"`; default: the first
     value with a placement). A global-view program's value is shown with the sharding
     ttir-propagate-sharding chooses for it (so is an intermediate of the program a lowered one
     came from). Prints tables unless `text=False` (default: when no `output`); `output=` writes
     a PNG or SVG. Returns the MeshView (or the one-chip Placement)."""
+    from meshc.dialects.reference import find_reference
     from meshc.tools.value_view import show_program_value
 
     module = getattr(program, "module", program)
     if isinstance(module, str):
         module = parse(module)
+    elif module is not program and find_reference(module) is not None:
+        module = find_reference(module)  # a run's values by the names of the program as written
     return show_program_value(module, value, output=output, text=text)
 
 

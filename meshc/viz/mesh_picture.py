@@ -161,6 +161,19 @@ def _draw_mesh(fig, rect, view: MeshView, pal) -> None:
              f"every device{more}", ha="center", fontsize=10)
 
 
+def _body_height(view: MeshView, width: float, local: bool) -> float:
+    """Inches the panels need: the tensor and the mesh at their aspect ratios across their share
+    of the width (2.5 to 6; small multiples take 6)."""
+    rank, mrank = len(view.shape), len(view.mesh.shape)
+    if (rank > 2 and any(n > 1 for n in view.pieces()[:-2])) or mrank > 2 or local:
+        return 6.0
+    h, w = (view.shape[-2], view.shape[-1]) if rank >= 2 else (1, view.shape[0])
+    drawn = min(max(h / max(w, 1), 1 / MAX_ASPECT), MAX_ASPECT)
+    nr, nc = (view.mesh.shape[-2], view.mesh.shape[-1]) if mrank >= 2 else (1, view.mesh.shape[0])
+    need = max(0.48 * width * drawn, 0.36 * width * nr / nc) + 0.6
+    return min(max(need, 2.5), 6.0)
+
+
 def render_mesh_png(view: MeshView, out: str, title: str | None = None) -> None:
     """Draw the view (see the module docstring) into `out` (.png or .svg)."""
     save_figure(mesh_figure(view, title), out)
@@ -176,7 +189,7 @@ def mesh_figure(view: MeshView, title: str | None = None):
     pal = colours(len(view.blocks))
     local = view.local is not None
     width = 17.0 if local else 13.0
-    body_h = 6.0
+    body_h = _body_height(view, width, local)
     foot_h = 0.45
     total_h = body_h + foot_h + 0.9
     fig = plt.figure(figsize=(width, total_h))

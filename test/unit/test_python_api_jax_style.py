@@ -86,8 +86,11 @@ def test_visualize_value_shows_the_compilers_choice():
     y = meshc.visualize_value(module, "%y", text=False)
     assert y.spec_text == "[S0, R] P(1)"  # [S0, S1] x [S1, R]: contracting dim split over axis 1
     result = meshc.run(module)
-    g = meshc.visualize_value(result, "%g", text=False)  # an intermediate of the lowered program
-    assert g.spec_text == "[S0, S1]" and g.shape == (64, 128) and g.local is not None
+    g = meshc.visualize_value(result, "%g", text=False)  # a run's values by the program's names
+    assert g.spec_text == "[S0, S1]" and g.shape == (64, 128)
+    lowered = meshc.visualize_value(result.module, "%g", text=False)  # the lowered module itself
+    assert lowered.spec_text == "[S0, S1]" and lowered.shape == (64, 128)
+    assert lowered.local is not None and lowered.local.shape == (32, 32)  # one chip's block and its pages
 
 
 def test_visualize_sharding_takes_dtensor_placements():
