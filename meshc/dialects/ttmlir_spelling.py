@@ -10,6 +10,8 @@ tt-mlir moved its shared attributes from `tt.` to `ttcore.`, writes op attribute
   name is not one of meshc's);
 * module attribute keys `ttcore.device`, `ttcore.system_desc`, ... are `tt.device`, ...;
 * the properties of a meshc op, whose definition declares attributes only, are its attributes;
+* `ttir.all_reduce_async` / `ttnn.all_reduce_async` are `ttir.all_reduce` / `ttnn.all_reduce` with
+  the unit attribute `async` (the transfer may overlap the ops after it until its result is used);
 * a trailing operand made by `ttir.empty` / `tensor.empty`, of the result's type, on a ttir or ttnn
   op that takes one operand fewer, is the destination: it is dropped, and an empty left unused is
   erased (`normalize_module`, run by the driver after parsing, before verifying).
@@ -20,8 +22,10 @@ destination operands).
 
 from __future__ import annotations
 
+from xdsl.dialects.builtin import UnitAttr
 from xdsl.ir import Operation
 from xdsl.irdl import IRDLOperation, OptOperandDef, VarOperandDef
+from xdsl.rewriter import Rewriter
 
 _ENUMS = ("shard_type", "shard_direction", "reduce_type")
 ENUM_SYNONYMS = {f"{d}.{n}": f"ttir.{n}" for d in ("tt", "ttcore") for n in _ENUMS}
@@ -72,7 +76,21 @@ def normalize_module(module: Operation) -> None:
             _properties_to_attributes(op)
         if len(op.operands) > 1:
             _drop_destination(op, empties)
+    for op in [o for o in module.walk() if isinstance(o, IRDLOperation) and hasattr(type(o), "SYNCHRONOUS")]:
+        _as_synchronous_with_flag(op)
     for empty in empties:
         if empty.parent is not None and not empty.results[0].uses:
             empty.detach()
             empty.erase()
+
+
+def _as_synchronous_with_flag(op: IRDLOperation) -> None:
+    """`<dialect>.<kind>_async` -> `<dialect>.<kind> {async}`: the op class names its synchronous
+    twin in the ClassVar `SYNCHRONOUS`."""
+    sync_cls = getattr(type(op), "SYNCHRONOUS", None)
+    if sync_cls is None:
+        return
+    new = sync_cls.create(operands=list(op.operands), result_types=[r.type for r in op.results],
+                          attributes={**op.attributes, "async": UnitAttr()})
+    new.location = op.location
+    Rewriter.replace_op(op, new)

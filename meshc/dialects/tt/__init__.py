@@ -12,6 +12,7 @@ converts to and from its model object (`from_model(...)` / `.model()`) and verif
                     chipCoords = [[0, 0], [0, 1]], links = [[0, 1]]>    (or #tt.system_desc<n300>)
     !tt.tile<32x32, bf16>                                               (`32 x 32` accepted)
     #tt.data_type<bfp_bf8>, #tt.memory_space<l1>, #tt.oob_val<zero>
+    #tt.argument_type<parameter>, #tt.shard_status<unsharded>, #tt.topology<ring>
     #tt.metal_layout<LINEAR, OOB, <GRID>, memref<SHARD x ELEM, #tt.memory_space<MS>>>
     #tt.sharding<[S0, R], mesh = 2x2>
 
@@ -23,7 +24,8 @@ located error at the op that uses the tensor. See docs/tt-dialect.md.
 
 The package's files: parsing.py (shared parse/print helpers), enums.py, grid.py (affine maps,
 grids), device.py (device, arch, chip and system descriptors), layout.py (tiles, metal layouts,
-element types), module.py (the module's device and system, or its virtual devices), pipeline.py
+element types), module.py (the module's device and system, or its virtual devices), local_shape.py (tt-mlir's
+per-device argument type), pipeline.py
 (the checks of virtual devices and pipeline stages), meshes.py (the module's named
 meshes, tt-mlir's `#ttcore.meshes`), sharding.py. The `TT` dialect
 object is here.
@@ -35,14 +37,21 @@ from xdsl.ir import Dialect
 
 from meshc.dialects.tt.device import ArchAttr, ChipDescAttr, DeviceAttr, SystemDescAttr
 from meshc.dialects.tt.enums import (
+    ArgumentType,
+    ArgumentTypeAttr,
     DataTypeAttr,
     DataTypeEnum,
     MemorySpace,
     MemorySpaceAttr,
     OOBVal,
     OOBValAttr,
+    ShardStatus,
+    ShardStatusAttr,
+    Topology,
+    TopologyAttr,
 )
 from meshc.dialects.tt.grid import GridAttr, MapAttr
+from meshc.dialects.tt.local_shape import LocalShapeAttr
 from meshc.dialects.tt.layout import MetalLayoutAttr, TileType, check_tensor_layout
 from meshc.dialects.tt.meshes import MESHES_ATTR, MeshesAttr, module_meshes_shape
 from meshc.dialects.tt.module import (
@@ -66,7 +75,8 @@ from meshc.dialects.tt.sharding import ShardingAttr, check_sharding
 
 _ATTRIBUTES = [
     DataTypeAttr, MemorySpaceAttr, OOBValAttr, MapAttr, GridAttr, DeviceAttr, ArchAttr, ChipDescAttr,
-    SystemDescAttr, TileType, MetalLayoutAttr, ShardingAttr, MeshesAttr,
+    SystemDescAttr, TileType, MetalLayoutAttr, ShardingAttr, MeshesAttr, ArgumentTypeAttr, ShardStatusAttr,
+    TopologyAttr, LocalShapeAttr,
 ]  # fmt: skip
 _OPS: list[type] = []
 

@@ -1,4 +1,6 @@
-"""tt enum attributes: `#tt.data_type`, `#tt.memory_space`, `#tt.oob_val`."""
+"""tt enum attributes: `#tt.data_type`, `#tt.memory_space`, `#tt.oob_val`, and the three that
+tt-mlir's front ends write on functions: `#tt.argument_type`, `#tt.shard_status`, `#tt.topology`
+(tt-mlir spells them `#ttcore.`; meshc reads both)."""
 
 from __future__ import annotations
 
@@ -42,6 +44,33 @@ class OOBVal(StrEnum):
     NEGINF = "neginf"
 
 
+class ArgumentType(StrEnum):
+    """What a function argument is to the model: tt-mlir's ArgumentType (TTCoreOpsEnums.td)."""
+
+    INPUT = "input"
+    PARAMETER = "parameter"
+    CONSTANT = "constant"
+    DEFAULT = "default"
+
+
+class ShardStatus(StrEnum):
+    """Whether a function argument or result crosses the host boundary whole (`unsharded`: the
+    program's own mesh_shard ops distribute it) or already as per-device pieces (`presharded`)."""
+
+    PRESHARDED = "presharded"
+    UNSHARDED = "unsharded"
+
+
+class Topology(StrEnum):
+    """The link topology a collective runs on along one mesh axis (tt-mlir's Topology)."""
+
+    RING = "ring"
+    LINEAR = "linear"
+    MESH = "mesh"
+    TORUS = "torus"
+    DISABLED = "disabled"
+
+
 assert tuple(m.value for m in MemorySpace) == MEMORY_SPACES, "tt memory spaces out of step with metal_layout"
 assert tuple(o.value for o in OOBVal) == OOB_VALUES, "tt OOB values out of step with metal_layout"
 
@@ -83,3 +112,25 @@ class OOBValAttr(_AngleEnum, EnumAttribute[OOBVal]):
     """`#tt.oob_val<zero>`: the value of the padding of a layout."""
 
     name = "tt.oob_val"
+
+
+@irdl_attr_definition
+class ArgumentTypeAttr(_AngleEnum, EnumAttribute[ArgumentType]):
+    """`#tt.argument_type<parameter>` on a function argument: input, parameter, constant or default.
+    meshc keeps it and prints it back; it changes no placement and no result."""
+
+    name = "tt.argument_type"
+
+
+@irdl_attr_definition
+class ShardStatusAttr(_AngleEnum, EnumAttribute[ShardStatus]):
+    """`#tt.shard_status<unsharded>` on a function argument or result (see ShardStatus)."""
+
+    name = "tt.shard_status"
+
+
+@irdl_attr_definition
+class TopologyAttr(_AngleEnum, EnumAttribute[Topology]):
+    """`#tt.topology<ring>`: the topology a collective is configured for."""
+
+    name = "tt.topology"

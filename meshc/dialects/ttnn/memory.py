@@ -14,6 +14,7 @@ from xdsl.dialects.builtin import (
     AnyFloat,
     ArrayAttr,
     IntAttr,
+    MemRefType,
     NoneAttr,
     StringAttr,
     TensorType,
@@ -25,7 +26,9 @@ from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 
 from meshc.dialects.checkers import register_type_checker
+from meshc.dialects.element_types import data_type_name
 from meshc.dialects.syntax import AngleBody, verified
+from meshc.dialects.tt.layout import TileType
 from meshc.layout import memory_config as mc
 from meshc.layout.errors import LayoutError
 from meshc.layout.shapes import fmt_shape
@@ -347,6 +350,8 @@ class TTNNLayoutAttr(ParametrizedAttribute):
     def parse_parameters(cls, parser: AttrParser):
         with parser.in_angle_brackets():
             kind = parser.parse_optional_identifier()
+            if kind is None:  # tt-mlir's form opens with its linear map: `(d0, d1) -> (d0, d1)`
+                return _parse_ttmlir_layout(parser)
             if kind == "tile":
                 tile = _parse_shape(parser)
             elif kind == "row_major":
@@ -367,6 +372,55 @@ class TTNNLayoutAttr(ParametrizedAttribute):
         printer.print_string(f"{self.data_type.data}, ")
         printer.print_attribute(self.memory_config)
         printer.print_string(">")
+
+
+def _parse_ttmlir_layout(parser: AttrParser) -> list:
+    """The rest of tt-mlir's `#ttnn.ttnn_layout<MAP, <GRID>, [mesh = M,] memref<SHARD x ELEM, #BUF>
+    [, <LAYOUT>][, core_ranges = ...][, ignorePhysicalLayout = B]>` after the map's `(`, as
+    meshc's parameters: the tile and data type from the memref's element (`!ttcore.tile<32x32,
+    bf16>` or a scalar type for row-major), the buffer from its memory space, and for a sharded
+    layout the core grid and the shard (the memref's shape, in tiles for a tiled element)."""
+    start = parser.pos
+    linear = parser.parse_affine_map()
+    if len(linear.results) != 2:
+        parser.raise_error(f"the ttnn_layout's map {linear} collapses the tensor onto {len(linear.results)} dims; "
+                           "meshc places tensors on a 2-D grid (outer dims folded into the rows)", start, parser.pos)
+    parser.parse_punctuation(",")
+    grid = _parse_shape(parser)
+    parser.parse_punctuation(",")
+    if parser.parse_optional_keyword("mesh") is not None:
+        parser.raise_error("a ttnn_layout with a tensor mesh (`mesh = ...`) is not supported: meshc carries "
+                           "a tensor's mesh placement on its ttnn.distribute_tensor")
+    memref = parser.parse_type()
+    if not isinstance(memref, MemRefType) or not isinstance(memref.memory_space, BufferTypeAttr):
+        parser.raise_error(f"expected memref<SHARDxELEM, #ttnn.buffer_type<...>> in a ttnn_layout; got {memref}")
+    layout = "interleaved"
+    while parser.parse_optional_punctuation(",") is not None:
+        if parser.parse_optional_punctuation("<") is not None:
+            layout = parser.parse_identifier(" (the memory layout, e.g. interleaved)")
+            parser.parse_punctuation(">")
+        else:
+            key = parser.parse_identifier(" (core_ranges or ignorePhysicalLayout)")
+            parser.raise_error(f"a ttnn_layout with `{key} = ...` is not supported; meshc reads the map, grid, "
+                               "memref and memory layout")
+    elem = memref.element_type
+    tile = list(elem.model().shape) if isinstance(elem, TileType) else []
+    dtype = elem.data_type.data.value if isinstance(elem, TileType) else data_type_name(elem)
+    if dtype is None:
+        parser.raise_error(f"the memref element {elem} is no data type a device holds")
+    buffer = memref.memory_space.data
+    shard = tuple(memref.get_shape())
+    if tile:
+        shard = tuple(s * d for s, d in zip(shard[-2:], tile))
+    try:
+        if buffer == "system_memory" or layout == "interleaved":
+            config = MemoryConfigAttr(buffer, layout)
+        else:
+            config = MemoryConfigAttr.from_model(mc.MemoryConfig(buffer, layout, grid=tuple(grid[-2:]),
+                                                                 shard_shape=shard[-2:]))
+    except (LayoutError, VerifyException) as e:
+        parser.raise_error(f"invalid ttnn_layout: {e}")
+    return [ArrayAttr([IntAttr(v) for v in tile]), StringAttr(dtype), config]
 
 
 def result_placement(op, default, result: int = 0):
