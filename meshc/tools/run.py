@@ -314,7 +314,8 @@ def _run_one(args, text: str, golden_text: str | None, inputs: dict, pending: li
     if args.report:
         from meshc.tools.report import print_report
 
-        print_report(result, Console(width=140))
+        # a terminal's own width (rich fits the tables to it); 140 columns into a file or a pipe
+        print_report(result, Console(width=None if sys.stdout.isatty() else 140))
     _write_files(args, result, pending)
 
     code = 0

@@ -21,6 +21,7 @@ from contextlib import contextmanager
 from math import prod
 
 from rich.console import Console
+from rich.table import Column
 from rich.progress import (BarColumn, MofNCompleteColumn, Progress, SpinnerColumn, TaskProgressColumn, TextColumn,
                            TimeElapsedColumn, TimeRemainingColumn)
 
@@ -87,13 +88,15 @@ class RunProgress:
         if self.tty:
             cols = [TextColumn(f"{name:<11}")]
             if total and self._weights:
-                cols += [BarColumn(), TaskProgressColumn(), TextColumn("of the work, op {task.fields[ops]}"),
+                cols += [BarColumn(bar_width=20), TaskProgressColumn(), TextColumn("of the work, op {task.fields[ops]}"),
                          TextColumn("ETA"), TimeRemainingColumn()]
             elif total:
-                cols += [BarColumn(), MofNCompleteColumn(), TextColumn(unit), TextColumn("ETA"), TimeRemainingColumn()]
+                cols += [BarColumn(bar_width=20), MofNCompleteColumn(), TextColumn(unit), TextColumn("ETA"),
+                         TimeRemainingColumn()]
             else:
                 cols += [SpinnerColumn()]
-            cols += [TextColumn("{task.description}"), TimeElapsedColumn()]
+            # the elapsed time before the op's name, which is cut first on a narrow terminal
+            cols += [TimeElapsedColumn(), TextColumn("{task.description}", table_column=Column(no_wrap=True, overflow="ellipsis"))]
             self._rich = Progress(*cols, console=Console(file=self.stream), transient=True)
             self._task = self._rich.add_task("", total=total, ops=f"0/{self._ops_total}")
             self._rich.start()

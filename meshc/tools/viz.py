@@ -189,7 +189,7 @@ def run(argv: list[str] | None = None) -> int:
                 wrote("meshc-viz", a.output, f"{label}: the chip view")
         else:
             if a.text:
-                render_mesh_text(view, Console(width=160, highlight=False))
+                render_mesh_text(view, Console(width=None if sys.stdout.isatty() else 160, highlight=False))
             if a.output:
                 render_mesh_png(view, a.output, a.title)
                 wrote("meshc-viz", a.output, f"{view.label or 'tensor ' + fmt_shape(view.shape)} "
