@@ -41,6 +41,7 @@ from meshc.layout.errors import LayoutError
 from meshc.layout.shapes import fmt_shape
 from meshc.layout.system import system
 from meshc.tools.common import add_version, tool_main, wrote
+from meshc.tools.run_inputs import InputFileError, load_inputs
 from meshc.tools.safe_io import write_atomic
 
 # A CLI entry point: the compiler, the interpreters and rich are imported inside the functions
@@ -114,45 +115,6 @@ def _parse(name: str, text: str | None = None):
         src = SourceFile(name, text)
         raise _Fail("\n".join(d.format(src) for d in e.diagnostics)) from None
     return module, SourceFile(name, text)
-
-
-def _load_npz(path: str, name: str | None) -> dict[str, np.ndarray]:
-    try:
-        with np.load(path, allow_pickle=False) as z:
-            arrays = {k: z[k] for k in z.files}
-    except (OSError, ValueError) as e:
-        raise _Fail(f"meshc-run: error: cannot load inputs from '{path}': {e}") from None
-    if name is None:
-        return arrays
-    if name in arrays:
-        return {name: arrays[name]}
-    if len(arrays) == 1:
-        return {name: next(iter(arrays.values()))}
-    raise _Fail(f"meshc-run: error: '{path}' has no array '{name}' (it holds {', '.join(arrays) or 'none'})")
-
-
-def _load_inputs(specs: list[str]) -> dict[str, np.ndarray]:
-    out = {}
-    for s in specs:
-        if "=" not in s:
-            if s.endswith(".npz"):
-                out.update(_load_npz(s, None))
-                continue
-            raise _Fail(f"meshc-run: error: --input '{s}' must be NAME=FILE.npy, NAME=FILE.npz or FILE.npz")
-        name, path = s.split("=", 1)
-        if path.endswith(".npz"):
-            out.update(_load_npz(path, name))
-            continue
-        try:
-            out[name] = np.load(path, allow_pickle=False)
-        except EOFError:
-            raise _Fail(f"meshc-run: error: cannot load input '{name}' from '{path}': the file is empty") from None
-        except Exception as e:  # numpy's reader fails on a bad file in many ways; all are about the file
-            raise _Fail(f"meshc-run: error: cannot load input '{name}' from '{path}': {e}") from None
-        if not isinstance(out[name], np.ndarray):
-            raise _Fail(f"meshc-run: error: cannot load input '{name}' from '{path}': it holds several arrays "
-                        "(an .npz archive); give one array a file")
-    return out
 
 
 def _run_error(e, source: SourceFile, where) -> _Fail:
@@ -229,7 +191,10 @@ def run(argv: list[str] | None = None) -> int:
 
     try:
         _check_system(args.system)
-        inputs = _load_inputs(args.input)
+        try:
+            inputs = load_inputs(args.input)
+        except InputFileError as e:
+            raise _Fail(f"meshc-run: error: {e}") from None
         text = _read(args.input_file)
         chunks = split_chunks(text) if args.split_input_file else [text]
         if args.golden:
