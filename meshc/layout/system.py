@@ -11,6 +11,7 @@ program without a `#tt.system_desc` runs on.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 from dataclasses import dataclass, field
@@ -137,6 +138,7 @@ SYSTEMS: dict[str, tuple[int, ...]] = {name: f.mesh_shape for name, f in SYSTEM_
 galaxy (Wormhole B0), p150 and bh_galaxy (Blackhole)."""
 
 
+@functools.lru_cache(maxsize=None)
 def system(name: str) -> SystemDesc:
     """The named system (SYSTEMS), its chips of the system's architecture."""
     if name not in SYSTEMS:
@@ -145,6 +147,16 @@ def system(name: str) -> SystemDesc:
     s = mesh_system(f.mesh_shape, f.arch, f.torus)
     return SystemDesc(s.chips, s.links, s.mesh_shape, max(f.links_per_pair, 1), f.host_links)
 
+
+
+def with_named_facts(s: SystemDesc) -> SystemDesc:
+    """`s` with the links a pair and host links of the named system it is chip for chip and link
+    for link (a `#tt.system_desc` written out in full carries only chips and links)."""
+    for name in SYSTEMS:
+        n = system(name)
+        if n.mesh_shape == s.mesh_shape and n.links == s.links and n.chips == s.chips:
+            return n
+    return s
 
 
 def mesh_fits(mesh_shape: tuple[int, ...], system_mesh: tuple[int, ...]) -> bool:

@@ -1,20 +1,23 @@
 """`ttir-auto-shard{mesh-shape=A,B system=NAME}`: choose the shardings of a global-view program.
 
-For every unannotated function argument the pass tries each placement a `ttir.mesh_shard` can
-state (each mesh axis splitting one dim or none, evenly), lets `ttir-propagate-sharding`'s
-planner choose the rest, and keeps the choice with the smallest predicted time. The search is
-coordinate descent: from all-replicated, one argument at a time takes its best placement with
-the others fixed, sweeping until nothing improves. Results then take the sharding their values
-have (the host assembles any placement), partial sums reduced. The chosen specs are written as
-the arguments' and results' `tt.sharding` (so the pipelines partition the program as if the
-user had written them), and the function gets `tt.auto_shard = {time_us, link_bytes,
-replicated_time_us}`: the estimate of the choice and of all-replicated.
+For every unannotated function argument the pass considers each placement a `ttir.mesh_shard`
+can state (each mesh axis splitting one dim or none, evenly), lets `ttir-propagate-sharding`'s
+planner choose the rest, and keeps the choice with the smallest predicted time. The search is a
+dynamic program along the program order (meshc.passes.auto_shard_search): its state is the
+shardings of the values live between two ops, so it is exact (up to its beam of 512 states) and
+its work grows with the program's length, not with the number of placements' combinations.
+Results then take the sharding their values have (the host assembles any placement), partial
+sums reduced. The chosen specs are written as the arguments' and results' `tt.sharding` (so the
+pipelines partition the program as if the user had written them), and the function gets
+`tt.auto_shard = {time_us, link_bytes, replicated_time_us}`: the estimate of the program the pass
+writes and of the program as it was (all-replicated when nothing was annotated); a choice the
+estimate does not find faster than that is not written.
 
-The estimate (`Estimate`) follows the simulator's time model (docs/simulator.md) op by op, with
-the machine's rates from meshc.layout.system: every chip receives its pieces of the arguments
-over the host link; every op moves its operands and result through each chip's NOC (local
-shapes); every reshard delivers the planner's bytes (`plan_reshard(...).delivered_bytes`),
-spread over the devices' links. Annotated arguments stay as written.
+The estimate (`estimate`) is the simulator's time model (meshc.layout.timemodel, docs/simulator.md)
+applied to the ops the TTNN pipeline lowers the program to, as the simulator charges them
+(meshc.passes.auto_shard_cost): arguments' distributes and results' aggregates over the system's
+host links, each reshard's collective walk as the CCL alpha-beta on its mesh axis, each op's
+compute on its local shapes and its launch. Annotated arguments stay as written.
 
 Without a `#tt.device` the module gets one for `mesh-shape` (on `system`, default: the smallest
 named system with enough chips); with one, `mesh-shape` must be its mesh. Errors are located.
@@ -37,9 +40,11 @@ from meshc.dialects.tt import module_device
 from meshc.layout.mesh import Mesh, ShardingSpec, spec_from_shard_dims
 from meshc.layout.shapes import fmt_shape
 from meshc.layout.sharding_rules import canonical, replicated
-from meshc.layout.hardware import ARCH_FACTS, DEFAULT_ARCH, SYSTEM_FACTS
-from meshc.layout.system import SYSTEMS
-from meshc.layout.timemodel import host_s, link_s, noc_s
+from meshc.dialects.tt import system_or_default
+from meshc.layout.hardware import ARCH_FACTS
+from meshc.layout.system import SYSTEMS, default_system
+from meshc.passes.auto_shard_cost import Costing, arg_time, op_time, result_time
+from meshc.passes.auto_shard_search import dp_search, follow
 from meshc.passes.lowering_utils import module_mesh
 from meshc.passes.propagate_sharding import plan_function
 from meshc.passes.register_device import RegisterDevicePass
@@ -53,15 +58,6 @@ from meshc.passes.sharding_ir import (
     set_function_specs,
     shape,
 )
-from meshc.layout.dtypes import get_dtype
-
-
-def _itemsize(value: SSAValue) -> int:
-    return int(get_dtype(dtype_name(value)).itemsize)
-
-
-def _local_bytes(value: SSAValue, spec: ShardingSpec) -> int:
-    return math.prod(n // spec.num_pieces(d) for d, n in enumerate(shape(value))) * _itemsize(value)
 
 
 @dataclass(frozen=True)
@@ -70,35 +66,30 @@ class Estimate:
     link_bytes: float
 
 
+def costing_of(f: func.FuncOp, mesh: Mesh) -> Costing:
+    """The machine `f` is timed on: its module's system (`system_or_default`)."""
+    module = f.parent_op()
+    while module is not None and not isinstance(module, ModuleOp):
+        module = module.parent_op()
+    system = system_or_default(module) if module is not None else default_system(mesh.shape)
+    return Costing.of(ARCH_FACTS[system.chips[0].arch], mesh, system)
+
+
 def estimate(f: func.FuncOp, mesh: Mesh, ins: list[ShardingSpec], outs: list[ShardingSpec],
-             chosen: dict[SSAValue, ShardingSpec]) -> Estimate:
-    """The predicted time of `f` partitioned with these shardings (module docstring)."""
+             chosen: dict[SSAValue, ShardingSpec], costing: Costing | None = None) -> Estimate:
+    """The predicted time of `f` partitioned with these shardings and lowered by the TTNN
+    pipeline, as the simulator times it (meshc.passes.auto_shard_cost), and the bytes its
+    reshards deliver."""
+    c = costing or costing_of(f, mesh)
     ops = body_ops(f)
-    n = mesh.size
-    arch = ARCH_FACTS[DEFAULT_ARCH]
-    cores = arch.grid[0] * arch.grid[1]
-    links = max(1, min((s.links_per_pair for s in SYSTEM_FACTS.values() if math.prod(s.mesh_shape) >= n),
-                       default=1))
-    args = f.body.blocks.first.args
-    time = host_s(arch, sum(_local_bytes(a, s) * n for a, s in zip(args, ins)), min(n, 4))
+    time = sum(arg_time(c, a, s) for a, s in zip(f.body.blocks.first.args, ins))
     moved = 0.0
     for op in ops[:-1]:
-        if op.name == "ttir.sharding_constraint":
-            pairs = [(op.operands[0], chosen[op.results[0]])]
-        else:
-            required = op_rule(op).require(tuple(chosen[r] for r in op.results))
-            assert required is not None
-            pairs = list(zip(op.operands, required))
-        for v, spec in pairs:
-            b = reshard_bytes(v, chosen[v], spec)
-            moved += b
-            time += link_s(arch, b / n, links)[1]
-        local = sum(_local_bytes(v, s) for v, s in pairs) + sum(_local_bytes(r, chosen[r]) for r in op.results)
-        time += noc_s(arch, local, cores) + arch.op_launch_s
+        t, b = op_time(c, op, chosen)
+        time, moved = time + t, moved + b
     for v, spec in zip(ops[-1].operands, outs):
-        b = reshard_bytes(v, chosen[v], spec)
-        moved += b
-        time += link_s(arch, b / n, links)[1] + host_s(arch, math.prod(shape(v)) * _itemsize(v), min(n, 4))
+        t, b = result_time(c, v, chosen[v], spec)
+        time, moved = time + t, moved + b
     return Estimate(time, moved)
 
 
@@ -119,53 +110,42 @@ def placements(value: SSAValue, mesh: Mesh) -> list[ShardingSpec]:
 
 
 def _results_follow(f: func.FuncOp, mesh: Mesh, chosen) -> list[ShardingSpec]:
-    outs = []
-    for v in body_ops(f)[-1].operands:
-        s = canonical(ShardingSpec(mesh, chosen[v].dims))
-        outs.append(s if all(list(d) == sorted(d) for d in s.dims) else replicated(mesh, len(s.dims)))
-    return outs
+    return [follow(mesh, chosen[v]) for v in body_ops(f)[-1].operands]
 
 
-def search(f: func.FuncOp, mesh: Mesh, max_sweeps: int = 4) -> tuple[list[ShardingSpec], list[ShardingSpec], Estimate,
-                                                                   Estimate]:
-    """(argument specs, result specs, estimate of the choice, estimate of all-replicated)."""
+def search(f: func.FuncOp, mesh: Mesh) -> tuple[list[ShardingSpec], list[ShardingSpec], Estimate, Estimate]:
+    """(argument specs, result specs, estimate of the choice, estimate of all-replicated): the
+    dynamic program of meshc.passes.auto_shard_search over every free argument's placements, kept
+    only when the program it writes is predicted faster than the one written as it is."""
     ins, outs = function_specs(f, mesh)
     fixed = [f.arg_attrs is not None and i < len(f.arg_attrs.data) and "tt.sharding" in f.arg_attrs.data[i].data
              for i in range(len(ins))]
     res_fixed = [f.res_attrs is not None and i < len(f.res_attrs.data) and "tt.sharding" in f.res_attrs.data[i].data
                  for i in range(len(outs))]
     args = list(f.body.blocks.first.args)
+    c = costing_of(f, mesh)
 
     def evaluate(cand_ins: list[ShardingSpec]) -> tuple[Estimate, list[ShardingSpec]]:
         chosen = plan_function(f, mesh, cand_ins, outs, res_fixed)
         cand_outs = [o if fx else fo for o, fx, fo in zip(outs, res_fixed, _results_follow(f, mesh, chosen))]
-        return estimate(f, mesh, cand_ins, cand_outs, chosen), cand_outs
+        return written_estimate(f, mesh, cand_ins, cand_outs, c), cand_outs
 
-    base, base_outs = evaluate(ins)
-    best, best_outs = base, base_outs  # results follow their values whether or not an argument moves
-    for _ in range(max_sweeps):
-        improved = False
-        for i, arg in enumerate(args):
-            if fixed[i] or not arg.uses:
-                continue
-            for spec in placements(arg, mesh):
-                if spec == ins[i]:
-                    continue
-                trial = ins[:i] + [spec] + ins[i + 1:]
-                est, trial_outs = evaluate(trial)
-                if est.time_s < best.time_s * (1 - 1e-9):
-                    ins, best, best_outs, improved = trial, est, trial_outs, True
-        if not improved:
-            break
-    return ins, best_outs, best, base
+    base, base_outs = evaluate(ins)  # results follow their values whether or not an argument moves
+    choices = [[s] if fx or not a.uses else placements(a, mesh) for a, s, fx in zip(args, ins, fixed)]
+    found, _ = dp_search(f, mesh, c, ins, outs, choices, res_fixed)
+    est, found_outs = evaluate(found)
+    if est.time_s < base.time_s:
+        return found, found_outs, est, base
+    return ins, base_outs, base, base
 
 
-def written_estimate(f: func.FuncOp, mesh: Mesh, ins: list[ShardingSpec], outs: list[ShardingSpec]) -> Estimate:
+def written_estimate(f: func.FuncOp, mesh: Mesh, ins: list[ShardingSpec], outs: list[ShardingSpec],
+                     costing: Costing | None = None) -> Estimate:
     """The estimate of `f` with exactly these argument and result specs, planned as the pipelines
     will plan it once they are written (every argument and result annotated): what `tt.auto_shard`
     reports is what the program it leaves does."""
     chosen = plan_function(f, mesh, ins, outs, [True] * len(outs))
-    return estimate(f, mesh, ins, outs, chosen)
+    return estimate(f, mesh, ins, outs, chosen, costing)
 
 
 @dataclass(frozen=True)

@@ -90,11 +90,26 @@ def plan_function(f: func.FuncOp, mesh: Mesh, ins: list[ShardingSpec], outs: lis
     (`wish_results[i]`: result i's spec is a wish upstream, as an annotation is); the IR is
     not changed."""
     ops = body_ops(f)
-    ret = ops[-1]
     chosen: dict[SSAValue, ShardingSpec] = dict(zip(f.body.blocks.first.args, ins))
+    wanted = wishes(f, mesh, outs, wish_results)
+    for op in ops[:-1]:
+        if isinstance(op, ShardingConstraintOp):
+            chosen[op.result] = constraint_spec(op, mesh)
+            continue
+        if not op.results:
+            raise LocatedError("an op without results has no place in a global-view program", op)
+        for r, s in zip(op.results, choose(op, chosen, wanted, mesh)):
+            chosen[r] = s
+    return chosen
 
+
+def wishes(f: func.FuncOp, mesh: Mesh, outs: list[ShardingSpec],
+           wish_results: list[bool]) -> dict[SSAValue, ShardingSpec]:
+    """The backward hints (priority 2 of the module docstring): the sharding each value is
+    wished, from the wished results and the constraints; the argument specs play no part."""
+    ops = body_ops(f)
     wanted: dict[SSAValue, ShardingSpec] = {}
-    for v, spec, wish in zip(ret.operands, outs, wish_results):
+    for v, spec, wish in zip(ops[-1].operands, outs, wish_results):
         if wish:  # an unannotated result is replicated at the return, but wants nothing earlier
             wanted.setdefault(v, spec)
     for op in ops:
@@ -110,16 +125,7 @@ def plan_function(f: func.FuncOp, mesh: Mesh, ins: list[ShardingSpec], outs: lis
         if req is not None:
             for v, spec in zip(op.operands, req):
                 wanted.setdefault(v, spec)
-
-    for op in ops[:-1]:
-        if isinstance(op, ShardingConstraintOp):
-            chosen[op.result] = constraint_spec(op, mesh)
-            continue
-        if not op.results:
-            raise LocatedError("an op without results has no place in a global-view program", op)
-        for r, s in zip(op.results, choose(op, chosen, wanted, mesh)):
-            chosen[r] = s
-    return chosen
+    return wanted
 
 
 def choose(op: Operation, chosen: dict[SSAValue, ShardingSpec], wanted: dict[SSAValue, ShardingSpec],

@@ -1,8 +1,9 @@
 """The hardware table (meshc/layout/hardware.py) is what the systems, the memory model and the
 time model read: one default arch, every named system built from its row."""
 
+from meshc.dialects.tt.device import SystemDescAttr
 from meshc.layout.hardware import ARCH_FACTS, DEFAULT_ARCH, FIDELITY_PHASES, SYSTEM_FACTS
-from meshc.layout.system import SYSTEMS, default_system, get_arch, system
+from meshc.layout.system import SYSTEMS, default_system, get_arch, mesh_system, system
 
 
 def test_named_systems_come_from_the_table():
@@ -40,3 +41,13 @@ def test_fidelity_cycles():
     # GEMM_FLOPS: LoFi 16, HiFi2 32, HiFi3 48, HiFi4 64 cycles a tile
     wh = ARCH_FACTS["wormhole_b0"]
     assert [wh.tile_cycles_lofi * FIDELITY_PHASES[f] for f in ("LoFi", "HiFi2", "HiFi3", "HiFi4")] == [16, 32, 48, 64]
+
+
+def test_a_written_out_system_desc_keeps_its_links_a_pair():
+    # #tt.system_desc lists chips and links only; a system that is a named one chip for chip
+    # takes that system's links a pair and host links back (the t3k's 2 links a pair)
+    assert SystemDescAttr.from_model(system("t3k")).model().links_per_pair == 2
+    assert SystemDescAttr.from_model(system("galaxy")).model().host_links == 4
+    # a system of no name keeps the defaults: one link a pair, one host link a chip
+    odd = SystemDescAttr.from_model(mesh_system((3, 3))).model()
+    assert odd.links_per_pair == 1 and odd.host_links is None

@@ -25,7 +25,7 @@ from meshc.dialects.tt.parsing import (
 )
 from meshc.layout.device import Device
 from meshc.layout.errors import LayoutError
-from meshc.layout.system import ChipDesc, SystemDesc, get_arch, system
+from meshc.layout.system import ChipDesc, SystemDesc, get_arch, system, with_named_facts
 from meshc.layout.shapes import fmt_shape
 
 
@@ -227,7 +227,7 @@ class SystemDescAttr(ParametrizedAttribute):
                 raise VerifyException(f"an ethernet link joins two chips, got [{', '.join(map(str, pair))}]")
             links.append((min(pair), max(pair)))
         chips = tuple(kinds[k].model(c) for k, c in zip(idx, coords))
-        return verified(lambda: SystemDesc(chips, tuple(links), _vals(self.mesh_shape)))
+        return verified(lambda: with_named_facts(SystemDesc(chips, tuple(links), _vals(self.mesh_shape))))
 
     def verify(self) -> None:
         self.model()
