@@ -56,6 +56,9 @@ def _arg_parser() -> argparse.ArgumentParser:
                    help="process each `// -----` separated chunk independently")
     p.add_argument("--print-op-generic", "--mlir-print-op-generic", dest="print_op_generic", action="store_true",
                    help="print operations in generic form")
+    p.add_argument("--emit", choices=("meshc", "ttmlir"), default="meshc",
+                   help="the spelling of the output: meshc's own, or tt-mlir's (ttcore names, properties, "
+                        "generic form) for tt-mlir's tools (docs/importers.md)")
     p.add_argument("--print-between-passes", "--mlir-print-ir-after-all", dest="print_between_passes",
                    action="store_true", help="print the IR after every pass (to stderr)")
     p.add_argument("--time-passes", action="store_true", help="print the time each pass took (to stderr)")
@@ -130,6 +133,7 @@ def _process_chunk(args, source: SourceFile, chunk_text: str, pipeline_spec: str
     """Parse, verify, transform and print one chunk. Raises DiagnosticError on bad input."""
     from meshc.driver import apply_pipeline, build_pipeline, make_context, parse_source, print_module, verify_or_raise
     from meshc.passes.observe import observing
+    from meshc.ttmlir_emit import print_ttmlir
 
     ctx = make_context(allow_unregistered=args.allow_unregistered_dialect)
     pipeline = build_pipeline(pipeline_spec)
@@ -143,6 +147,8 @@ def _process_chunk(args, source: SourceFile, chunk_text: str, pipeline_spec: str
             apply_pipeline(ctx, module, (p,), source.name)
             hooks.after(p, module, time.perf_counter() - start)
     with watch.phase("Output"):
+        if args.emit == "ttmlir":
+            return print_ttmlir(module)
         return print_module(module, generic=args.print_op_generic, aliases=not args.no_aliases,
                             elide_larger=args.elide_larger)
 

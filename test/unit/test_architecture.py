@@ -85,7 +85,7 @@ def _layer(module: str) -> str:
         return "api"
     return {"layout": "layout", "dialects": "dialects", "sim": "sim", "passes": "passes", "interp": "interp",
             "tools": "tools", "driver": "driver", "errors": "errors", "located_parser": "driver",
-            "verify": "driver", "verify_diagnostics": "driver", "viz": "viz",
+            "verify": "driver", "verify_diagnostics": "driver", "ttmlir_emit": "driver", "viz": "viz",
             "importers": "importers"}.get(parts[1], "api")
 
 
