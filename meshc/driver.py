@@ -27,6 +27,7 @@ from meshc.layout.errors import LayoutError
 from meshc.verify import verify_located
 from meshc.dialects.reference import attach_reference, detach_references, is_reference
 from meshc.dialects.ttmlir_spelling import attribute_synonym, normalize_module
+from meshc.dialects.tt.device_module import flatten_device_module
 from meshc.dialects import get_all_dialects
 from meshc.passes import get_all_passes
 from meshc.passes.observe import run_pass
@@ -40,6 +41,11 @@ class MeshcContext(Context):
         if name not in self._loaded_attrs:
             name = attribute_synonym(name) or name
         return super().get_optional_attr(name)
+
+    def get_optional_op(self, name: str, *, dialect_stack=()):
+        if name.startswith("ttcore."):  # meshc has no ttcore dialect: its ops are tt's
+            name = "tt." + name[len("ttcore."):]
+        return super().get_optional_op(name, dialect_stack=dialect_stack)
 
     def get_optional_type(self, name: str):
         if name not in self._loaded_types:
@@ -88,6 +94,10 @@ def parse_source(ctx: Context, text: str, name: str = "<input>") -> ModuleOp:
     except VerifyException as e:  # an attribute built outside a located parse hook
         raise DiagnosticError([Diagnostic(name, 0, 0, str(e).split("\n")[0])]) from None
     locate_implicit_module(module, text, name)
+    try:
+        flatten_device_module(module)  # tt-mlir's ttcore.device_module wrapper: its functions are the module's
+    except LocatedError as e:
+        raise DiagnosticError([op_diagnostic(e.op, e.message, name)]) from None
     normalize_module(module)  # tt-mlir's spelling (properties, destination operands) as meshc's
     return module
 

@@ -51,6 +51,7 @@ from meshc.dialects.tt.enums import (
     TopologyAttr,
 )
 from meshc.dialects.tt.grid import GridAttr, MapAttr
+from meshc.dialects.tt.device_module import DeviceModuleOp, flatten_device_module
 from meshc.dialects.tt.local_shape import LocalShapeAttr
 from meshc.dialects.tt.layout import MetalLayoutAttr, TileType, check_tensor_layout
 from meshc.dialects.tt.meshes import MESHES_ATTR, MeshesAttr, module_meshes_shape
@@ -78,6 +79,6 @@ _ATTRIBUTES = [
     SystemDescAttr, TileType, MetalLayoutAttr, ShardingAttr, MeshesAttr, ArgumentTypeAttr, ShardStatusAttr,
     TopologyAttr, LocalShapeAttr,
 ]  # fmt: skip
-_OPS: list[type] = []
+_OPS: list[type] = [DeviceModuleOp]
 
 TT = Dialect("tt", _OPS, _ATTRIBUTES)
