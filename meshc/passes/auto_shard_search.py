@@ -46,7 +46,8 @@ def dp_search(f: func.FuncOp, mesh: Mesh, c: Costing, ins: list[ShardingSpec], o
               choices: list[list[ShardingSpec]], res_fixed: list[bool], beam: int = BEAM
               ) -> tuple[list[ShardingSpec], float]:
     """(argument specs, predicted seconds) of the cheapest placement: argument i takes one of
-    `choices[i]`; annotated results (`res_fixed`) keep `outs`, the others follow their values."""
+    `choices[i]`; annotated results (`res_fixed`) keep `outs`, the others follow their values.
+    Shardings are numbered (`specs`), so a state is a tuple of small ints."""
     ops = body_ops(f)
     args = list(f.body.blocks.first.args)
     index = {a: i for i, a in enumerate(args)}
@@ -59,64 +60,85 @@ def dp_search(f: func.FuncOp, mesh: Mesh, c: Costing, ins: list[ShardingSpec], o
             if v in index:
                 first_use.setdefault(v, k)
 
-    memo: dict[tuple, tuple] = {}  # (op signature, its operands' specs) -> (its results' specs, its time)
-    arg_s: dict[tuple, float] = {}
+    specs: list[ShardingSpec] = []
+    number: dict[ShardingSpec, int] = {}
+
+    def num(s: ShardingSpec) -> int:
+        if s not in number:
+            number[s] = len(specs)
+            specs.append(s)
+        return number[s]
+
+    choice_ids = [[num(s) for s in ch] for ch in choices]
     # ops alike (the layers of a model) share their evaluations: what the planner and the time
     # model read of an op is its name, types, attributes and its results' wishes
-    sig = [(op.name, tuple(str(v.type) for v in op.operands), tuple(str(r.type) for r in op.results),
-            str(sorted((n, str(a)) for n, a in op.attributes.items())), tuple(wanted.get(r) for r in op.results))
-           for op in ops]
+    sigs: dict[tuple, int] = {}
+    sig = [sigs.setdefault((op.name, tuple(str(v.type) for v in op.operands), tuple(str(r.type) for r in op.results),
+                            str(sorted((n, str(a)) for n, a in op.attributes.items())),
+                            tuple(wanted.get(r) for r in op.results)), len(sigs)) for op in ops]
+    memo: dict[tuple, tuple] = {}  # (op signature, its operands' spec numbers) -> (its results', its time)
+    arg_s: dict[tuple, float] = {}
 
-    def step(k: int, op, chosen: dict) -> tuple:
+    def step(k: int, op, operand_ids: tuple) -> tuple:
         """The planner's sharding of op k's results and the op's time, for its operands' specs."""
-        key = (sig[k], tuple(chosen[v] for v in op.operands))
+        key = (sig[k], operand_ids)
         hit = memo.get(key)
         if hit is None:
+            chosen = {v: specs[i] for v, i in zip(op.operands, operand_ids)}
             if isinstance(op, ShardingConstraintOp):
                 results = (constraint_spec(op, mesh),)
             else:
                 results = choose(op, chosen, wanted, mesh)
-            hit = memo[key] = (results, op_time(c, op, {**chosen, **dict(zip(op.results, results))})[0])
+            chosen.update(zip(op.results, results))
+            hit = memo[key] = (tuple(num(r) for r in results), op_time(c, op, chosen)[0])
         return hit
 
     live: tuple[SSAValue, ...] = ()
-    # state: live values' specs -> (time, the argument specs placed so far as a tuple of (index, spec))
+    # state: live values' spec numbers -> (time, the argument specs placed so far: (index, number) pairs)
     states: dict[tuple, tuple[float, tuple]] = {(): (0.0, ())}
+    last = len(ops) - 1
     for k, op in enumerate(ops):
         new = [a for a in dict.fromkeys(op.operands) if a in index and first_use[a] == k]
         after = _live_after(live, new, op, k, last_use)
+        # where each operand and each value live after the op is found: live (i), new (n + j), result (n + m + r)
+        slot = {v: i for i, v in enumerate(live)}
+        slot.update({a: len(live) + j for j, a in enumerate(new)})
+        slot.update({r: len(live) + len(new) + j for j, r in enumerate(op.results)})
+        operand_slots = [slot[v] for v in op.operands]
+        after_slots = [slot[v] for v in after]
+        new_args = [index[a] for a in new]
         grown: dict[tuple, tuple[float, tuple]] = {}
         for key, (t0, placed) in states.items():
-            base = dict(zip(live, key))
-            for combo in itertools.product(*(choices[index[a]] for a in new)):
-                chosen = dict(base)
+            for combo in itertools.product(*(choice_ids[i] for i in new_args)):
                 t = t0
-                for a, s in zip(new, combo):
-                    chosen[a] = s
-                    if (a, s) not in arg_s:
-                        arg_s[(a, s)] = arg_time(c, a, s)
-                    t += arg_s[(a, s)]
-                if k == len(ops) - 1:  # the return
-                    for v, spec, fixed in zip(op.operands, outs, res_fixed):
-                        t += result_time(c, v, chosen[v], spec if fixed else follow(mesh, chosen[v]))[0]
+                for i, s in zip(new_args, combo):
+                    cost = arg_s.get((i, s))
+                    if cost is None:
+                        cost = arg_s[(i, s)] = arg_time(c, args[i], specs[s])
+                    t += cost
+                env = key + combo
+                if k == last:  # the return
+                    for v, o, fixed, sl in zip(op.operands, outs, res_fixed, operand_slots):
+                        src = specs[env[sl]]
+                        t += result_time(c, v, src, o if fixed else follow(mesh, src))[0]
                     nxt: tuple = ()
                 else:
-                    results, op_s = step(k, op, chosen)
-                    chosen.update(zip(op.results, results))
+                    results, op_s = step(k, op, tuple(env[sl] for sl in operand_slots))
                     t += op_s
                     if math.isinf(t):
                         continue
-                    nxt = tuple(chosen[v] for v in after)
-                p = placed + tuple((index[a], s) for a, s in zip(new, combo))
-                if nxt not in grown or t < grown[nxt][0]:
-                    grown[nxt] = (t, p)
+                    env = env + results
+                    nxt = tuple(env[sl] for sl in after_slots)
+                best = grown.get(nxt)
+                if best is None or t < best[0]:
+                    grown[nxt] = (t, placed + tuple(zip(new_args, combo)) if new_args else placed)
         live = after
-        states = dict(sorted(grown.items(), key=lambda kv: kv[1][0])[:beam])
+        states = grown if len(grown) <= beam else dict(sorted(grown.items(), key=lambda kv: kv[1][0])[:beam])
     time, placed = min(states.values(), key=lambda tp: tp[0])
-    specs = list(ins)
+    out = list(ins)
     for i, s in placed:
-        specs[i] = s
-    return specs, time
+        out[i] = specs[s]
+    return out, time
 
 
 def _live_after(live: tuple, new: list, op, k: int, last_use: dict) -> tuple:
