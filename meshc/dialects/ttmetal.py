@@ -5,7 +5,7 @@ mesh, each with the per-device shape, placed per core or per DRAM bank by its me
 writes host tensors into them (`enqueue_write_buffer`, distributing by `shard_dims` and the
 ShardedBufferConfig; `enqueue_write_constant` for constants), runs programs (`enqueue_program`: every core of a grid, on every
 device, runs the kernel region over the buffers), moves data between devices
-(`enqueue_ccl`), reads results back (`enqueue_read_buffer`, or `enqueue_read_shards` for a result that stays
+(`enqueue_ccl`) or from one pipeline stage's device to the next's (`enqueue_transfer`), reads results back (`enqueue_read_buffer`, or `enqueue_read_shards` for a result that stays
 distributed) and frees buffers.
 
 Kernels are regions of tile-level ops with a fixed meaning (docs/ttmetal.md): `read_tiles`
@@ -49,6 +49,7 @@ from xdsl.traits import IsTerminator
 from xdsl.utils.exceptions import VerifyException
 
 from meshc.dialects import shape_rules as rules
+from meshc.dialects.tt.pipeline import check_stage_transfer
 from meshc.dialects.ttir import check_attr_name, check_form, mesh_shape_of
 from meshc.layout.collectives import COLLECTIVES
 from meshc.layout.shapes import fold_2d
@@ -478,11 +479,38 @@ class KernelEndOp(IRDLOperation):
     traits = traits_def(IsTerminator())
 
 
+@irdl_op_definition
+class EnqueueTransferOp(IRDLOperation):
+    """Send a mesh buffer of pipeline stage `source_stage`'s device (each device's piece of a
+    `shape` tensor, split by `source_shard_dims`) into a new buffer on stage `target_stage`'s
+    device (split by `target_shard_dims`, placed by `memory_config` and `tile` as create_buffer
+    places it): point-to-point sends over the ethernet links joining the two chip sets, along the
+    fewest-bytes plan (meshc.layout.stage_transfer)."""
+
+    name = "ttmetal.enqueue_transfer"
+    input = operand_def(BufferType)
+    result = result_def(BufferType)
+    source_stage = attr_def(IntegerAttr)
+    target_stage = attr_def(IntegerAttr)
+    shape = attr_def(DenseArrayBase)
+    source_shard_dims = attr_def(DenseArrayBase)
+    target_shard_dims = attr_def(DenseArrayBase)
+    memory_config = attr_def(Attribute)
+    tile = opt_attr_def(DenseArrayBase)
+
+    def verify_(self) -> None:
+        check_attr_name(self, "memory_config", "ttnn.memory_config")
+        check_stage_transfer(self, int(self.source_stage.value.data), int(self.target_stage.value.data),
+                             rules.ints_of(self.shape), rules.ints_of(self.source_shard_dims),
+                             rules.ints_of(self.target_shard_dims), self.input.type.get_shape(),
+                             self.result.type.get_shape())
+
+
 _ATTRIBUTES: list[type[Attribute]] = [BufferType]
 _OPS: list[type[Operation]] = [
     CreateBufferOp, EnqueueWriteBufferOp, EnqueueReadBufferOp, EnqueueReadShardsOp, EnqueueWriteConstantOp, DeallocateBufferOp, FinishOp,
     EnqueueCclOp, EnqueueProgramOp, ReadTilesOp, WriteTilesOp, TileUnaryOp, TileBinaryOp, TileWhereOp,
-    TileMatmulOp, TileReduceOp, TileTransposeOp, KernelEndOp,
+    TileMatmulOp, TileReduceOp, TileTransposeOp, KernelEndOp, EnqueueTransferOp,
 ]  # fmt: skip
 
 TTMetal = Dialect("ttmetal", _OPS, _ATTRIBUTES)

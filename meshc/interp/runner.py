@@ -21,7 +21,9 @@ from xdsl.dialects.builtin import ModuleOp, TensorType
 from xdsl.interpreter import Interpreter
 
 from meshc.errors import LocatedError
-from meshc.dialects.tt import module_device, module_mesh_shape, system_or_default
+from meshc.dialects.tt import DEVICES_ATTR, module_device, module_devices, module_mesh_shape, pipeline_system, \
+    system_or_default
+from meshc.interp import pipeline_run
 from meshc.interp.common import Distributed, element_dtype_name, find_entry, random_input, shape_of
 from meshc.interp.func import FuncFunctions
 from meshc.interp.result_export import report, summary
@@ -37,6 +39,7 @@ from meshc.layout.shapes import ceil_div, fmt_shape
 from meshc.layout.system import SystemDesc, system as named_system
 from meshc.sim.encoding import quantize
 from meshc.sim.machine import Machine
+from meshc.sim.memory import MeshBuffer
 from meshc.sim.traffic import Traffic
 from meshc.viz import show
 from meshc.viz.chip_picture import render_chip_png
@@ -78,6 +81,8 @@ class RunResult:
     system: object = None
     module: ModuleOp | None = None
     """The module that ran (a ttir module's lowered form)."""
+    pipeline: object = None
+    """A pipelined module's run: its stage calls and transfers (meshc.interp.pipeline_run.PipelineTrace)."""
     entry: str | None = None
     """The function that ran (its symbol name)."""
 
@@ -265,8 +270,13 @@ def _interpret(module: ModuleOp, f: func.FuncOp, functions, args, listeners=(), 
     interp.register_implementations(FuncFunctions())
     for fns in functions if isinstance(functions, list) else [functions]:
         interp.register_implementations(fns)
+    return _guarded(lambda: interp.call_op(f, tuple(args)), guard)
+
+
+def _guarded(thunk, guard: SizeGuard):
+    """`thunk()`, its errors (wrapped by the interpreter or not) as RunErrors at their op."""
     try:
-        return interp.call_op(f, tuple(args))
+        return thunk()
     except MemoryError:
         raise RunError("the host ran out of memory simulating this op; its tensors are too large for "
                        "this machine (the simulator holds every tensor in host memory)", guard.current) from None
@@ -283,6 +293,41 @@ def _interpret(module: ModuleOp, f: func.FuncOp, functions, args, listeners=(), 
         raise RunError(msg, op) from None
 
 
+def _call(interp: Interpreter, f: func.FuncOp, args) -> tuple:
+    return interp.call_op(f, tuple(args))
+
+
+def _run_stages(module: ModuleOp, f: func.FuncOp, inputs, seed, system, progress, abstract: bool,
+                dialect: str) -> RunResult:
+    """A lowered pipelined module on one machine a stage (meshc/interp/pipeline_run.py)."""
+    if system is None:
+        sysdesc = pipeline_system(module)
+    else:
+        sysdesc = named_system(system) if isinstance(system, str) else system
+    ins = blank_inputs(f) if abstract else prepare_inputs(f, inputs, seed)
+    guard = SizeGuard()
+    listeners = ([] if abstract else [guard]) + ([progress] if progress is not None else [])
+    try:
+        values, stages, trace = _guarded(lambda: pipeline_run.simulate(
+            module, f, list(ins.values()), sysdesc, abstract, dialect == "ttmetal", _call, listeners), guard)
+    except LayoutError as e:
+        raise RunError(str(e)) from None
+    host_values = []
+    for v in values:
+        buf = v.buffer if isinstance(v, SimTensor) else v
+        if isinstance(buf, MeshBuffer):  # a result left on a stage's devices is read back
+            vals = stages.machine_of(buf).read(buf)
+            v = vals[0] if len(vals) == 1 else Distributed(vals)
+        host_values.append(v)
+    result = RunResult(inputs=ins, traffic=stages.traffic, memory=stages.memory_use(),
+                       peak_l1_core=max(m.peak_l1_core for m in stages.machines),
+                       time_estimate=sum(o.seconds for o in stages.ops), ops=stages.ops,
+                       mode="abstract" if abstract else "sim", mesh_shape=(len(stages.stage_of_chip),),
+                       system=sysdesc, module=module)
+    result.pipeline = trace
+    return _finish(result, f, host_values)
+
+
 def _finish(result: RunResult, f, values) -> RunResult:
     result.names = [f"result{i}" for i in range(len(values))]
     result.outputs = [list(v) if isinstance(v, Distributed) else np.asarray(v) for v in values]
@@ -296,8 +341,14 @@ def run_golden(module: ModuleOp, inputs=None, entry: str | None = None, seed: in
     f = find_entry(module, entry)
     mesh = module_mesh_shape(module) or (1,)
     ins = prepare_inputs(f, inputs, seed)
-    values = _interpret(module, f, golden_functions(mesh), list(ins.values()),
-                        [progress] if progress is not None else ())
+    if DEVICES_ATTR in module.attributes:  # a pipelined module: each stage on its own mesh
+        guard = SizeGuard()
+        values = _guarded(lambda: pipeline_run.golden(module, f, list(ins.values()), _call,
+                                                      [guard] + ([progress] if progress is not None else [])), guard)
+        mesh = (len({c for d in module_devices(module) for c in d.chip_ids}),)
+    else:
+        values = _interpret(module, f, golden_functions(mesh), list(ins.values()),
+                            [progress] if progress is not None else ())
     return _finish(RunResult(inputs=ins, mode="golden", mesh_shape=mesh), f, values)
 
 
@@ -314,6 +365,8 @@ def run(module: ModuleOp, inputs=None, entry: str | None = None, seed: int | Non
         raise RunError("a ttir module runs on the simulator once lowered: use meshc.run, which lowers it")
 
     f = find_entry(module, entry)
+    if DEVICES_ATTR in module.attributes:  # a pipelined module: one machine a stage
+        return _run_stages(module, f, inputs, seed, system, progress, abstract, d)
     mesh = module_mesh_shape(module) or (1,)
     if system is None:
         sysdesc = system_or_default(module)

@@ -10,7 +10,9 @@ ttmetal program allocates its buffers itself). Both keep the ttir program they l
 module's reference (meshc/dialects/reference.py), for `meshc-run --check` of the lowered file
 alone, unless `keep-reference=false`; a reference whose program named no device is given the one
 the pipeline registered (an SPMD program means something only on its mesh). Without `system`
-a module that already carries `tt.device` keeps it (no tt-register-device step).
+a module that already carries `tt.device` keeps it (no tt-register-device step). A pipelined module
+(`tt.devices`) is lowered stage by stage, each stage on its virtual device, values between stages
+sent over the links (meshc/passes/pipeline_stages.py).
 """
 
 from __future__ import annotations
@@ -22,12 +24,14 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 
 from meshc.dialects.reference import attach_reference, make_reference
-from meshc.dialects.tt import module_device, module_system, set_module_device
+from meshc.dialects.tt import DEVICES_ATTR, module_device, module_system, set_module_device
 from meshc.passes.convert_ttir_to_ttmetal import ConvertTTIRToTTMetalPass
 from meshc.passes.convert_ttir_to_ttnn import ConvertTTIRToTTNNPass
 from meshc.passes.inline_calls import InlinePass
+from meshc.passes.inline_calls import InlinePass
 from meshc.passes.observe import run_pass
 from meshc.passes.partition import PartitionPass
+from meshc.passes.pipeline_stages import lower_stages
 from meshc.passes.propagate_sharding import PropagateShardingPass
 from meshc.passes.register_device import RegisterDevicePass
 from meshc.passes.reshard_to_collectives import ReshardToCollectivesPass
@@ -64,8 +68,12 @@ class _PipelineBase(ModulePass):
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         keep = self.keep_reference and any(o.dialect_name() == "ttir" for o in op.walk())
         ref = make_reference(op) if keep else None
-        for p in [*self.front(op), *self.backend()]:
-            run_pass(p, ctx, op)  # meshc-opt's per-pass dumps and timings see the passes inside
+        if DEVICES_ATTR in op.attributes:  # several virtual devices: stage by stage (pipeline_stages.py)
+            lower_stages(ctx, op, self.front, self.backend(), run_pass,
+                         self.system is not None or self.mesh_shape is not None)
+        else:
+            for p in [*self.front(op), *self.backend()]:
+                run_pass(p, ctx, op)  # meshc-opt's per-pass dumps and timings see the passes inside
         if ref is not None:
             device = module_device(op)
             if module_device(ref) is None and device is not None:

@@ -20,7 +20,9 @@ from __future__ import annotations
 from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation
+from xdsl.utils.exceptions import VerifyException
 
+from meshc.dialects import shape_rules as rules
 from meshc.dialects.checkers import register_op_checker
 from meshc.dialects.tt.module import (
     DEVICE_ATTR,
@@ -130,3 +132,32 @@ def _check(op: Operation) -> None:
 
 
 register_op_checker(_check)
+
+
+def check_stage_transfer(op: Operation, source_stage: int, target_stage: int, shape: tuple[int, ...],
+                         source_dims: tuple[int, ...], target_dims: tuple[int, ...],
+                         operand_shape: tuple[int, ...], result_shape: tuple[int, ...]) -> None:
+    """What a transfer between two stages' devices (`ttnn.pipeline_transfer`,
+    `ttmetal.enqueue_transfer`) must be: from an earlier stage to a later one of its module's
+    `tt.devices`, each side's shard_dims one entry per mesh axis of its device, the operand and
+    the result each device's piece of the global `shape`. Raises VerifyException."""
+    module = enclosing_module(op)
+    devices = None if module is None else module_devices(module)
+    if devices is None:
+        raise VerifyException(f"moves a value between pipeline stages, but its module has no '{DEVICES_ATTR}'")
+    for what, i in (("source_stage", source_stage), ("target_stage", target_stage)):
+        if not 0 <= i < len(devices):
+            raise VerifyException(f"{what} {i} is not a stage of the module's {len(devices)} devices")
+    if source_stage >= target_stage:
+        raise VerifyException(f"moves a value from stage {source_stage} to stage {target_stage}; values flow forward "
+                              "through a pipeline")
+    for what, i, dims, local in (("source", source_stage, source_dims, operand_shape),
+                                 ("target", target_stage, target_dims, result_shape)):
+        mesh = tuple(devices[i].mesh_shape)
+        pieces = rules.mesh_pieces(len(shape), dims, mesh)
+        rules.check_even_split(shape, pieces)
+        want = rules.local_shape(shape, pieces)
+        if tuple(local) != want:
+            raise VerifyException(f"the {what} piece has shape {rules.fmt(local)}, but {rules.fmt(shape)} split by "
+                                  f"{what}_shard_dims {list(dims)} over stage {i}'s mesh {rules.fmt(mesh)} gives "
+                                  f"{rules.fmt(want)}")

@@ -4,7 +4,8 @@ The package's files: memory.py (where a tensor lives on one chip: buffer type, m
 shard spec, memory config, `#ttnn.ttnn_layout`), distribution.py (how a host tensor spreads
 over the mesh: `#ttnn.mesh_mapper`, `#ttnn.sharded_buffer_config`), device.py (the mesh device,
 host <-> mesh transfers, layout and memory-config changes), compute.py (the ttir op families
-under ttnn names), collectives.py (collectives, resharding and MoE ops). The `TTNN` dialect
+under ttnn names), collectives.py (collectives, resharding and MoE ops), pipeline.py (a
+tensor sent from one pipeline stage's device to the next's). The `TTNN` dialect
 object is here.
 """
 
@@ -75,6 +76,7 @@ from meshc.dialects.ttnn.device import (
     ToMemoryConfigOp,
 )
 from meshc.dialects.ttnn.distribution import MeshMapperAttr, ShardedBufferConfigAttr
+from meshc.dialects.ttnn.pipeline import PipelineTransferOp
 from meshc.dialects.ttnn.memory import (
     BufferTypeAttr,
     CoreRangeAttr,
@@ -96,7 +98,7 @@ _ATTRIBUTES = [
 _OPS = [
     GetDeviceOp, DistributeTensorOp, AggregateTensorOp, ToDeviceOp, FromDeviceOp, ToLayoutOp,
     ToMemoryConfigOp, EmptyOp, ConstantOp, *COMPUTE_OPS.values(),
-    *MULTI_DEVICE_OPS,
+    *MULTI_DEVICE_OPS, PipelineTransferOp,
 ]  # fmt: skip
 
 COLLECTIVE_OPS = collective_op_table(_OPS, "ttnn")

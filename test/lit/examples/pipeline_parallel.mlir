@@ -1,19 +1,28 @@
-// RUN: meshc-opt %examples/pipeline_parallel.mlir --split-input-file -p ttir-to-ttnn-pipeline | filecheck %s --check-prefix=TTNN
-// RUN: meshc-opt %examples/pipeline_parallel.mlir --split-input-file -p ttir-to-ttmetal-pipeline | filecheck %s --check-prefix=METAL
+// RUN: meshc-opt %examples/pipeline_parallel.mlir -p ttir-to-ttnn-pipeline | filecheck %s --check-prefix=TTNN
+// RUN: meshc-opt %examples/pipeline_parallel.mlir -p ttir-to-ttmetal-pipeline | filecheck %s --check-prefix=METAL
 
-// Two virtual devices over disjoint chips, each keeping its own device.
-// TTNN: chipIds = [0, 1, 2, 3]
+// Each stage lowered on its own virtual device; the activation stays on chips 0-3 (stage 0 returns
+// its device tensor, no read back to the host) and reaches stage 1 through a transfer from stage
+// 0's sharding to stage 1's, which stage 1 takes as the tensor it would have written itself.
+// TTNN: tt.devices = [#device, #device1]
+// TTNN-LABEL: func.func @stage0
 // TTNN: "ttnn.get_device"() {mesh_shape = array<i64: 2, 1, 2>
 // TTNN: "ttnn.tanh"
-// TTNN: // -----
-// TTNN: chipIds = [4, 5, 6, 7]
-// Stage 1: rows of h over mesh rows, columns of w over mesh columns: block (i, j) of h @ w.
-// TTNN-DAG: #ttnn.sharded_buffer_config<global_buffer_size = 131072, shard_shape = [0, 128], global_buffer_shape = [128, 256], orientation = col_major>
-// TTNN-DAG: #ttnn.sharded_buffer_config<global_buffer_size = 262144, shard_shape = [128, 128], global_buffer_shape = [256, 256], orientation = row_major>
+// TTNN-NOT: aggregate_tensor
+// TTNN: func.return
+// TTNN-LABEL: func.func @stage1(%h: tensor<2x64x128xf32, #ttnn_layout1>, %w: tensor<128x256xf32>)
 // TTNN: "ttnn.get_device"() {mesh_shape = array<i64: 2, 2>
-// TTNN: "ttnn.matmul"
-// TTNN: "ttnn.aggregate_tensor"{{.*}}mapper = #ttnn.mesh_mapper<shard_2d, dims = [0, 1]>
+// TTNN: "ttnn.matmul"(%h,
+// TTNN-LABEL: func.func @main
+// TTNN-NEXT: %h = func.call @stage0(%x)
+// TTNN-NEXT: "ttnn.pipeline_transfer"(%h) {source_stage = 0 : i64, target_stage = 1 : i64, shape = array<i64: 4, 64, 128>, source_shard_dims = array<i64: 0, -1, 2>, target_shard_dims = array<i64: 0, -1>, memory_config = {{.*}}} : (tensor<2x64x64xf32, #ttnn_layout>) -> tensor<2x64x128xf32, #ttnn_layout1>
+// TTNN-NEXT: func.call @stage1
+// METAL-LABEL: func.func @stage0
 // METAL: "ttmetal.tile_unary"(%{{.*}}) {op = "tanh"}
-// METAL: // -----
+// METAL-NOT: enqueue_read_buffer
+// METAL: func.return %{{.*}} : !ttmetal.buffer<2x64x64xf32>
+// METAL-LABEL: func.func @stage1(%h: !ttmetal.buffer<2x64x128xf32>, %w: tensor<128x256xf32>)
 // METAL: "ttmetal.tile_matmul"
-// METAL: "ttmetal.enqueue_read_buffer"{{.*}}shard_dims = array<i64: 0, 1>{{.*}} -> tensor<256x256xf32>
+// METAL: "ttmetal.deallocate_buffer"(%h)
+// METAL-LABEL: func.func @main
+// METAL: "ttmetal.enqueue_transfer"(%h) {source_stage = 0 : i64, target_stage = 1 : i64, shape = array<i64: 4, 64, 128>, source_shard_dims = array<i64: 0, -1, 2>, target_shard_dims = array<i64: 0, -1>, memory_config = {{.*}}, tile = array<i64: 32, 32>} : (!ttmetal.buffer<2x64x64xf32>) -> !ttmetal.buffer<2x64x128xf32>

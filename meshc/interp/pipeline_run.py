@@ -1,0 +1,257 @@
+"""Running a pipelined module (docs/pipeline.md): the host function calls each stage on its own
+virtual device and hands values from one device to the next.
+
+Every stage runs in its own interpreter over its own simulated `Machine` (its device's chips:
+disjoint from the others', so each has its own memories), all machines sharing one traffic count
+and one list of ops (the time model). `run_host(f, args, ...)` walks the host function: a
+`func.call` of stage i runs the stage in interpreter i (its seconds are the ops it adds); a
+`ttnn.pipeline_transfer` / `ttmetal.enqueue_transfer` sends the value (`transfer`); a device value
+of the host function is freed on its machine after its last use. The golden run walks the same
+host function with one numpy interpreter a stage (each on its own mesh) and no transfers.
+
+`transfer` executes the fewest-bytes plan of meshc.layout.stage_transfer: each part goes from its
+source chip to its target chip over the routed ethernet hops (`Machine.send`, counted per link),
+is read out of the source chip's memory (NOC bytes) and written into the target buffer (NOC and
+DRAM bytes of its placement); every target device receives exactly its piece.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import numpy as np
+from xdsl.dialects import func
+from xdsl.interpreter import Interpreter
+from xdsl.ir import Operation
+
+from meshc.dialects import ttmetal, ttnn
+from meshc.dialects.shape_rules import ints_of
+from meshc.dialects.tt import called_stage, module_devices
+from meshc.errors import LocatedError
+from meshc.interp.common import element_dtype_name
+from meshc.interp.func import FuncFunctions
+from meshc.interp.runtime import DEFAULT_WHERE, SimRuntime, SimTensor, placement_of
+from meshc.interp.ttir import golden_functions
+from meshc.interp.ttmetal import metal_functions
+from meshc.interp.ttnn import BufferLifetimes, sim_functions
+from meshc.layout.dtypes import get_dtype
+from meshc.layout.errors import LayoutError
+from meshc.layout.stage_transfer import StagePlacement, plan_stage_transfer
+from meshc.layout.system import SystemDesc
+from meshc.sim.machine import Machine
+from meshc.sim.memory import MeshBuffer
+
+TRANSFER_OPS = (ttnn.PipelineTransferOp, ttmetal.EnqueueTransferOp)
+
+
+@dataclass
+class StageEvent:
+    """One stage call or one transfer of a run: which, for which microbatch, and its seconds."""
+
+    kind: str
+    """"stage" or "transfer"."""
+    stage: int
+    """The stage called, or a transfer's target stage."""
+    microbatch: int
+    seconds: float
+    source: int = -1
+    """A transfer's source stage."""
+    link_bytes: int = 0
+
+
+@dataclass
+class PipelineTrace:
+    """What a pipelined run did, in program order."""
+
+    events: list[StageEvent] = field(default_factory=list)
+    microbatch: int = 0
+    """The microbatch running now."""
+
+
+def run_host(f: func.FuncOp, args: tuple, call_stage: Callable[[int, func.FuncOp, tuple], tuple],
+             transfer: Callable[[Operation, object], object], release: Callable[[object], None]) -> tuple:
+    """Walk the host function `f` of a pipelined module (see the module docstring)."""
+    block = f.body.blocks.first
+    env = dict(zip(block.args, args))
+    ops = list(block.ops)
+    last_use = {}
+    for op in ops:
+        for v in op.operands:
+            last_use[v] = op
+    returned = set(ops[-1].operands)
+    for op in ops:
+        if isinstance(op, func.ReturnOp):
+            return tuple(env[v] for v in op.operands)
+        vals = tuple(env[v] for v in op.operands)
+        if isinstance(op, func.CallOp):
+            stage, i = called_stage(op)
+            outs = call_stage(i, stage, vals)
+        elif isinstance(op, TRANSFER_OPS):
+            outs = (transfer(op, vals[0]),)
+        else:
+            raise LocatedError(f"the host function of a pipelined module runs '{op.name}', which is neither a "
+                               "stage call nor a transfer", op)
+        env.update(zip(op.results, outs))
+        for v in set(op.operands):
+            if last_use.get(v) is op and v not in returned:
+                release(env[v])
+        for r in op.results:
+            if r not in last_use and r not in returned:
+                release(env[r])
+    raise LocatedError("the host function does not end with func.return", f)
+
+
+class StageMachines:
+    """One simulated machine a virtual device, sharing one traffic count and one op list."""
+
+    def __init__(self, system: SystemDesc, devices, abstract: bool):
+        self.system = system
+        self.machines = [Machine(system, tuple(d.mesh_shape), tuple(d.chip_ids), abstract=abstract) for d in devices]
+        first = self.machines[0]
+        for m in self.machines[1:]:
+            m.traffic = first.traffic
+            m.ops = first.ops
+        self.stage_of_chip = {c: i for i, m in enumerate(self.machines) for c in m.devices}
+        self.runtimes: list[SimRuntime | None] = [None] * len(self.machines)
+
+    @property
+    def traffic(self):
+        return self.machines[0].traffic
+
+    @property
+    def ops(self):
+        return self.machines[0].ops
+
+    def machine_of(self, buf: MeshBuffer) -> Machine:
+        return self.machines[self.stage_of_chip[buf.devices[0]]]
+
+    def release(self, value) -> None:
+        buf = value.buffer if isinstance(value, SimTensor) else value
+        if isinstance(buf, MeshBuffer):
+            self.machine_of(buf).free(buf)
+
+    def memory_use(self) -> dict:
+        out: dict = {}
+        for m in self.machines:
+            out.update(m.memory_use())
+        return out
+
+    def transfer(self, op: Operation, value) -> object:
+        """Run a transfer op: the value's pieces sent from the source stage's chips to a new
+        tensor (TTNN) or buffer (TTMetal) on the target stage's chips."""
+        try:
+            return self._transfer(op, value)
+        except LayoutError as e:
+            raise LocatedError(str(e), op) from None
+
+    def _transfer(self, op: Operation, value) -> object:
+        j, i = int(op.source_stage.value.data), int(op.target_stage.value.data)
+        ms, md = self.machines[j], self.machines[i]
+        src = value.buffer if isinstance(value, SimTensor) else value
+        metal = isinstance(op, ttmetal.EnqueueTransferOp)
+        rt = op.results[0].type
+        dtype = src.layout.dtype.name
+        shape = tuple(ints_of(op.shape))
+        d = get_dtype(dtype)
+        itemsize = d.bytes_for(32, 32) / 1024 if d.is_block_float else d.bits / 8
+        plan = plan_stage_transfer(
+            shape, itemsize,
+            StagePlacement(ms.mesh_shape, tuple(ms.devices), tuple(ints_of(op.source_shard_dims))),
+            StagePlacement(md.mesh_shape, tuple(md.devices), tuple(ints_of(op.target_shard_dims))), self.system)
+        with md.op(op.name):
+            if metal:
+                tile = ints_of(op.tile) if op.tile is not None else None
+                out = md.allocate(rt.get_shape(), dtype, op.memory_config.model(), name=f"%{op.results[0].name_hint or 'transfer'}",
+                                  tile=tile)
+                dst = out
+            else:
+                runtime = self.runtimes[i] or SimRuntime(md)
+                out = runtime.new_tensor(op, tuple(rt.get_shape()), element_dtype_name(rt),
+                                         placement_of(op, DEFAULT_WHERE))
+                dst = out.buffer
+            noc = md.traffic.counter("noc")
+            for s_chip, d_chip, nbytes in plan.chip_pairs():
+                ms.send(s_chip, d_chip, nbytes)
+                noc[s_chip] += nbytes  # read out of the source chip's memory
+            for k in range(len(dst.devices)):
+                md.count_write(dst, k)  # every target device writes its whole piece
+            if not md.abstract:
+                self._move_data(plan, ms, md, src, dst)
+        return out
+
+    @staticmethod
+    def _move_data(plan, ms: Machine, md: Machine, src: MeshBuffer, dst: MeshBuffer) -> None:
+        """Each target device's piece, assembled from the parts the plan sends it."""
+        held = {s: ms.peek(src, s) for s in sorted({t.src for t in plan.transfers})}
+        dtype = next(iter(held.values())).dtype if held else np.float32
+        parts: dict[int, list] = {}
+        for t in plan.transfers:
+            parts.setdefault(t.dst, []).append(t)
+        for k in range(len(dst.devices)):
+            local = np.zeros(dst.layout.shape, dtype=dtype)
+            for t in parts.get(k, []):
+                s0, d0 = plan.source_bounds[t.src, :, 0], plan.target_bounds[k, :, 0]
+                s_idx = tuple(slice(a - o, b - o) for (a, b), o in zip(t.box, s0))
+                d_idx = tuple(slice(a - o, b - o) for (a, b), o in zip(t.box, d0))
+                local[d_idx] = held[t.src][s_idx]
+            md.poke(dst, k, local)
+
+
+def _stage_interpreter(module, functions, listeners) -> Interpreter:
+    interp = Interpreter(module, listeners=tuple(listeners))
+    interp.register_implementations(FuncFunctions())
+    interp.register_implementations(functions)
+    return interp
+
+
+def simulate(module, f: func.FuncOp, args: list, system: SystemDesc, abstract: bool, metal: bool,
+             call: Callable[[Interpreter, func.FuncOp, tuple], tuple], listeners=()) -> tuple:
+    """Run the host function `f` of a lowered pipelined module on one machine a stage:
+    (its values, the StageMachines, the PipelineTrace). `call(interp, g, args)` runs a stage."""
+    devices = module_devices(module)
+    stages = StageMachines(system, devices, abstract)
+    interps = []
+    for i, m in enumerate(stages.machines):
+        functions, rt = (metal_functions if metal else sim_functions)(m)
+        stages.runtimes[i] = rt
+        interps.append((functions, rt))
+    trace = PipelineTrace()
+    built: dict[int, Interpreter] = {}
+
+    def call_stage(i: int, g: func.FuncOp, vals: tuple) -> tuple:
+        if i not in built:
+            functions, rt = interps[i]
+            own = [] if metal else [BufferLifetimes.of_program(rt, module, g)]
+            built[i] = _stage_interpreter(module, functions, [*listeners, *own])
+        before = len(stages.ops)
+        out = call(built[i], g, vals)
+        trace.events.append(StageEvent("stage", i, trace.microbatch, sum(o.seconds for o in stages.ops[before:])))
+        return out
+
+    def transfer(op: Operation, value) -> object:
+        before = len(stages.ops)
+        out = stages.transfer(op, value)
+        rec = stages.ops[before:]
+        trace.events.append(StageEvent("transfer", int(op.target_stage.value.data), trace.microbatch,
+                                       sum(o.seconds for o in rec), int(op.source_stage.value.data),
+                                       sum(o.traffic.link_bytes for o in rec)))
+        return out
+
+    values = run_host(f, tuple(args), call_stage, transfer, stages.release)
+    return values, stages, trace
+
+
+def golden(module, f: func.FuncOp, args: list, call: Callable[[Interpreter, func.FuncOp, tuple], tuple],
+           listeners=()) -> tuple:
+    """The numpy reference run of a pipelined ttir module: each stage on its own mesh."""
+    devices = module_devices(module)
+    interps = [_stage_interpreter(module, golden_functions(tuple(d.mesh_shape)), listeners) for d in devices]
+
+    def call_stage(i: int, g: func.FuncOp, vals: tuple) -> tuple:
+        return call(interps[i], g, vals)
+
+    def no_transfer(op: Operation, value) -> object:
+        raise LocatedError("a transfer between stages belongs to a lowered program; the golden run reads ttir", op)
+
+    return run_host(f, tuple(args), call_stage, no_transfer, lambda v: None)
