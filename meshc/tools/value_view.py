@@ -8,25 +8,32 @@ the value is drawn over the mesh with that sharding (a partial sum
 included). A value of a lowered or partitioned program that only says how one device holds its
 piece (an intermediate such as a matmul's result) is looked up by name in the global-view program
 the lowering kept as its reference (meshc/dialects/reference.py): the sharding chosen there,
-over the global shape, with the chip layout of the lowered value. Such lookups live here, in the
-tools layer, because the viz layer sits below the passes.
+over the global shape, with the chip layout of the lowered value. In an SPMD ttir program (the
+output of ttir-partition, or written by hand) an intermediate's sharding follows from its
+operands': from the specs the `mesh_shard` and reshard ops state, each op's sharding rule
+(meshc.layout.sharding_rules, read on the per-device shapes) gives its results' specs, and
+`all_reduce` / `all_gather` take their mesh axis out of the partial sums / the gathered dim
+(`spmd_specs`). Such lookups live here, in the tools layer, because the viz layer sits below the
+passes.
 """
 
 from __future__ import annotations
 
 from xdsl.dialects import func
-from xdsl.dialects.builtin import ModuleOp
+from xdsl.dialects.builtin import ModuleOp, TensorType
 from xdsl.ir import SSAValue
 
 from meshc.dialects.reference import find_reference, is_reference
 from meshc.dialects.tt import module_device
+from meshc.dialects.ttir import PerDevice, int_value
 from meshc.errors import LocatedError
 from meshc.layout.hardware import DEFAULT_ARCH
+from meshc.layout.errors import LayoutError
 from meshc.layout.mesh import ShardingSpec
 from meshc.layout.shapes import ceil_div, fmt_shape
 from meshc.passes.propagate_sharding import propagate_module
 from meshc.passes.sharding_ir import chosen_specs as op_chosen_specs
-from meshc.passes.sharding_ir import function_specs, is_global_view, mesh_of
+from meshc.passes.sharding_ir import function_specs, is_global_view, mesh_of, op_rule
 from meshc.viz import show
 from meshc.viz.chip_picture import render_chip_png
 from meshc.viz.chip_text import render_chip_text
@@ -63,6 +70,66 @@ def chosen_specs(module: ModuleOp) -> dict[SSAValue, ShardingSpec]:
     return chosen
 
 
+def spmd_specs(module: ModuleOp) -> dict[SSAValue, tuple[ShardingSpec, tuple[int, ...]]]:
+    """(spec, global shape) of every per-device value of an SPMD ttir program whose placement
+    follows from the ops that state one (see the module docstring); {} when the module has no mesh."""
+    dev = module_device(module)
+    if dev is None:
+        return {}
+    names = {v: n for n, v in value_names(module)}
+    known: dict[SSAValue, tuple[ShardingSpec, tuple[int, ...]]] = {}
+    for f in module.body.ops:
+        if not isinstance(f, func.FuncOp) or not f.body.blocks:
+            continue
+        for op in f.body.blocks.first.ops:
+            found = _spmd_step(op, known)
+            if found is None and op.results and op.name in ("ttir.mesh_shard", "ttir.reshard") \
+                    and op.results[0] in names:
+                try:
+                    view = describe_value(module, names[op.results[0]])
+                except (ValueViewError, LayoutError):
+                    view = None
+                if isinstance(view, MeshView) and "a block on every device" in view.label:
+                    found = [(view.spec, view.shape)]
+            for v, got in zip(op.results, found or ()):
+                known[v] = got
+    return known
+
+
+def _spmd_step(op, known) -> list | None:
+    """The (spec, global shape) of `op`'s results from its operands', or None."""
+    tensors = [v for v in op.operands if isinstance(v.type, TensorType)]
+    if not tensors or any(v not in known for v in tensors) or not op.name.startswith("ttir."):
+        return None
+    if op.name in ("ttir.all_reduce", "ttir.all_gather"):
+        spec, shape = known[op.operands[0]]
+        axis = int_value(op.attributes["cluster_axis"])
+        if op.name == "ttir.all_reduce":
+            return [(ShardingSpec(spec.mesh, spec.dims, tuple(a for a in spec.partial if a != axis)), shape)]
+        d = int_value(op.attributes["all_gather_dim"]) % len(spec.dims)
+        dims = tuple(tuple(a for a in ax if a != axis) if i == d else ax for i, ax in enumerate(spec.dims))
+        return [(ShardingSpec(spec.mesh, dims, spec.partial), shape)]
+    if op.has_trait(PerDevice):  # another collective, mesh_shard or reshard: not derived here
+        return None
+    given = {i: known[v][0] for i, v in enumerate(op.operands) if v in known}
+    try:
+        specs = op_rule(op).merge(given)
+        if specs is None:
+            return None
+        shapes = {v: known[v][1] for v in op.operands if v in known}
+        for v, spec in zip(op.results, specs):
+            shapes[v] = tuple(n * spec.num_pieces(d) for d, n in enumerate(v.type.get_shape()))
+        # the devices compute a piece of the global op only when these operand pieces are the
+        # ones its rule needs for those results (a softmax over a split dim, or per-example
+        # attention written by hand, is not a partition of one global op: left unknown)
+        need = op_rule(op, shape_of=lambda v: shapes.get(v, tuple(v.type.get_shape()))).require(specs)
+    except (LocatedError, LayoutError):
+        return None
+    if need is None or any(need[i] != spec for i, spec in given.items()):
+        return None
+    return [(spec, shapes[v]) for v, spec in zip(op.results, specs)]
+
+
 def _chips(module: ModuleOp) -> tuple[int, ...] | None:
     dev = module_device(module)
     return tuple(int(c) for c in dev.chip_ids) if dev is not None else None
@@ -73,20 +140,24 @@ def _type_text(v: SSAValue) -> str:
 
 
 def _from_reference(module: ModuleOp, name: str, local, local_shape) -> MeshView | None:
-    """The value called `name` in the global-view program `module` was lowered from, drawn with
-    the sharding chosen there, when its pieces have `local_shape`; None otherwise."""
+    """The value called `name` in the program `module` was lowered from, drawn with the sharding
+    chosen there (a global-view program) or derived there (an SPMD one), when its pieces have
+    `local_shape`; None otherwise."""
     ref = find_reference(module)
     if ref is None:
         return None
-    chosen = chosen_specs(ref)
+    chosen = {v: (spec, tuple(v.type.get_shape())) for v, spec in chosen_specs(ref).items()}
+    how = f"{CHOSEN} in the program it was lowered from"
+    if not chosen:
+        chosen, how = spmd_specs(ref), "the sharding it has in the program it was lowered from"
     match = next((v for n, v in value_names(ref) if n == name and v in chosen), None)
     if match is None:
         return None
-    spec, shape = chosen[match], tuple(match.type.get_shape())
+    spec, shape = chosen[match]
     if tuple(ceil_div(n, spec.num_pieces(d)) for d, n in enumerate(shape)) != tuple(local_shape):
         return None
     return mesh_view(shape, spec, chips=_chips(module), dtype=None, local=local,
-                     label=f"{name}: {_type_text(match)} ({CHOSEN} in the program it was lowered from)")
+                     label=f"{name}: tensor<{fmt_shape(shape)}x{match.type.element_type}> ({how})")
 
 
 def describe_program_value(module: ModuleOp, key: str | None, arch: str = DEFAULT_ARCH) -> MeshView | tuple:
@@ -105,17 +176,29 @@ def describe_program_value(module: ModuleOp, key: str | None, arch: str = DEFAUL
         if key is None:
             raise
         name, v = find_value(module, key)
-        found = _from_reference(module, name, None, tuple(v.type.get_shape())) \
+        found = (_from_reference(module, name, None, tuple(v.type.get_shape())) or _from_spmd(module, name, v, None)) \
             if hasattr(v.type, "get_shape") else None
         if found is None:
             raise
         return found
     if isinstance(view, tuple) and key is not None and "one device's piece" in view[2]:
-        name, _ = find_value(module, key)
-        found = _from_reference(module, name, view[1], view[1].shape)
+        name, v = find_value(module, key)
+        found = _from_reference(module, name, view[1], view[1].shape) or _from_spmd(module, name, v, view[1])
         if found is not None:
             return found
     return view
+
+
+def _from_spmd(module: ModuleOp, name: str, v: SSAValue, local) -> MeshView | None:
+    """The value `v` of an SPMD program over its whole tensor, with the sharding its operands'
+    give it (`spmd_specs`), or None."""
+    found = spmd_specs(module).get(v)
+    if found is None:
+        return None
+    spec, shape = found
+    return mesh_view(shape, spec, chips=_chips(module), dtype=None, local=local,
+                     label=f"{name}: {_type_text(v)} (a block on every device, placed as its operands "
+                           "place it)")
 
 
 def show_program_value(module: ModuleOp, key: str | None, output: str | None = None, text: bool | None = None):
