@@ -97,10 +97,12 @@ class TTIRToTTNNPipeline(_PipelineBase):
 @dataclass(frozen=True)
 class TTIRToTTMetalPipeline(_PipelineBase):
     """ttir -> TTMetal's level (mesh buffers, programs of kernels over core grids, enqueued reads
-    and writes): the front passes of ttir-to-ttnn-pipeline, then convert-ttir-to-ttmetal (no L1
-    check: a ttmetal program allocates its own buffers)."""
+    and writes): the front passes of ttir-to-ttnn-pipeline, convert-ttir-to-ttmetal, then the same
+    compile-time L1 check as the ttnn pipeline's (ttnn-check-l1 over the mesh buffers, from
+    create_buffer to deallocate_buffer; it refused over-L1 and huge tensors only at run time)."""
 
     name = "ttir-to-ttmetal-pipeline"
 
     def backend(self) -> list[ModulePass]:
-        return [ConvertTTIRToTTMetalPass()]
+        check = [TTNNCheckL1Pass(self.spill_to_dram)] if self.check_l1 else []
+        return [ConvertTTIRToTTMetalPass(), *check]

@@ -30,7 +30,8 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
 
 from meshc.errors import LocatedError
-from meshc.dialects import ttnn
+from meshc.dialects import ttmetal, ttnn
+from meshc.dialects.shape_rules import ints_of
 from meshc.dialects.element_types import expect_data_type_name
 from meshc.dialects.tt import module_system
 from meshc.dialects.ttnn.memory import MemoryConfigAttr, TTNNLayoutAttr, result_placement
@@ -55,7 +56,7 @@ def _dtype(v: SSAValue) -> str:
     t = v.type
     if isinstance(t, TensorType) and isinstance(t.encoding, TTNNLayoutAttr):
         return t.encoding.data_type.data
-    return expect_data_type_name(t.element_type if isinstance(t, TensorType) else t)
+    return expect_data_type_name(t.element_type if isinstance(t, (TensorType, ttmetal.BufferType)) else t)
 
 
 @dataclass
@@ -119,6 +120,21 @@ def _tensors(block: Block) -> list[_Tensor]:
             if isinstance(r.type, TensorType):
                 new(o, r, placement(o, default, k), i)
     return out
+
+
+def _buffers(block: Block) -> list[_Tensor]:
+    """The mesh buffers of one ttmetal function body (the ttir-to-ttmetal lowering's), placed by
+    their `memory_config` and `tile`, each live from its create_buffer to its deallocate_buffer
+    (else to the end): the same check as a ttnn program's tensors."""
+    ops = list(block.ops)
+    of: dict[SSAValue, _Tensor] = {}
+    for i, o in enumerate(ops):
+        if isinstance(o, ttmetal.CreateBufferOp):
+            tile = tuple(ints_of(o.tile)) if o.tile is not None else None
+            of[o.results[0]] = _Tensor(o, o.results[0], (o.memory_config.model(), tile), i, len(ops))
+        elif isinstance(o, ttmetal.DeallocateBufferOp) and o.buffer in of:
+            of[o.buffer].end = i
+    return list(of.values())
 
 
 def _name(t: _Tensor) -> str:
@@ -193,8 +209,9 @@ class TTNNCheckL1Pass(ModulePass):
         for f in [x for x in op.walk() if isinstance(x, func.FuncOp) and x.body.blocks]:
             block = f.body.blocks[0]
             spilled = False
+            metal = any(isinstance(o, ttmetal.CreateBufferOp) for o in block.ops)
             while True:
-                tensors = _tensors(block)
+                tensors = _buffers(block) if metal else _tensors(block)
                 lives = [_live(t) for t in tensors]
                 if _unplaceable(tensors, lives, arch, self.spill_to_dram):
                     spilled = True
