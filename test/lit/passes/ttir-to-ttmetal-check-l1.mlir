@@ -32,7 +32,7 @@ func.func @huge(%x: tensor<1000000000x1000000000xf32>) -> tensor<1000000000x1000
 // Two 4096x4096 f32 tensors live at once in L1: 512x512 f32 = 1,048,576 B a core each, 2,097,152
 // B together, 598,016 B over a core's 1,499,136 B. With spill-to-dram=true the check moves buffers
 // to DRAM interleaved until it fits (meshc-run --check runs the result: docs/passes.md).
-// CHECK: ttir-to-ttmetal-check-l1.mlir:[[# @LINE + 8]]:3: error: 'ttmetal.create_buffer' op ttnn-check-l1: result 0 of 'ttmetal.create_buffer' (4096x4096xf32) does not fit in L1: with it, core (0, 0) holds 2,097,152 B (result 0 of 'ttmetal.create_buffer' (4096x4096xf32) 1,048,576 B, result 0 of 'ttmetal.create_buffer' (4096x4096xf32) 1,048,576 B), but a wormhole_b0 core's L1 holds 1,499,136 B: 598,016 B short
+// CHECK: ttir-to-ttmetal-check-l1.mlir:[[# @LINE + 7]]:3: error: 'ttmetal.create_buffer' op ttnn-check-l1: result 0 of 'ttmetal.create_buffer' (4096x4096xf32) does not fit in L1: with it, core (0, 0) holds 2,097,152 B (result 0 of 'ttmetal.create_buffer' (4096x4096xf32) 1,048,576 B, result 0 of 'ttmetal.create_buffer' (4096x4096xf32) 1,048,576 B), but a wormhole_b0 core's L1 holds 1,499,136 B: 598,016 B short
 // The input's buffer is DRAM interleaved in any case; relu's and exp's move there, add's stays in L1.
 // SPILL-LABEL: func.func @two_live
 // SPILL-COUNT-3: "ttmetal.create_buffer"() {memory_config = #ttnn.memory_config<#ttnn.buffer_type<dram>, <interleaved>>
