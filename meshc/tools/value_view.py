@@ -4,11 +4,11 @@
 meshc.viz.values reads a placement off the ops that state it (host <-> mesh moves, reshards,
 layouts). A value of a global-view program (docs/propagation.md) has no such op: its sharding
 is what `ttir-propagate-sharding` chooses, so the pass runs here on a copy of the program, and
-the value is drawn over the mesh with that sharding (a partial sum
-included). A value of a lowered or partitioned program that only says how one device holds its
-piece (an intermediate such as a matmul's result) is looked up by name in the global-view program
-the lowering kept as its reference (meshc/dialects/reference.py): the sharding chosen there,
-over the global shape, with the chip layout of the lowered value. In an SPMD ttir program (the
+the value is drawn over the mesh with that sharding (a partial sum included). A value of a
+lowered program that only says how one device holds its piece (an intermediate such as a
+matmul's result) is looked up by name in the program the lowering kept as its reference
+(meshc/dialects/reference.py): the sharding it has there, over the global shape, with the chip
+layout of the lowered value. In an SPMD ttir program (the
 output of ttir-partition, or written by hand) an intermediate's sharding follows from its
 operands': from the specs the `mesh_shard` and reshard ops state, each op's sharding rule
 (meshc.layout.sharding_rules, read on the per-device shapes) gives its results' specs, and
