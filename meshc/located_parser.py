@@ -266,7 +266,15 @@ class LocatingParser(Parser):
             self.raise_error(f"invalid {kind} '{prefix}{attr_or_dialect_name}': {e}", start, self.pos)
 
 
+_SIGIL_EXAMPLES = {"%": "%x or %0", "^": "^bb0", "#": "#map or #tt.device<...>", "!": "!ttnn.device"}
+
+
 def parse_error_diagnostic(e: ParseError) -> Diagnostic:
     loc = e.span.get_location()
     name = getattr(loc, "filename", None) or e.span.input.name
-    return Diagnostic(name, loc.line, loc.col, e.msg)
+    msg = e.msg
+    if "{first_char}" in msg:  # xDSL 0.74's lexer leaves this placeholder unformatted
+        sigil = e.span.text[:1]
+        msg = (f"expected a name after '{sigil}'" +
+               (f" (e.g. {_SIGIL_EXAMPLES[sigil]})" if sigil in _SIGIL_EXAMPLES else ""))
+    return Diagnostic(name, loc.line, loc.col, msg)

@@ -42,6 +42,7 @@ from meshc.layout.shapes import fmt_shape
 from meshc.layout.system import system
 from meshc.tools.common import add_version, tool_main, wrote
 from meshc.tools.run_inputs import InputFileError, load_inputs
+from meshc.tools.run_inputs import InputFileError, load_inputs
 from meshc.tools.safe_io import write_atomic
 
 # A CLI entry point: the compiler, the interpreters and rich are imported inside the functions
@@ -338,6 +339,18 @@ def _aggregated(specs: list[str], result) -> list:
             raise _Fail(f"meshc-run: error: --aggregate {s}: the entry function has no result '{name}' "
                         f"(its results: {', '.join(result.names) or 'none'})")
         by_name[name] = spec.strip()
+    parsed = {}
+    for name, spec in by_name.items():  # every spec read, whether or not a result takes it
+        try:
+            parsed[name] = parse_spec(spec, tuple(result.mesh_shape))
+        except LayoutError as e:
+            whose = f" for {name}" if name is not None else ""
+            raise _Fail(f"meshc-run: error: --aggregate {spec}{whose} on the {fmt_shape(result.mesh_shape)} mesh: "
+                        f"{e}") from None
+    if None in by_name and not any(isinstance(v, list) for v in result.outputs):
+        raise _Fail(f"meshc-run: error: --aggregate {by_name[None]}: no result is left distributed over the devices "
+                    "(every result is one host tensor); "
+                    "--aggregate makes one tensor of a distributed result's pieces")
     shown = []
     for name, v in zip(result.names, result.outputs):
         spec = by_name.get(name, by_name.get(None))
@@ -348,7 +361,7 @@ def _aggregated(specs: list[str], result) -> list:
             shown.append(v)
             continue
         try:
-            shown.append(to_global([np.asarray(x) for x in v], parse_spec(spec, tuple(result.mesh_shape))))
+            shown.append(to_global([np.asarray(x) for x in v], parsed[name if name in parsed else None]))
         except LayoutError as e:
             raise _Fail(f"meshc-run: error: --aggregate {spec} for {name} on the {fmt_shape(result.mesh_shape)} "
                         f"mesh: {e}") from None
