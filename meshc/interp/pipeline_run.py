@@ -23,11 +23,12 @@ from dataclasses import dataclass, field
 import numpy as np
 from xdsl.dialects import func
 from xdsl.interpreter import Interpreter
-from xdsl.ir import Operation
+from xdsl.dialects.builtin import TensorType
+from xdsl.ir import Block, Operation, Region
 
 from meshc.dialects import ttmetal, ttnn
 from meshc.dialects.shape_rules import ints_of
-from meshc.dialects.tt import called_stage, module_devices
+from meshc.dialects.tt import batch_args, called_stage, microbatches_of, module_devices
 from meshc.errors import LocatedError
 from meshc.interp.common import element_dtype_name
 from meshc.interp.func import FuncFunctions
@@ -37,6 +38,7 @@ from meshc.interp.ttmetal import metal_functions
 from meshc.interp.ttnn import BufferLifetimes, sim_functions
 from meshc.layout.dtypes import get_dtype
 from meshc.layout.errors import LayoutError
+from meshc.layout.pipeline_schedule import Call, Schedule, gpipe
 from meshc.layout.stage_transfer import StagePlacement, plan_stage_transfer
 from meshc.layout.system import SystemDesc
 from meshc.sim.machine import Machine
@@ -205,10 +207,11 @@ def _stage_interpreter(module, functions, listeners) -> Interpreter:
     return interp
 
 
-def simulate(module, f: func.FuncOp, args: list, system: SystemDesc, abstract: bool, metal: bool,
+def simulate(module, f: func.FuncOp, batches: list[list], system: SystemDesc, abstract: bool, metal: bool,
              call: Callable[[Interpreter, func.FuncOp, tuple], tuple], listeners=()) -> tuple:
-    """Run the host function `f` of a lowered pipelined module on one machine a stage:
-    (its values, the StageMachines, the PipelineTrace). `call(interp, g, args)` runs a stage."""
+    """Run the host function `f` of a lowered pipelined module on one machine a stage, once a
+    microbatch (`batches`: its arguments for each): (its values for each microbatch, the
+    StageMachines, the PipelineTrace). `call(interp, g, args)` runs a stage."""
     devices = module_devices(module)
     stages = StageMachines(system, devices, abstract)
     interps = []
@@ -238,13 +241,17 @@ def simulate(module, f: func.FuncOp, args: list, system: SystemDesc, abstract: b
                                        sum(o.traffic.link_bytes for o in rec)))
         return out
 
-    values = run_host(f, tuple(args), call_stage, transfer, stages.release)
+    values = []
+    for m, args in enumerate(batches):
+        trace.microbatch = m
+        values.append(run_host(f, tuple(args), call_stage, transfer, stages.release))
     return values, stages, trace
 
 
-def golden(module, f: func.FuncOp, args: list, call: Callable[[Interpreter, func.FuncOp, tuple], tuple],
-           listeners=()) -> tuple:
-    """The numpy reference run of a pipelined ttir module: each stage on its own mesh."""
+def golden(module, f: func.FuncOp, batches: list[list], call: Callable[[Interpreter, func.FuncOp, tuple], tuple],
+           listeners=()) -> list[tuple]:
+    """The numpy reference run of a pipelined ttir module, each stage on its own mesh, once a
+    microbatch (`batches`): its values for each."""
     devices = module_devices(module)
     interps = [_stage_interpreter(module, golden_functions(tuple(d.mesh_shape)), listeners) for d in devices]
 
@@ -254,4 +261,82 @@ def golden(module, f: func.FuncOp, args: list, call: Callable[[Interpreter, func
     def no_transfer(op: Operation, value) -> object:
         raise LocatedError("a transfer between stages belongs to a lowered program; the golden run reads ttir", op)
 
-    return run_host(f, tuple(args), call_stage, no_transfer, lambda v: None)
+    return [run_host(f, tuple(args), call_stage, no_transfer, lambda v: None) for args in batches]
+
+
+# ----------------------------------------------------------------------------- microbatches
+
+
+def batch_signature(f: func.FuncOp) -> func.FuncOp:
+    """`f` as the run sees it: a batched argument (`tt.batch`) holds all the microbatches, its dim 0
+    `tt.microbatches` times the one `f` takes (a detached copy of the signature; `f` itself when
+    there is one microbatch)."""
+    m = microbatches_of(f)
+    if m == 1:
+        return f
+    batched = set(batch_args(f))
+    types = []
+    for i, a in enumerate(f.body.blocks.first.args):
+        t = a.type
+        if i in batched:
+            shape = list(t.get_shape())
+            t = TensorType(t.element_type, [shape[0] * m, *shape[1:]], t.encoding)
+        types.append(t)
+    block = Block(arg_types=types)
+    for a, b in zip(f.body.blocks.first.args, block.args):
+        b.name_hint = a.name_hint
+    return func.FuncOp(f.sym_name.data, func.FunctionType.from_lists(types, list(f.function_type.outputs.data)),
+                       Region(block))
+
+
+def split_batch(f: func.FuncOp, args: list) -> list[list]:
+    """The arguments of each microbatch: batched ones cut along dim 0 into equal parts."""
+    m = microbatches_of(f)
+    batched = set(batch_args(f))
+    return [[np.array_split(np.asarray(a), m, axis=0)[k] if i in batched else a for i, a in enumerate(args)]
+            for k in range(m)]
+
+
+def join_batch(values: list[tuple], abstract: bool) -> list:
+    """Each result of the microbatches joined along dim 0 (shape-only for an abstract run)."""
+    if len(values) == 1:
+        return list(values[0])
+    out = []
+    for parts in zip(*values):
+        if any(isinstance(p, (list, tuple)) for p in parts):
+            raise LayoutError("a result left distributed over the devices cannot be joined over microbatches; "
+                              "read it back in the last stage")
+        arrs = [np.asarray(p) for p in parts]
+        if abstract:
+            shape = (sum(a.shape[0] for a in arrs), *arrs[0].shape[1:])
+            out.append(np.broadcast_to(np.zeros((), arrs[0].dtype), shape))
+        else:
+            out.append(np.concatenate(arrs, axis=0))
+    return out
+
+
+def schedule_of(trace: PipelineTrace, stages: int) -> Schedule:
+    """The GPipe timeline of a run's stage calls and transfers (meshc.layout.pipeline_schedule)."""
+    return gpipe([Call(e.stage, e.microbatch, e.seconds, e.source if e.kind == "transfer" else -1)
+                  for e in trace.events], stages)
+
+
+def pipeline_report(trace: PipelineTrace, f: func.FuncOp, devices, samples: int) -> dict:
+    """The pipelined run as plain data: per stage its chips and busy seconds, the makespan, the
+    bubble fraction, the throughput and the timeline (for --report, --report-json and --trace)."""
+    sched = schedule_of(trace, len(devices))
+    return {
+        "schedule": "gpipe",
+        "schedule_note": "GPipe forward schedule; 1F1B needs a backward part, which the program has not: not built",
+        "stages": [{"stage": i, "chips": list(d.chip_ids), "mesh_shape": list(d.mesh_shape),
+                    "busy_s": sched.busy(i)} for i, d in enumerate(devices)],
+        "microbatches": sched.microbatches,
+        "samples": samples,
+        "makespan_s": sched.makespan,
+        "serial_s": sched.serial,
+        "bubble_fraction": sched.bubble,
+        "throughput_samples_per_s": sched.throughput(samples),
+        "timeline": [{"kind": "transfer" if s.call.is_transfer else "stage", "stage": s.call.stage,
+                      "source": s.call.source, "microbatch": s.call.microbatch, "start_s": s.start,
+                      "seconds": s.call.seconds} for s in sched.slots],
+    }

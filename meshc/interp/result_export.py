@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from meshc.interp.pipeline_view import pipeline_lines, pipeline_trace_events
 from meshc.layout.shapes import fmt_shape
 from meshc.layout.timemodel import OVERLAP_MISS
 
@@ -73,6 +74,7 @@ def report(result) -> dict:
                     "apart; ops run one after the other (meshc.layout.timemodel)",
         },
         "ops": ops,
+        **({"pipeline": result.pipeline} if getattr(result, "pipeline", None) else {}),
     }
 
 
@@ -106,6 +108,8 @@ def summary(result) -> str:
         f"(device {sum(o.time.device_s for o in result.ops) * 1e6:.3f} us, "
         f"host transfers {sum(o.time.host for o in result.ops) * 1e6:.3f} us)",
     ]
+    if getattr(result, "pipeline", None):
+        lines += pipeline_lines(result.pipeline)
     return "\n".join(lines)
 
 
@@ -143,6 +147,8 @@ def chrome_trace(result) -> dict:
     for (a, b), tid in link_tid.items():
         meta.append({"name": "thread_name", "ph": "M", "pid": LINKS_PID, "tid": tid,
                      "args": {"name": f"chip {a} -> chip {b}"}})
+    if getattr(result, "pipeline", None):  # the stages' GPipe timeline, one thread a stage
+        events += pipeline_trace_events(result.pipeline)
     return {"traceEvents": meta + events, "displayTimeUnit": "ns",
             "otherData": {"source": "meshc-run time model (meshc/layout/timemodel.py)",
                           "total_us": result.time_estimate * us}}

@@ -10,6 +10,7 @@ from collections import defaultdict
 from rich.console import Console
 from rich.table import Table
 
+from meshc.interp.pipeline_view import pipeline_lines
 from meshc.interp.result_export import report
 from meshc.layout.hardware import DEFAULT_ARCH, arch_facts
 from meshc.layout.timemodel import OVERLAP_MISS, link_s
@@ -90,6 +91,9 @@ def print_report(result, console: Console) -> None:
         f"{sum(o.time.host for o in result.ops) * 1e6:.3f} us (meshc.layout.timemodel: per op its latency "
         f"+ max(compute, data movement) + {OVERLAP_MISS} x the shorter; docs/simulator.md)"
     )
+    if getattr(result, "pipeline", None):  # a pipelined run: its stages overlapped (docs/pipeline.md)
+        for line in pipeline_lines(result.pipeline):
+            console.print(line, markup=False, highlight=False)
 
 
 def _print_cores(result, console: Console) -> None:

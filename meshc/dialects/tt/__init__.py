@@ -56,12 +56,16 @@ from meshc.dialects.tt.local_shape import LocalShapeAttr
 from meshc.dialects.tt.layout import MetalLayoutAttr, TileType, check_tensor_layout
 from meshc.dialects.tt.meshes import MESHES_ATTR, MeshesAttr, module_meshes_shape
 from meshc.dialects.tt.module import (
+    BATCH_ARG_ATTR,
     DEVICE_ATTR,
     DEVICES_ATTR,
+    MICROBATCHES_ATTR,
     STAGE_ATTR,
     SYSTEM_DESC_ATTR,
+    batch_args,
     enclosing_module,
     mesh_shape_of,
+    microbatches_of,
     module_device,
     module_devices,
     module_mesh_shape,

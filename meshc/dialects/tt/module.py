@@ -27,6 +27,8 @@ DEVICE_ATTR = "tt.device"
 SYSTEM_DESC_ATTR = "tt.system_desc"
 DEVICES_ATTR = "tt.devices"
 STAGE_ATTR = "tt.stage"
+MICROBATCHES_ATTR = "tt.microbatches"
+BATCH_ARG_ATTR = "tt.batch"
 
 
 def _module_model(module: ModuleOp, key: str, cls: type[DeviceAttr] | type[SystemDescAttr]):
@@ -62,6 +64,25 @@ def stage_index(f: Operation) -> int | None:
     if not isinstance(a, IntegerAttr):
         raise LocatedError(f"'{STAGE_ATTR}' must be an integer (the stage's index into tt.devices), got {a}", f)
     return int(a.value.data)
+
+
+def microbatches_of(f: Operation) -> int:
+    """How many microbatches a pipelined module's host function splits its batch into (its
+    `tt.microbatches`; 1 without one)."""
+    a = f.attributes.get(MICROBATCHES_ATTR)
+    if a is None:
+        return 1
+    if not isinstance(a, IntegerAttr) or int(a.value.data) < 1:
+        raise LocatedError(f"'{MICROBATCHES_ATTR}' must be a positive integer, got {a}", f)
+    return int(a.value.data)
+
+
+def batch_args(f: func.FuncOp) -> list[int]:
+    """The arguments of a host function that carry the batch (marked `tt.batch`): split along
+    dim 0 into the microbatches."""
+    if f.arg_attrs is None:
+        return []
+    return [i for i, d in enumerate(f.arg_attrs.data) if BATCH_ARG_ATTR in d.data]
 
 
 def stage_device(op: Operation) -> Device | None:

@@ -11,6 +11,9 @@ module.py's; this registered op checker refuses, located:
   the system lacks, a map that is not injective or leaves a chip's grid), two devices sharing a
   chip (meshc.layout.virtual_devices);
 * at a function: `tt.stage` in a module without `tt.devices`, or an index outside them;
+  `tt.microbatches = M` (the batch split into M microbatches, docs/pipeline.md) anywhere but on
+  the host function of a pipelined module, M > 1 with no argument marked `tt.batch`, a batched
+  argument or a result without a dim 0 to split or join along;
 * at a call of a stage: an operand produced by a later stage (values flow forward through a
   pipeline), or by a stage whose chips no chain of ethernet links joins to this one's.
 """
@@ -25,11 +28,15 @@ from xdsl.utils.exceptions import VerifyException
 from meshc.dialects import shape_rules as rules
 from meshc.dialects.checkers import register_op_checker
 from meshc.dialects.tt.module import (
+    BATCH_ARG_ATTR,
     DEVICE_ATTR,
     DEVICES_ATTR,
+    MICROBATCHES_ATTR,
     STAGE_ATTR,
+    batch_args,
     enclosing_module,
     module_devices,
+    microbatches_of,
     module_system,
     stage_index,
 )
@@ -122,11 +129,35 @@ def _check_call(call: func.CallOp) -> None:
             raise LocatedError(f"operand #{n} goes from stage {j} to stage {i}, but {e}", call) from None
 
 
+def _check_microbatches(f: func.FuncOp) -> None:
+    m = microbatches_of(f)
+    module = enclosing_module(f)
+    if STAGE_ATTR in f.attributes or module is None or DEVICES_ATTR not in module.attributes:
+        raise LocatedError(f"'{MICROBATCHES_ATTR}' belongs on the host function of a pipelined module (one "
+                           f"with '{DEVICES_ATTR}', not a stage)", f)
+    args = batch_args(f)
+    if m > 1 and not args:
+        raise LocatedError(f"splits the batch into {m} microbatches, but no argument carries it: mark the "
+                           f"batched arguments {{{BATCH_ARG_ATTR}}}", f)
+    for i in args:
+        if not f.function_type.inputs.data[i].get_shape():
+            raise LocatedError(f"argument #{i} carries the batch ('{BATCH_ARG_ATTR}') along dim 0, but it is a "
+                               "scalar", f)
+    for i, t in enumerate(f.function_type.outputs.data):
+        if m > 1 and not getattr(t, "get_shape", lambda: ())():
+            raise LocatedError(f"result #{i} is joined along dim 0 over the {m} microbatches, but it is a "
+                               "scalar", f)
+
+
 def _check(op: Operation) -> None:
     if isinstance(op, ModuleOp):
         _check_module(op)
     elif isinstance(op, func.FuncOp) and STAGE_ATTR in op.attributes:
         _check_stage(op)
+        if MICROBATCHES_ATTR in op.attributes:
+            _check_microbatches(op)
+    elif isinstance(op, func.FuncOp) and MICROBATCHES_ATTR in op.attributes:
+        _check_microbatches(op)
     elif isinstance(op, func.CallOp):
         _check_call(op)
 
