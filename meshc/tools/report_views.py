@@ -148,9 +148,11 @@ def links_figure(rep: dict, system):
             (x0, y0), (x1, y1) = places[s], places[t]
             colour = cmap(norm(n)) if n else (0.8, 0.8, 0.8, 1.0)
             width = 0.6 + 5.0 * n / top if top else 0.6
-            ax.add_patch(FancyArrowPatch((x0 + sign * ox, y0 + sign * oy), (x1 + sign * ox, y1 + sign * oy),
-                                         arrowstyle="-|>", mutation_scale=10 + 2 * width, lw=width, color=colour,
-                                         shrinkA=22, shrinkB=22, zorder=2))
+            ux, uy = (x1 - x0) / length * 0.22, (y1 - y0) / length * 0.22  # from box edge to box edge
+            ax.add_patch(FancyArrowPatch((x0 + ux + sign * ox, y0 + uy + sign * oy),
+                                         (x1 - ux + sign * ox, y1 - uy + sign * oy),
+                                         arrowstyle="-|>", mutation_scale=12 + 2 * width, lw=width, color=colour,
+                                         shrinkA=0, shrinkB=0, zorder=2))
             if n:
                 mx, my = (x0 + x1) / 2 + sign * ox * 2.2, (y0 + y1) / 2 + sign * oy * 2.2
                 ax.text(mx, my, f"{n:,}", ha="center", va="center", fontsize=7, zorder=4,
