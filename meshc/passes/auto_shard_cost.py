@@ -2,8 +2,8 @@
 simulator's time model (meshc.layout.timemodel) applied to the ops the TTNN pipeline lowers the
 program to, op by op, as the simulator times them (meshc/sim/machine.py, `Machine.op_time`).
 
-- every argument: one `ttnn.distribute_tensor`: its local bytes to every device over the
-  system's host links, and through each chip's NoC;
+- every argument: one `ttnn.distribute_tensor`: its local bytes (in the format it is stored in,
+  `tt.storage`) to every device over the system's host links, and through each chip's NoC;
 - every reshard the partition inserts (an operand whose planned spec differs from what its
   consumer requires, a `sharding_constraint`, a result): the reshard-to-collectives lowering's
   collective walk (`collective_walk`), each collective timed as the CCL alpha-beta on its mesh
@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 
 from xdsl.ir import Operation, SSAValue
 
+from meshc.dialects.tt.storage import value_storage
 from meshc.dialects.ttir import tensor_shape
 from meshc.dialects.ttir.sharding_constraint import ShardingConstraintOp
 from meshc.layout.compute_ops import COMPUTE_OPS
@@ -187,8 +188,8 @@ def move_time(c: Costing, v: SSAValue, src: ShardingSpec, tgt: ShardingSpec) -> 
 
 
 def arg_time(c: Costing, v: SSAValue, spec: ShardingSpec) -> float:
-    """An argument's distribute."""
-    return c.host_transfer(c.local_bytes(v, spec, dtype_name(v)))
+    """An argument's distribute, in the format it is stored in (`tt.storage`)."""
+    return c.host_transfer(c.local_bytes(v, spec, value_storage(v) or dtype_name(v)))
 
 
 def result_time(c: Costing, v: SSAValue, src: ShardingSpec, tgt: ShardingSpec) -> tuple[float, float]:
@@ -214,7 +215,9 @@ def op_time(c: Costing, op: Operation, chosen: dict) -> tuple[float, float]:
         t, b = move_time(c, v, chosen[v], spec)
         time, moved = time + t, moved + b
     kind = op.name.split(".", 1)[1]
-    operands = [(c.local_shape(v, s), dtype_name(v)) for v, s in zip(op.operands, required)]
+    # an argument read where it is keeps its stored format; a reshard's collectives make it its type again
+    operands = [(c.local_shape(v, s), (value_storage(v) if chosen[v] == s else None) or dtype_name(v))
+                for v, s in zip(op.operands, required)]
     r = op.results[0]
     time += c.compute(op, kind, operands, (c.local_shape(r, chosen[r]), dtype_name(r)), kernel_flags(op))
     return time, moved

@@ -35,6 +35,7 @@ from meshc.passes.pipeline_stages import lower_stages
 from meshc.passes.propagate_sharding import PropagateShardingPass
 from meshc.passes.register_device import RegisterDevicePass
 from meshc.passes.reshard_to_collectives import ReshardToCollectivesPass
+from meshc.passes.refuse_storage import RefuseStoragePass
 from meshc.passes.ttir_layout import TTIRLayoutPass
 from meshc.passes.ttir_reinterpret_grid import TTIRReinterpretGridPass
 from meshc.passes.ttnn_check_l1 import TTNNCheckL1Pass
@@ -66,6 +67,8 @@ class _PipelineBase(ModulePass):
         raise NotImplementedError
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
+        if self.name == "ttir-to-ttmetal-pipeline":
+            RefuseStoragePass().apply(ctx, op)
         keep = self.keep_reference and any(o.dialect_name() == "ttir" for o in op.walk())
         ref = make_reference(op) if keep else None
         if DEVICES_ATTR in op.attributes:  # several virtual devices: stage by stage (pipeline_stages.py)

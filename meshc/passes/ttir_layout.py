@@ -7,7 +7,9 @@ that fits the chip grid, so every core holds an equal block; interleaved: a 1x1 
 pages spread over the banks by the memory config later. A rank-1 tensor is one untiled row on a
 1-d grid. Layouts already written are kept.
 Host tensors (function arguments and results, the full side of `ttir.mesh_shard`) keep no
-layout. An identity `ttir.mesh_shard` shard_to_full is its operand (the tensor stays on the
+layout. An argument stored as a block-float format (`tt.storage`, meshc/dialects/tt/storage.py)
+gets that data type on the devices; one that reaches them without its `ttir.mesh_shard` is a
+located error. An identity `ttir.mesh_shard` shard_to_full is its operand (the tensor stays on the
 devices; the lowerings return it distributed).
 """
 
@@ -16,9 +18,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.context import Context
+from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp, TensorType
 from xdsl.passes import ModulePass
+from xdsl.ir import BlockArgument
 from xdsl.rewriter import Rewriter
+from xdsl.utils.exceptions import VerifyException
 
 from meshc.errors import LocatedError
 from meshc.dialects.element_types import data_type_name
@@ -33,6 +38,7 @@ from meshc.passes.lowering_utils import (
 )
 from meshc.dialects import ttir
 from meshc.dialects.tt import MetalLayoutAttr
+from meshc.dialects.tt.storage import stored_arguments, value_storage
 from meshc.layout.metal_layout import build_metal_layout
 
 TILE = (32, 32)
@@ -67,7 +73,8 @@ class TTIRLayoutPass(ModulePass):
             o.result.replace_all_uses_with(o.input)  # identity: every device's tensor stays where it is
             o.detach()
             o.erase()
-        cache: dict[TensorType, TensorType] = {}
+        refuse_unplaced_storage(op)
+        cache: dict[tuple, TensorType] = {}
         for o in op.walk():
             if o.dialect_name() != "ttir":
                 continue
@@ -77,10 +84,17 @@ class TTIRLayoutPass(ModulePass):
                 t = r.type
                 if not isinstance(t, TensorType) or encoding_of(t) is not None:
                     continue
-                new = cache.get(t)
+                stored = None
+                if isinstance(o, ttir.MeshShardOp):  # an argument entering the devices: its stored format
+                    try:
+                        stored = value_storage(o.input)
+                    except VerifyException as e:
+                        raise LocatedError(str(e), o.input.owner.parent_op() if isinstance(
+                            o.input, BlockArgument) else o) from None
+                new = cache.get((t, stored))
                 if new is None:
                     shape = tuple(t.get_shape())
-                    dtype = data_type_name(t.element_type)
+                    dtype = stored or data_type_name(t.element_type)
                     if dtype is None:
                         raise LocatedError(f"ttir-layout: element type {t.element_type} has no device data type", o)
                     if not shape:
@@ -96,6 +110,24 @@ class TTIRLayoutPass(ModulePass):
                     except LayoutError as e:
                         raise LocatedError(f"ttir-layout: cannot lay out {t}: {e}", o) from None
                     new = with_encoding(t, MetalLayoutAttr.from_model(model))
-                    cache[t] = new
+                    cache[(t, stored)] = new
                 Rewriter.replace_value_with_new_type(r, new)
         fix_function_types(op)
+
+
+def refuse_unplaced_storage(module: ModuleOp) -> None:
+    """A `tt.storage` argument must reach the devices through its `ttir.mesh_shard` (where this
+    pass gives it its stored format); located error at its function otherwise."""
+    for f in module.walk():
+        if not isinstance(f, func.FuncOp) or not f.body.blocks:
+            continue
+        try:
+            stored = stored_arguments(f)
+        except VerifyException as e:
+            raise LocatedError(str(e), f) from None
+        for i, fmt in stored:
+            arg = f.body.blocks.first.args[i]
+            if any(not isinstance(u.operation, ttir.MeshShardOp) for u in arg.uses):
+                raise LocatedError(f"argument #{i} is stored as {fmt} (tt.storage), but reaches the devices without "
+                                   "a ttir.mesh_shard (a program on one device): tt.storage is carried on a mesh of "
+                                   "more than one device", f)
