@@ -21,8 +21,8 @@ from xdsl.dialects.builtin import ModuleOp, TensorType
 from xdsl.interpreter import Interpreter
 
 from meshc.errors import LocatedError
-from meshc.dialects.tt import DEVICES_ATTR, module_device, module_devices, module_mesh_shape, pipeline_system, \
-    system_or_default
+from meshc.dialects.tt import DEVICES_ATTR, batch_args, module_device, module_devices, module_mesh_shape, \
+    pipeline_system, system_or_default
 from meshc.interp import pipeline_run
 from meshc.interp.common import Distributed, element_dtype_name, find_entry, random_input, shape_of
 from meshc.interp.func import FuncFunctions
@@ -82,8 +82,10 @@ class RunResult:
     system: object = None
     module: ModuleOp | None = None
     """The module that ran (a ttir module's lowered form)."""
-    pipeline: object = None
-    """A pipelined module's run: its stage calls and transfers (meshc.interp.pipeline_run.PipelineTrace)."""
+    pipeline: dict | None = None
+    """A pipelined module's run (meshc.interp.pipeline_run.pipeline_report): per stage its chips and
+    busy seconds, the GPipe makespan over the microbatches, the bubble fraction, the throughput and
+    the timeline."""
     entry: str | None = None
     """The function that ran (its symbol name)."""
 
@@ -305,14 +307,17 @@ def _run_stages(module: ModuleOp, f: func.FuncOp, inputs, seed, system, progress
         sysdesc = pipeline_system(module)
     else:
         sysdesc = named_system(system) if isinstance(system, str) else system
-    ins = blank_inputs(f) if abstract else prepare_inputs(f, inputs, seed)
+    sig = pipeline_run.batch_signature(f)  # a batched argument holds every microbatch
+    ins = blank_inputs(sig) if abstract else prepare_inputs(sig, inputs, seed)
     guard = SizeGuard()
     listeners = ([] if abstract else [guard]) + ([progress] if progress is not None else [])
+    batches = pipeline_run.split_batch(f, list(ins.values()))
     try:
         values, stages, trace = _guarded(lambda: pipeline_run.simulate(
-            module, f, list(ins.values()), sysdesc, abstract, dialect == "ttmetal", _call, listeners), guard)
+            module, f, batches, sysdesc, abstract, dialect == "ttmetal", _call, listeners), guard)
+        values = pipeline_run.join_batch(values, abstract)
     except LayoutError as e:
-        raise RunError(str(e)) from None
+        raise RunError(str(e), f) from None
     host_values = []
     for v in values:
         buf = v.buffer if isinstance(v, SimTensor) else v
@@ -325,7 +330,9 @@ def _run_stages(module: ModuleOp, f: func.FuncOp, inputs, seed, system, progress
                        time_estimate=sum(o.seconds for o in stages.ops), ops=stages.ops,
                        mode="abstract" if abstract else "sim", mesh_shape=(len(stages.stage_of_chip),),
                        system=sysdesc, module=module)
-    result.pipeline = trace
+    batched = [v for i, v in enumerate(ins.values()) if i in set(batch_args(f))]
+    samples = int(np.shape(batched[0])[0]) if batched else len(batches)
+    result.pipeline = pipeline_run.pipeline_report(trace, f, module_devices(module), samples)
     return _finish(result, f, host_values)
 
 
@@ -341,11 +348,13 @@ def run_golden(module: ModuleOp, inputs=None, entry: str | None = None, seed: in
     interpreter listener told of every op."""
     f = find_entry(module, entry)
     mesh = module_mesh_shape(module) or (1,)
-    ins = prepare_inputs(f, inputs, seed)
-    if DEVICES_ATTR in module.attributes:  # a pipelined module: each stage on its own mesh
+    pipelined = DEVICES_ATTR in module.attributes
+    ins = prepare_inputs(pipeline_run.batch_signature(f) if pipelined else f, inputs, seed)
+    if pipelined:  # each stage on its own mesh, once a microbatch
         guard = SizeGuard()
-        values = _guarded(lambda: pipeline_run.golden(module, f, list(ins.values()), _call,
-                                                      [guard] + ([progress] if progress is not None else [])), guard)
+        batches = pipeline_run.split_batch(f, list(ins.values()))
+        values = pipeline_run.join_batch(_guarded(lambda: pipeline_run.golden(
+            module, f, batches, _call, [guard] + ([progress] if progress is not None else [])), guard), False)
         mesh = (len({c for d in module_devices(module) for c in d.chip_ids}),)
     else:
         values = _interpret(module, f, golden_functions(mesh), round_stored(f, list(ins.values())),
