@@ -28,7 +28,6 @@ from meshc.dialects.tt import DEVICES_ATTR, module_device, module_system, set_mo
 from meshc.passes.convert_ttir_to_ttmetal import ConvertTTIRToTTMetalPass
 from meshc.passes.convert_ttir_to_ttnn import ConvertTTIRToTTNNPass
 from meshc.passes.inline_calls import InlinePass
-from meshc.passes.inline_calls import InlinePass
 from meshc.passes.observe import run_pass
 from meshc.passes.partition import PartitionPass
 from meshc.passes.pipeline_stages import lower_stages
