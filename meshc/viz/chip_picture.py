@@ -16,7 +16,7 @@ import numpy as np
 
 from meshc.viz.chip_text import describe, short_owner
 from meshc.viz.model import grid_of
-from meshc.viz.palette import EMPTY, colours, fit_font, label_cell, points_per_unit
+from meshc.viz.palette import EMPTY, colours, drawn_aspect, fit_font, label_cell, points_per_unit
 
 
 def save_figure(fig, out: str) -> None:
@@ -40,7 +40,8 @@ def draw_tensor_pages(ax, p, pal, label: str, tensor_only: bool = False) -> None
         fill = np.array(page_pal)[np.arange(p.num_pages).reshape(rows, cols) % len(page_pal)]
     else:
         fill = np.array(pal)[p.page_owner.reshape(rows, cols)]
-    ax.imshow(fill, extent=(0, wp, hp, 0), interpolation="nearest", aspect="auto")
+    aspect, to_scale = drawn_aspect(hp, wp)  # the tensor's own shape, up to 1:8
+    ax.imshow(fill, extent=(0, wp, hp, 0), interpolation="nearest", aspect=aspect)
     ax.set_xlim(0, wp)
     ax.set_ylim(hp, 0)
     if rows * cols <= 4096:
@@ -73,7 +74,7 @@ def draw_tensor_pages(ax, p, pal, label: str, tensor_only: bool = False) -> None
     if outer <= 64:  # the real (unpadded) extent of each 2D slice
         for o in range(outer):
             ax.add_patch(Rectangle((0, o * p.layout.slice_height), w, h, fill=False, ec="black", lw=1.5))
-    ax.set_xlabel("column (elements)")
+    ax.set_xlabel("column (elements)" + ("" if to_scale else "; not to scale: too long to draw at its aspect ratio"))
     ax.set_ylabel("row (elements, outer dims folded in)")
     ax.set_title(f"{label}\n{p.num_pages} pages of {ph}x{pw}", fontsize=9)
 
@@ -145,7 +146,10 @@ def chip_figure(p, label: str, tensor_only: bool = False, title: str | None = No
 
     pal = colours(len(p.owners))
     npanels = 1 if tensor_only else 2
-    fig, axes = plt.subplots(1, npanels, figsize=(6.5 * npanels, 6.5), squeeze=False)
+    hp, wp = p.layout.padded_shape
+    aspect, _ = drawn_aspect(hp, wp)
+    height = min(6.5, max(3.5, 6.5 * aspect * hp / max(wp, 1) + 1.6))  # a wide tensor: a shorter figure
+    fig, axes = plt.subplots(1, npanels, figsize=(6.5 * npanels, height), squeeze=False)
     fig.subplots_adjust(left=0.07, right=0.98, top=0.86, bottom=0.09, wspace=0.15)
     draw_tensor_pages(axes[0][0], p, pal, label, tensor_only)
     if not tensor_only:

@@ -17,13 +17,11 @@ from itertools import product
 
 from meshc.viz.chip_picture import draw_owners, save_figure
 from meshc.viz.model import MeshView, grid_of
-from meshc.viz.palette import colours, label_cell, points_per_unit
+from meshc.viz.palette import MAX_ASPECT, colours, drawn_aspect, label_cell, points_per_unit
 from meshc.layout.shapes import fmt_shape
 
 MAX_PANELS = 64
 """Small multiples drawn at most (the rest are named in the panel area's title)."""
-MAX_ASPECT = 8.0
-"""A tensor longer than this along one of its two drawn dims is drawn at this ratio."""
 MAX_TICKS = 16
 """Block boundaries marked on an axis at most (evenly spaced ones beyond)."""
 
@@ -31,14 +29,6 @@ MAX_TICKS = 16
 def axis_name(names: tuple[str, ...], axis: int) -> str:
     """`mesh axis 1 (tp)`, or `mesh axis 1` on a mesh whose axes have no names."""
     return f"mesh axis {axis}" + (f" ({names[axis]})" if names else "")
-
-
-def _aspect(height: int, width: int) -> tuple[float, bool]:
-    """The y/x aspect a height x width tensor is drawn at, and whether that is to scale."""
-    ratio = max(height, 1) / max(width, 1)
-    if 1 / MAX_ASPECT <= ratio <= MAX_ASPECT:
-        return 1.0, True
-    return min(max(ratio, 1 / MAX_ASPECT), MAX_ASPECT) / ratio, False
 
 
 def _ticks(edges: list[int]) -> list[int]:
@@ -81,7 +71,7 @@ def _draw_tensor(fig, rect, view: MeshView, pal) -> None:
     shown = combos[:MAX_PANELS]
     height = view.shape[-2] if rank >= 2 else 1
     width = view.shape[-1]
-    aspect, to_scale = _aspect(height, width) if rank >= 2 else (max(width, 1) / 8, False)
+    aspect, to_scale = drawn_aspect(height, width) if rank >= 2 else (max(width, 1) / 8, False)
     axes = _panel_axes(fig, rect, len(shown), square=aspect)
     col_edges = sorted({e for b in view.blocks for e in b.bounds[-1]})
     row_edges = sorted({e for b in view.blocks for e in b.bounds[-2]}) if rank >= 2 else []

@@ -35,6 +35,19 @@ def text_colour(rgba) -> str:
     return "black" if 0.299 * r + 0.587 * g + 0.114 * b > 0.5 else "white"
 
 
+MAX_ASPECT = 8.0
+"""A tensor longer than this along one of its two drawn dims is drawn at this ratio."""
+
+
+def drawn_aspect(height: float, width: float) -> tuple[float, bool]:
+    """The y/x aspect (matplotlib's `set_aspect`) a height x width tensor is drawn at, and
+    whether that is to scale: 1 (to scale) up to 1:MAX_ASPECT either way, clamped beyond."""
+    ratio = max(height, 1) / max(width, 1)
+    if 1 / MAX_ASPECT <= ratio <= MAX_ASPECT:
+        return 1.0, True
+    return min(max(ratio, 1 / MAX_ASPECT), MAX_ASPECT) / ratio, False
+
+
 EMPTY = (0.92, 0.92, 0.92, 1.0)
 """The colour of a slot or cell that holds nothing."""
 
