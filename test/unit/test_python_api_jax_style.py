@@ -142,6 +142,9 @@ def test_visualize_sharding_takes_jax_shardings():
     assert view.blocks[view.device_block[(1, 0)]].bounds == ((0, 64), (64, 96))
     with pytest.raises(Exception, match="'ep'"):
         meshc.visualize_sharding((64, 128), P("ep"), mesh, text=False)
+    # a spec string over a JAX Mesh: the mesh's shape and axis names (no internal AttributeError)
+    view = meshc.visualize_sharding((64, 128), "[S0, S1]", mesh, text=False)
+    assert view.mesh.shape == (2, 2) and view.mesh.names == ("dp", "tp")
 
 
 def test_from_jax_names_inputs_as_the_function_does():
