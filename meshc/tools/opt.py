@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING
 
 from meshc.passes import pass_names
 from meshc.tools.common import add_version, tool_main, write_output
+from meshc.tools.gc_tuning import tune_for_large_ir
 
 if TYPE_CHECKING:
     from xdsl.dialects.builtin import ModuleOp
@@ -253,6 +254,7 @@ def run(argv: list[str] | None = None) -> int:
 
 
 def main(argv: list[str] | None = None) -> None:
+    tune_for_large_ir()
     tool_main("meshc-opt", run, argv)
 
 
