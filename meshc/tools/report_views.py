@@ -7,7 +7,8 @@ the pictures of `--plot DIR`:
 * `l1.png`: peak L1 bytes a core, per chip (a heatmap over the chip mesh) and per core (a
   heatmap over a chip's core grid: the chips of a mesh are alike);
 * `op_time.png`: every op's simulated time split by resource (one bar an op in program order;
-  ops of one name summed when there are too many to draw one by one).
+  ops of one name summed when there are too many to draw one by one);
+* `pipeline.png`, for a pipelined run: its GPipe schedule, a row a stage (meshc.viz.pipeline_picture).
 
 Everything is read from the report's fields (`traffic.link`, `memory.per_chip`, each op's
 `time` and `totals`), generically: a resource the time model adds shows up as another column
@@ -23,6 +24,7 @@ from collections import defaultdict
 import numpy as np
 
 from meshc.viz.palette import text_colour
+from meshc.viz.pipeline_picture import pipeline_figure
 
 MAX_OP_BARS = 60
 """Ops drawn one bar each at most; beyond, one bar an op name."""
@@ -291,5 +293,8 @@ def op_time_figure(rep: dict):
 
 def plot_files(rep: dict, system) -> dict[str, bytes]:
     """The PNGs of `--plot DIR` by file name (see the module docstring)."""
-    return {"links.png": _png(links_figure(rep, system)), "l1.png": _png(l1_figure(rep, system)),
-            "op_time.png": _png(op_time_figure(rep))}
+    out = {"links.png": _png(links_figure(rep, system)), "l1.png": _png(l1_figure(rep, system)),
+           "op_time.png": _png(op_time_figure(rep))}
+    if rep.get("pipeline"):  # a pipelined run: its stages on the GPipe timeline
+        out["pipeline.png"] = _png(pipeline_figure(rep["pipeline"]))
+    return out

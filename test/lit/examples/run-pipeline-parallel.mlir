@@ -1,6 +1,8 @@
 // RUN: meshc-run %examples/pipeline_parallel.mlir --check --report --report-json %t.json --trace %t.trace | filecheck %s
 // RUN: meshc-run %examples/pipeline_parallel.mlir --check --target ttmetal --report | filecheck %s
 // RUN: python %S/Inputs/check_pipeline_report.py %t.json %t.trace | filecheck %s --check-prefix=JSON
+// RUN: rm -rf %t.plots && meshc-run %examples/pipeline_parallel.mlir --plot %t.plots 2>&1 | filecheck %s --check-prefix=PLOT
+// PLOT: wrote {{.*}}pipeline.png
 
 // One program over two virtual devices of a t3k (chips 0-3 in row 0, 4-7 in row 1, linked along
 // rows and columns), its batch of 16 as 4 microbatches of 4. A microbatch's activation is
