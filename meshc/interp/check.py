@@ -209,17 +209,6 @@ def _accumulate(out: OutputCheck, n: str, g: np.ndarray, e: np.ndarray, exact: b
         out.mismatch = Mismatch(n, idx, g[idx].item(), e[idx].item(), rule)
 
 
-def check_results(result, golden, dtypes: list[str], exact: bool) -> list[OutputCheck]:
-    """Compare every output of a RunResult with the reference RunResult `golden`; the
-    OutputChecks are also stored on `result.checks`. ValueError if the output counts differ."""
-    if len(golden.outputs) != len(result.outputs):
-        raise ValueError(f"the golden program returns {len(golden.outputs)} outputs, the simulated one "
-                         f"{len(result.outputs)}")
-    result.checks = [check_output(name, got, want, dt, exact)
-                     for name, got, want, dt in zip(result.names, result.outputs, golden.outputs, dtypes)]
-    return result.checks
-
-
 def compare(name: str, got, expected, dtype: str, exact: bool) -> Mismatch | None:
     """The first mismatch of one output (an array, or a list of per-device arrays), or None."""
     return check_output(name, got, expected, dtype, exact).mismatch

@@ -208,7 +208,3 @@ class MemoryConfig:
         if not self.is_sharded:
             return None
         return ShardSpec(self.grid, self.shard_shape, self.orientation)  # type: ignore[arg-type]
-
-
-L1_MEMORY_CONFIG = MemoryConfig("l1", "interleaved")
-DRAM_MEMORY_CONFIG = MemoryConfig("dram", "interleaved")

@@ -1,9 +1,9 @@
 """The placement API refuses bad and huge arguments with meshc's own LayoutError, at once.
 
-Each case is one the fuzz harness (fuzz/api.py) or issue 12 found raising a bare Python
-exception (StopIteration, IndexError, OverflowError, MemoryError, TypeError), hanging, or
-returning a result for a nonsense argument. The test asserts the exception type and that the
-message names the problem; the limits are meshc.layout.limits' documented constants.
+Each case is an argument that must not raise a bare Python exception (StopIteration, IndexError,
+OverflowError, MemoryError, TypeError), hang, or return a result for nonsense: it raises a
+LayoutError at once. The test asserts the exception type and that the message names the
+problem; the limits are meshc.layout.limits' documented constants.
 """
 
 import math

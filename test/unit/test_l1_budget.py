@@ -98,7 +98,7 @@ def test_compile_time_peak_is_the_simulators(text, by_hand):
 
 
 def test_a_shard_past_any_memory_is_refused_not_overflowed():
-    # a height-sharded shard of 2**63 - 1 rows of 512 f32 (the fuzz campaign's): 2**63 * 2 KiB
+    # a height-sharded shard of 2**63 - 1 rows of 512 f32 (the largest int64 row count): 2**63 * 2 KiB
     # would overflow the int64 sums; the budget refuses it past MAX_TENSOR_BYTES, naming it
     huge = MemoryConfig("l1", "height_sharded", CoreRangeSet((CoreRange((0, 0), (1, 0)),)), (2**63 - 1, 512))
     with pytest.raises(LayoutError, match="one core's shard 9223372036854775807x512 of the 512x512 tensor has"):

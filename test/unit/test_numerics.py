@@ -115,8 +115,8 @@ def test_bfp8_error_is_at_most_half_a_step(x):
 # data_type=ttnn.bfloat8_b / ttnn.bfloat4_b, layout=ttnn.TILE_LAYOUT)` written out with
 # `ttnn.dump_tensor`, the tile's bytes read off the end of the file (64 exponent bytes, one a
 # 16-element row of a face, then the elements). Below: face 0's first row (the tile's x[0, :16]),
-# its exponent byte and its element bytes. Two rules show here that meshc's packer used to break
-# (it wrote 0x80 / 0x8 for a negative value whose magnitude rounds to 0, and kept subnormals):
+# its exponent byte and its element bytes. Two rules show here (a negative value whose magnitude
+# rounds to 0 packs as 0x00 / 0x0, not 0x80 / 0x8; a subnormal input does not set the exponent):
 # a zero magnitude has sign 0, and f32 subnormal inputs are flushed to 0 before the exponent is
 # taken. Ties round to even (2.5 -> 2, 5.5 -> 6, 127.5 -> 128 clamped to 127).
 TTNN_ROWS = [

@@ -1,5 +1,5 @@
 """One chip's picture (meshc.viz.chip_picture): every page and owner labelled, no label over
-another, at 64 cores and with interleaved DRAM banks (where the labels used to overlap)."""
+another, at 64 cores and with interleaved DRAM banks (where labels are densest)."""
 
 from __future__ import annotations
 

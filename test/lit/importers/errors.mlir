@@ -151,7 +151,7 @@
 
 // -----
 
-// Malformed input the fuzz campaign's meshc-import cases found, each located at its op.
+// Malformed input meshc-import refuses, each located at its op.
 "builtin.module"() ({
   "func.func"() <{function_type = (tensor<4xf32>) -> tensor<4xf32>, sym_name = "main"}> ({
   ^bb0(%a: tensor<4xf32>):

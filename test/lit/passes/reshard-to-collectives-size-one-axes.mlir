@@ -6,7 +6,7 @@
 // (dim 1 in four pieces over the four devices), so the reshard disappears and moves no byte;
 // a partial sum reduced into a dim named with the size-1 axis is one reduce_scatter over axis 1.
 // Run, the golden reference agrees: a reshard that moves nothing keeps a host argument a host
-// value, as the lowering does (the fuzz campaign found the two disagreeing).
+// value, as the lowering does (the golden run and the simulated one agree on it).
 // SIM: check: result0 matches the golden run
 module attributes {tt.device = #tt.device<workerGrid = #tt.grid<8x8, (d0, d1) -> (0, d0, d1)>, meshShape = 1x4, chipIds = [0, 1, 2, 3]>} {
   // CHECK-LABEL: func.func @same_placement_spelled_twice

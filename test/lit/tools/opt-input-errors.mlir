@@ -98,7 +98,7 @@ func.func @no_return(%a: tensor<32x32xf32>) {
 // -----
 
 // A function without its type (generic form): at the function; the return in it, whose check
-// reads the function's type, is not verified (it used to raise an internal KeyError).
+// reads the function's type, is not verified (so no internal error follows the located one).
 // CHECK: opt-input-errors.mlir:104:3: error: 'func.func' op property 'function_type' expected in operation 'func.func'
 "builtin.module"() ({
   "func.func"() <{sym_name = "main"}> ({

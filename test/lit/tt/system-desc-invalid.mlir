@@ -80,8 +80,8 @@ module attributes {tt.system_desc = #tt.system_desc<meshShape = 1, chipDescs = [
 
 // -----
 
-// A chip with more DRAM banks than meshc keeps allocators for (the fuzz campaign's 2**63 ran the
-// simulator out of memory) is refused where the system is read.
+// A chip with more DRAM banks than meshc keeps allocators for (2**63: one allocator a bank would
+// not fit in memory) is refused where the system is read.
 // expected-error @+1 {{the chip at (0, 0) has 9223372036854775808 DRAM banks, more than meshc handles (1024, meshc.layout.limits.MAX_DRAM_BANKS)}}
 module attributes {tt.system_desc = #tt.system_desc<meshShape = 1x1, chipDescs = [#tt.chip_desc<arch = wormhole_b0, grid = 8x8, l1Size = 1499136, dramBanks = 9223372036854775808, dramBankSize = 1073741824>], chipDescIndices = [0], chipCoords = [[0, 0]], links = []>} {
 }

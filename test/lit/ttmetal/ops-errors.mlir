@@ -124,7 +124,7 @@ func.func @constant(%a: !ttmetal.buffer<2x2xf32>) {
 }
 // -----
 // A program without its grid is reported at the program; the kernel ops in it, whose checks
-// read the program's grid, are not verified (they used to raise an internal KeyError).
+// read the program's grid, are not verified (so no internal error follows the located one).
 func.func @no_grid(%a: !ttmetal.buffer<64x128xf32>) {
   // expected-error @+1 {{attribute 'grid' expected in operation 'ttmetal.enqueue_program'}}
   "ttmetal.enqueue_program"(%a) ({
