@@ -17,7 +17,7 @@ from xdsl.utils.exceptions import VerifyException
 from meshc.layout.mesh import dims_from_shard_dims
 from meshc.dialects.element_types import data_type_name
 from meshc.layout.errors import LayoutError
-from meshc.layout.sharded_buffer import NDShardedBufferConfig, check_config_fits, check_config_matches_mapper, datum_size
+from meshc.layout.sharded_buffer import check_config_places, datum_size
 
 Shape = tuple[int, ...]
 
@@ -261,26 +261,27 @@ def check_unsharded_dims(full: Shape, local: Shape, shard_dims: Sequence[int], w
             )
 
 
-def check_transfer_config(op, full: Shape, local: Shape, mesh: Shape | None) -> None:
+def check_transfer_attributes(op) -> None:
+    """A host <-> mesh transfer states its placement once: `mapper` and `form` are not its
+    attributes (shard_dims are the source, the config's class is its form)."""
+    for stale in ("mapper", "form"):
+        if stale in op.attributes:
+            raise VerifyException(f"'{stale}' is not an attribute of a host <-> mesh transfer: shard_dims state the "
+                                  f"placement and config (a 2D or ND #ttnn.sharded_buffer_config) executes it")
+
+
+def check_transfer_config(op) -> None:
     """VerifyException unless a host <-> mesh transfer's `config` (#ttnn.sharded_buffer_config)
-    is in its `form`, fits the transfer (a `full` host tensor, a `local` piece on every device of
-    `mesh`) and is what its `mapper` (#ttnn.mesh_mapper) lowers to: the simulator executes the
-    config, so a config that disagrees with the op is refused here (meshc.layout.sharded_buffer)."""
+    gives every device of the module's mesh the block of the host tensor that the op's one source,
+    its `shard_dims` (`op.sharding()`), gives it: the simulator executes the config, so a config
+    that disagrees with the op is refused here (meshc.layout.sharded_buffer.check_config_places)."""
     attr = op.attributes.get("config")
-    if attr is None or mesh is None:
+    if attr is None:
         return
     config = attr.data
-    form = op.attributes.get("form")
-    nd = isinstance(config, NDShardedBufferConfig)
-    if form is not None and getattr(form, "data", None) in ("2d", "nd") and (form.data == "nd") != nd:
-        raise VerifyException(f"form \"{form.data}\" but the config is {'an ND' if nd else 'a 2D'} "
-                              f"#ttnn.sharded_buffer_config")
     et = getattr(op.operands[0].type, "element_type", None) if op.operands else None
     datum = datum_size(data_type_name(et) or "f32") if et is not None else config.datum_size
     try:
-        check_config_fits(config, full, local, mesh, datum)
-        mapper = op.attributes.get("mapper")
-        if mapper is not None:
-            check_config_matches_mapper(config, mapper.data, full, mesh, datum)
+        check_config_places(config, op.sharding(), op.host_shape(), datum)
     except LayoutError as e:
         raise VerifyException(f"#ttnn.sharded_buffer_config does not match this transfer: {e}") from None

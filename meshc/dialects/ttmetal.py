@@ -50,7 +50,7 @@ from xdsl.utils.exceptions import VerifyException
 
 from meshc.dialects import shape_rules as rules
 from meshc.dialects.tt.pipeline import check_stage_transfer
-from meshc.dialects.ttir import check_attr_name, check_form, mesh_shape_of
+from meshc.dialects.ttir import HostTransfer, check_attr_name, mesh_shape_of, tensor_shape
 from meshc.layout.collectives import COLLECTIVES
 from meshc.layout.shapes import fold_2d
 
@@ -87,16 +87,6 @@ class BufferType(ParametrizedAttribute, TypeAttribute):
             raise VerifyException(f"buffer shape {list(self.get_shape())} must be static and non-negative")
 
 
-def _buffer_shape(v: SSAValue) -> tuple[int, ...]:
-    assert isinstance(v.type, BufferType)
-    return v.type.get_shape()
-
-
-def _tensor_shape(v: SSAValue) -> tuple[int, ...]:
-    assert isinstance(v.type, TensorType)
-    return tuple(v.type.get_shape())
-
-
 # ----------------------------------------------------------------------------- host ops
 
 
@@ -106,25 +96,19 @@ class CreateBufferOp(IRDLOperation):
 
     `memory_config` (`#ttnn.memory_config`) places the pages per core or per DRAM bank, as
     meshc.layout.place does (block shard (i, j) on core (i, j), or (j, i) when col_major).
-    `tile` (array<i64: 32, 32>, optional) makes pages tiles; `config` is the
-    `#ttnn.sharded_buffer_config` of the host <-> mesh transfers, `form` "2d" or "nd".
+    `tile` (array<i64: 32, 32>, optional) makes pages tiles.
     """
 
     name = "ttmetal.create_buffer"
     result = result_def(BufferType)
     memory_config = attr_def(Attribute)
     tile = opt_attr_def(DenseArrayBase)
-    config = opt_attr_def(Attribute)
-    form = opt_attr_def(StringAttr)
 
     def verify_(self) -> None:
         check_attr_name(self, "memory_config", "ttnn.memory_config")
         if getattr(self.memory_config, "is_host", False):
             raise VerifyException("a mesh buffer lives in device memory: its memory_config cannot be "
                                   "system_memory (host memory); use l1 or dram")
-        check_attr_name(self, "config", "ttnn.sharded_buffer_config")
-        if self.form is not None:
-            check_form(self.form.data)
         if self.tile is not None:
             t = rules.ints_of(self.tile)
             if len(t) != 2 or t not in _TILES:
@@ -134,19 +118,18 @@ class CreateBufferOp(IRDLOperation):
 _TILES = {(32, 32), (16, 32), (32, 16), (16, 16), (8, 32), (4, 32), (2, 32), (1, 32)}
 
 
-class _ShardedTransfer(IRDLOperation):
+class _ShardedTransfer(HostTransfer, IRDLOperation):
     """Host tensor <-> mesh buffer, split over the mesh by `shard_dims` as ttir.mesh_shard; the
-    transfer itself goes through `config` (`#ttnn.sharded_buffer_config`, in the `form` "2d" or
-    "nd"), or without one through the config `shard_dims` lowers to."""
+    transfer itself goes through `config` (`#ttnn.sharded_buffer_config`, 2D or ND), which must
+    give every device the block `shard_dims` give it, or without one through the config
+    `shard_dims` lowers to."""
 
     shard_dims = attr_def(DenseArrayBase)
-    form = opt_attr_def(StringAttr)
     config = opt_attr_def(Attribute)
 
     def check(self, full: tuple[int, ...], local: tuple[int, ...]) -> None:
+        rules.check_transfer_attributes(self)
         check_attr_name(self, "config", "ttnn.sharded_buffer_config")
-        if self.form is not None:
-            check_form(self.form.data)
         mesh = mesh_shape_of(self)
         dims = rules.ints_of(self.shard_dims)
         if mesh is None:  # the mesh is not known yet
@@ -159,7 +142,7 @@ class _ShardedTransfer(IRDLOperation):
             raise VerifyException(
                 f"buffer shape {rules.fmt(local)} does not match the per-device shape {rules.fmt(expected)} of the host tensor {rules.fmt(full)}"
             )
-        rules.check_transfer_config(self, full, local, mesh)
+        rules.check_transfer_config(self)
 
 
 @irdl_op_definition
@@ -170,8 +153,11 @@ class EnqueueWriteBufferOp(_ShardedTransfer):
     input = operand_def(AnyTensorTypeConstr)
     buffer = operand_def(BufferType)
 
+    def host_shape(self) -> tuple[int, ...]:
+        return tensor_shape(self.input)
+
     def verify_(self) -> None:
-        self.check(_tensor_shape(self.input), _buffer_shape(self.buffer))
+        self.check(self.host_shape(), tensor_shape(self.buffer))
 
 
 @irdl_op_definition
@@ -182,8 +168,11 @@ class EnqueueReadBufferOp(_ShardedTransfer):
     buffer = operand_def(BufferType)
     result = result_def(AnyTensorTypeConstr)
 
+    def host_shape(self) -> tuple[int, ...]:
+        return tensor_shape(self.result)
+
     def verify_(self) -> None:
-        self.check(_tensor_shape(self.result), _buffer_shape(self.buffer))
+        self.check(self.host_shape(), tensor_shape(self.buffer))
 
 
 @irdl_op_definition
@@ -196,9 +185,9 @@ class EnqueueReadShardsOp(IRDLOperation):
     result = result_def(AnyTensorTypeConstr)
 
     def verify_(self) -> None:
-        if _tensor_shape(self.result) != _buffer_shape(self.buffer):
-            raise VerifyException(f"result shape {rules.fmt(_tensor_shape(self.result))} is not the per-device "
-                                  f"buffer shape {rules.fmt(_buffer_shape(self.buffer))}")
+        if tensor_shape(self.result) != tensor_shape(self.buffer):
+            raise VerifyException(f"result shape {rules.fmt(tensor_shape(self.result))} is not the per-device "
+                                  f"buffer shape {rules.fmt(tensor_shape(self.buffer))}")
 
 
 @irdl_op_definition
@@ -211,8 +200,8 @@ class EnqueueWriteConstantOp(IRDLOperation):
 
     def verify_(self) -> None:
         shape = tuple(self.value.get_type().get_shape())
-        if shape != _buffer_shape(self.buffer):
-            raise VerifyException(f"value shape {rules.fmt(shape)} does not match the buffer shape {rules.fmt(_buffer_shape(self.buffer))}")
+        if shape != tensor_shape(self.buffer):
+            raise VerifyException(f"value shape {rules.fmt(shape)} does not match the buffer shape {rules.fmt(tensor_shape(self.buffer))}")
         if self.value.get_type().get_element_type() != self.buffer.type.element_type:
             raise VerifyException(
                 f"value element type {self.value.get_type().get_element_type()} differs from the buffer's {self.buffer.type.element_type}"
@@ -341,8 +330,8 @@ class _BlockAccess(IRDLOperation):
         return op
 
     def check_block(self, buffer: SSAValue, block: SSAValue) -> None:
-        expected = block_shape(_buffer_shape(buffer), self.selectors(), self.program().core_grid())
-        got = _tensor_shape(block)
+        expected = block_shape(tensor_shape(buffer), self.selectors(), self.program().core_grid())
+        got = tensor_shape(block)
         if got != expected:
             raise VerifyException(f"block shape {rules.fmt(got)} does not match the selected block {rules.fmt(expected)}")
 
@@ -382,7 +371,7 @@ def _check_kind(kind: StringAttr, allowed: tuple[str, ...]) -> None:
 
 
 def _expect_block(result: SSAValue, expected: tuple[int, ...]) -> None:
-    got = _tensor_shape(result)
+    got = tensor_shape(result)
     if got != expected:
         raise VerifyException(f"result block {rules.fmt(got)} does not match {rules.fmt(expected)}")
 
@@ -396,7 +385,7 @@ class TileUnaryOp(IRDLOperation):
 
     def verify_(self) -> None:
         _check_kind(self.op, _UNARY)
-        if _tensor_shape(self.input) != _tensor_shape(self.result):
+        if tensor_shape(self.input) != tensor_shape(self.result):
             raise VerifyException("result block shape differs from the operand's")
 
 
@@ -412,7 +401,7 @@ class TileBinaryOp(IRDLOperation):
 
     def verify_(self) -> None:
         _check_kind(self.op, _BINARY)
-        _expect_block(self.result, rules.broadcast_shapes(_tensor_shape(self.lhs), _tensor_shape(self.rhs)))
+        _expect_block(self.result, rules.broadcast_shapes(tensor_shape(self.lhs), tensor_shape(self.rhs)))
 
 
 @irdl_op_definition
@@ -426,8 +415,8 @@ class TileWhereOp(IRDLOperation):
     result = result_def(AnyTensorTypeConstr)
 
     def verify_(self) -> None:
-        shape = rules.broadcast_shapes(_tensor_shape(self.condition), _tensor_shape(self.on_true))
-        _expect_block(self.result, rules.broadcast_shapes(shape, _tensor_shape(self.on_false)))
+        shape = rules.broadcast_shapes(tensor_shape(self.condition), tensor_shape(self.on_true))
+        _expect_block(self.result, rules.broadcast_shapes(shape, tensor_shape(self.on_false)))
 
 
 @irdl_op_definition
@@ -438,7 +427,7 @@ class TileMatmulOp(IRDLOperation):
     result = result_def(AnyTensorTypeConstr)
 
     def verify_(self) -> None:
-        _expect_block(self.result, rules.matmul_shape(_tensor_shape(self.a), _tensor_shape(self.b), False, False))
+        _expect_block(self.result, rules.matmul_shape(tensor_shape(self.a), tensor_shape(self.b), False, False))
 
 
 @irdl_op_definition
@@ -456,7 +445,7 @@ class TileReduceOp(IRDLOperation):
         d = int(self.dim.value.data)
         if d not in (0, 1):
             raise VerifyException(f"dim {d} must be 0 (rows) or 1 (cols) of the block")
-        _expect_block(self.result, rules.reduce_shape(_tensor_shape(self.input), (d,), True))
+        _expect_block(self.result, rules.reduce_shape(tensor_shape(self.input), (d,), True))
 
 
 @irdl_op_definition
@@ -468,9 +457,9 @@ class TileTransposeOp(IRDLOperation):
     result = result_def(AnyTensorTypeConstr)
 
     def verify_(self) -> None:
-        s = _tensor_shape(self.input)
-        if _tensor_shape(self.result) != tuple(reversed(s)):
-            raise VerifyException(f"result block {rules.fmt(_tensor_shape(self.result))} is not the transpose of {rules.fmt(s)}")
+        s = tensor_shape(self.input)
+        if tensor_shape(self.result) != tuple(reversed(s)):
+            raise VerifyException(f"result block {rules.fmt(tensor_shape(self.result))} is not the transpose of {rules.fmt(s)}")
 
 
 @irdl_op_definition

@@ -29,23 +29,20 @@ from __future__ import annotations
 
 import math
 import re
-from typing import TYPE_CHECKING
 
 import numpy as np
-from xdsl.dialects.builtin import DenseArrayBase, DenseIntOrFPElementsAttr, IntegerAttr, IntegerType, Signedness, \
+from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, IntegerAttr, IntegerType, Signedness, \
     TensorType, i64
 from xdsl.dialects import func
 from xdsl.ir import Operation, SSAValue
 
 from meshc.errors import LocatedError
 from meshc.dialects import ttir
+from meshc.importers.context import ImportContext, located
 from meshc.importers.shardings import parse_sdy_sharding, sdy_spec
 from meshc.importers.source import attr_of, dense_array, op_name, unregistered_body
-from meshc.layout.mesh import ShardingSpec
+from meshc.layout.mesh import ShardingSpec, states_shard_dims
 from meshc.layout.shapes import fmt_shape
-
-if TYPE_CHECKING:
-    from meshc.importers.stablehlo import Importer
 
 _SI32 = IntegerType(32, Signedness.SIGNED)
 _UI32 = IntegerType(32, Signedness.UNSIGNED)
@@ -67,7 +64,7 @@ def _items(body: str) -> list[str]:
     return out
 
 
-def _specs(imp: "Importer", op: Operation, key: str, ranks: list[int]) -> list[ShardingSpec]:
+def _specs(imp: ImportContext, op: Operation, key: str, ranks: list[int]) -> list[ShardingSpec]:
     body = unregistered_body(attr_of(op, key), "sdy.sharding_per_value")
     if body is None:
         raise LocatedError(f"expected {key} = #sdy.sharding_per_value<[...]>", op)
@@ -84,11 +81,11 @@ def _specs(imp: "Importer", op: Operation, key: str, ranks: list[int]) -> list[S
             if len(sh.dims) != rank:
                 raise ValueError(f"the sharding has {len(sh.dims)} dims, the tensor {rank}")
             return sdy_spec(sh, mesh)
-        specs.append(imp._located(op, read))
+        specs.append(located(op, read))
     return specs
 
 
-def _manual_axes(imp: "Importer", op: Operation) -> set[int]:
+def _manual_axes(imp: ImportContext, op: Operation) -> set[int]:
     """The mesh axes (indices) the computation is manual over; the others are free (auto)."""
     attr = attr_of(op, "manual_axes")
     names = set(re.findall(r'"([^"]+)"', "" if attr is None else str(attr)))
@@ -105,26 +102,15 @@ def _on_axes(spec: ShardingSpec, axes: set[int]) -> ShardingSpec:
                         tuple(a for a in spec.partial if a in axes))
 
 
-def _mesh_shard(imp: "Importer", value: SSAValue, spec: ShardingSpec, to_device: bool, rt: TensorType,
+def _mesh_shard(imp: ImportContext, value: SSAValue, spec: ShardingSpec, to_device: bool, rt: TensorType,
                 op: Operation) -> SSAValue:
-    if spec.partial or any(list(d) != sorted(d) for d in spec.dims):
+    if not states_shard_dims(spec):
         raise LocatedError("has a sharding ttir.mesh_shard cannot state (unreduced axes, or a dim split by mesh "
                            "axes in descending order)", op)
-    rank = len(spec.dims)
-    dims = [-1] * spec.mesh.rank
-    for d, axes in enumerate(spec.dims):
-        for a in axes:
-            dims[a] = d
-    attrs = {
-        "shard_type": ttir.ShardTypeAttr("devices" if any(spec.dims) else "replicate"),
-        "shard_direction": ttir.ShardDirectionAttr("full_to_shard" if to_device else "shard_to_full"),
-        "shard_shape": DenseArrayBase.from_list(i64, [spec.num_pieces(d) for d in range(rank)]),
-        "shard_dims": DenseArrayBase.from_list(i64, dims),
-    }
-    return imp.emit(ttir.MeshShardOp, [value], rt, attrs)
+    return imp.emit(ttir.MeshShardOp, [value], rt, ttir.MeshShardOp.spec_attributes(spec, to_device))
 
 
-def manual_computation(imp: "Importer", op: Operation) -> None:
+def manual_computation(imp: ImportContext, op: Operation) -> None:
     block = op.regions[0].blocks.first
     assert block is not None
     ins = _specs(imp, op, "in_shardings", [len(a.type.get_shape()) for a in block.args])
@@ -154,7 +140,7 @@ def manual_computation(imp: "Importer", op: Operation) -> None:
 
 # ---- collectives -----------------------------------------------------------------------------
 
-def _mesh(imp: "Importer", op: Operation) -> tuple[int, ...]:
+def _mesh(imp: ImportContext, op: Operation) -> tuple[int, ...]:
     if imp.mesh_shape is None:
         raise LocatedError("is a collective, but the module declares no mesh (sdy.mesh)", op)
     return tuple(imp.mesh_shape)
@@ -218,7 +204,7 @@ def _dim(op: Operation, key: str) -> IntegerAttr:
     return IntegerAttr(_int(op, key), _SI32)
 
 
-def all_reduce(imp: "Importer", op: Operation) -> None:
+def all_reduce(imp: ImportContext, op: Operation) -> None:
     mesh = _mesh(imp, op)
     kind = _reducer(op)
     x = imp.value(op.operands[0])
@@ -240,7 +226,7 @@ def _step_type(op: Operation, t: TensorType, dim: IntegerAttr, mul: int = 1, div
     return TensorType(t.element_type, shape)
 
 
-def all_gather(imp: "Importer", op: Operation) -> None:
+def all_gather(imp: ImportContext, op: Operation) -> None:
     """Over several axes, one ttir.all_gather an axis from the fastest: the pieces then line up
     in the groups' order."""
     mesh = _mesh(imp, op)
@@ -254,7 +240,7 @@ def all_gather(imp: "Importer", op: Operation) -> None:
     imp.values[op.results[0]] = x
 
 
-def reduce_scatter(imp: "Importer", op: Operation) -> None:
+def reduce_scatter(imp: ImportContext, op: Operation) -> None:
     """Over several axes, one ttir.reduce_scatter an axis from the slowest: device (i, j) keeps
     piece i * n_j + j of the total, as the groups' order says."""
     mesh = _mesh(imp, op)
@@ -270,7 +256,7 @@ def reduce_scatter(imp: "Importer", op: Operation) -> None:
     imp.values[op.results[0]] = x
 
 
-def all_to_all(imp: "Importer", op: Operation) -> None:
+def all_to_all(imp: ImportContext, op: Operation) -> None:
     axis = _one_axis(op, _axes_of(op, mesh := _mesh(imp, op)))
     if len(op.operands) != 1 or len(op.results) != 1:
         raise LocatedError(f"exchanges {len(op.operands)} tensors at once; meshc imports all_to_all of one tensor", op)
@@ -285,7 +271,7 @@ def all_to_all(imp: "Importer", op: Operation) -> None:
                                           "cluster_axis": IntegerAttr(axis, _UI32)})
 
 
-def collective_permute(imp: "Importer", op: Operation) -> None:
+def collective_permute(imp: ImportContext, op: Operation) -> None:
     _mesh(imp, op)
     pairs = attr_of(op, "source_target_pairs")
     if not isinstance(pairs, DenseIntOrFPElementsAttr):

@@ -44,6 +44,7 @@ from meshc.dialects.tt import ShardingAttr
 from meshc.driver import locate_implicit_module, make_context, parse_source, verify_or_raise
 from meshc.dialects.element_types import data_type_name
 from meshc.importers.source import attr_of, dense_attr, op_name, unregistered_body
+from meshc.importers.context import located
 from meshc.importers.stablehlo_ops import translate_op
 from meshc.importers.generic_form import GenericModule, is_generic_form, stamp_locations, to_generic
 from meshc.importers.shardings import (
@@ -54,7 +55,6 @@ from meshc.importers.shardings import (
     parse_sdy_sharding,
     sdy_spec,
 )
-from meshc.layout.errors import LayoutError
 from meshc.layout.limits import MAX_DEVICES, check_count
 from meshc.layout.mesh import ShardingSpec
 from meshc.layout.system import SYSTEMS
@@ -79,7 +79,7 @@ class Importer:
                 sym = attr_of(op, "sym_name")
                 if body is None or not isinstance(sym, StringAttr):
                     raise LocatedError("expected a `sym_name` and a `mesh = #sdy.mesh<[...]>`", op)
-                self.meshes[sym.data] = self._located(op, lambda: parse_sdy_mesh(body))
+                self.meshes[sym.data] = located(op, lambda: parse_sdy_mesh(body))
             elif isinstance(op, func.FuncOp):
                 sym = op.properties.get("sym_name")
                 if not isinstance(sym, StringAttr) or not isinstance(op.properties.get("function_type"), FunctionType):
@@ -91,7 +91,7 @@ class Importer:
             self.mesh_shape = first.shape or (1,)
         if self.mesh_shape is not None:
             n = math.prod(self.mesh_shape)
-            self._located(module, lambda: check_count(n, MAX_DEVICES, f"the mesh {fmt_shape(self.mesh_shape)}",
+            located(module, lambda: check_count(n, MAX_DEVICES, f"the mesh {fmt_shape(self.mesh_shape)}",
                                                       "devices"))
         self.block: Block | None = None
         self.values: dict[SSAValue, SSAValue] = {}
@@ -100,13 +100,6 @@ class Importer:
         self.located_at: Operation | None = None
 
     # ---- errors, emitting --------------------------------------------------------------------
-
-    @staticmethod
-    def _located(op: Operation, fn):
-        try:
-            return fn()
-        except (LayoutError, ValueError) as e:
-            raise LocatedError(str(e), op) from None
 
     def emit(self, cls: type[Operation], operands: Sequence[SSAValue], result_type: Attribute,
              attributes: dict[str, Attribute] | None = None) -> SSAValue:
@@ -151,13 +144,13 @@ class Importer:
                 if len(sh.dims) != rank:
                     raise ShardingSyntaxError(f"the sharding has {len(sh.dims)} dims, the tensor {rank}")
                 return sdy_spec(sh, mesh)
-            return self._located(at, read)
+            return located(at, read)
         if isinstance(attr, StringAttr):
             if self.mesh_shape is None:
                 raise LocatedError("an mhlo.sharding names no mesh axes: give the mesh shape "
                                    "(meshc-import --mesh-shape, or from_jax(..., mesh=))", at)
             mesh_shape = self.mesh_shape
-            return self._located(at, lambda: hlo_spec(attr.data, rank, mesh_shape))
+            return located(at, lambda: hlo_spec(attr.data, rank, mesh_shape))
         return None
 
     def sharding_attr(self, spec: ShardingSpec) -> Attribute:

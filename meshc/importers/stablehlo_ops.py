@@ -23,7 +23,6 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
 import numpy as np
 from xdsl.dialects.builtin import (
@@ -42,28 +41,21 @@ from xdsl.utils.exceptions import VerifyException
 
 from meshc.errors import LocatedError
 from meshc.dialects import ttir
+from meshc.dialects.ttir import tensor_shape
 from meshc.layout.errors import LayoutError
 from meshc.layout.limits import MAX_ELEMENTS, check_count
 from meshc.layout.shapes import fmt_shape
+from meshc.importers.context import ImportContext
 from meshc.importers.manual import HANDLERS as MANUAL_HANDLERS
 from meshc.importers.source import attr_of, dense_array, op_name, unregistered_body
 
-if TYPE_CHECKING:
-    from meshc.importers.stablehlo import Importer
-
-Handler = Callable[["Importer", Operation], None]
+Handler = Callable[[ImportContext, Operation], None]
 
 
 # ---- helpers ---------------------------------------------------------------------------------
 
 def tensor_type(shape, element_type: Attribute) -> TensorType:
     return TensorType(element_type, list(shape))
-
-
-def shape(v: SSAValue) -> tuple[int, ...]:
-    t = v.type
-    assert isinstance(t, TensorType)
-    return tuple(t.get_shape())
 
 
 def element(v: SSAValue | Attribute) -> Attribute:
@@ -108,15 +100,15 @@ def i64_array(values) -> DenseArrayBase:
     return DenseArrayBase.from_list(i64, [int(v) for v in values])
 
 
-def reshape(imp: "Importer", x: SSAValue, new_shape) -> SSAValue:
-    if shape(x) == tuple(new_shape):
+def reshape(imp: ImportContext, x: SSAValue, new_shape) -> SSAValue:
+    if tensor_shape(x) == tuple(new_shape):
         return x
     return imp.emit(ttir.ReshapeOp, [x], tensor_type(new_shape, element(x)))
 
 
-def permute(imp: "Importer", x: SSAValue, perm) -> SSAValue:
+def permute(imp: ImportContext, x: SSAValue, perm) -> SSAValue:
     perm = list(perm)
-    s = shape(x)
+    s = tensor_shape(x)
     if sorted(perm) != list(range(len(s))):
         raise LocatedError(f"permutes the dims of a rank-{len(s)} tensor by {perm}, which is not a permutation of "
                            f"0..{len(s) - 1}", imp.located_at or imp.source)
@@ -126,13 +118,13 @@ def permute(imp: "Importer", x: SSAValue, perm) -> SSAValue:
                     {"permutation": i64_array(perm)})
 
 
-def broadcast(imp: "Importer", x: SSAValue, to) -> SSAValue:
-    if shape(x) == tuple(to):
+def broadcast(imp: ImportContext, x: SSAValue, to) -> SSAValue:
+    if tensor_shape(x) == tuple(to):
         return x
     return imp.emit(ttir.BroadcastOp, [x], tensor_type(to, element(x)))
 
 
-def result(imp: "Importer", op: Operation, i: int = 0, like: SSAValue | None = None) -> TensorType:
+def result(imp: ImportContext, op: Operation, i: int = 0, like: SSAValue | None = None) -> TensorType:
     """The type of result i, checked; a boolean (i1) result of a data movement op takes the element
     type its operand `like` was given (a comparison's 1 / 0 values)."""
     t = op.results[i].type
@@ -143,14 +135,14 @@ def result(imp: "Importer", op: Operation, i: int = 0, like: SSAValue | None = N
 
 # ---- constants -------------------------------------------------------------------------------
 
-def constant(imp: "Importer", op: Operation) -> None:
+def constant(imp: ImportContext, op: Operation) -> None:
     value = attr_of(op, "value")
     if not isinstance(value, DenseIntOrFPElementsAttr):
         raise LocatedError(f"expected a dense elements value, got {value}", op)
     imp.constants[op.results[0]] = dense_array(value)
 
 
-def iota(imp: "Importer", op: Operation) -> None:
+def iota(imp: ImportContext, op: Operation) -> None:
     t = result(imp, op)
     s = tuple(t.get_shape())
     check_count(math.prod(s), MAX_ELEMENTS, f"the iota {t}", "elements")
@@ -174,17 +166,17 @@ BINARY = {
 }  # fmt: skip
 
 
-def unary(imp: "Importer", op: Operation) -> None:
+def unary(imp: ImportContext, op: Operation) -> None:
     x = imp.value(op.operands[0])
     imp.values[op.results[0]] = imp.emit(UNARY[op_name(op)], [x], result(imp, op))
 
 
-def binary(imp: "Importer", op: Operation) -> None:
+def binary(imp: ImportContext, op: Operation) -> None:
     a, b = (imp.value(v) for v in op.operands)
     imp.values[op.results[0]] = imp.emit(BINARY[op_name(op)], [a, b], result(imp, op))
 
 
-def rsqrt(imp: "Importer", op: Operation) -> None:
+def rsqrt(imp: ImportContext, op: Operation) -> None:
     t = result(imp, op)
     x = imp.value(op.operands[0])
     root = imp.emit(ttir.SqrtOp, [x], t)
@@ -192,7 +184,7 @@ def rsqrt(imp: "Importer", op: Operation) -> None:
     imp.values[op.results[0]] = imp.emit(ttir.DivOp, [one, root], t)
 
 
-def convert(imp: "Importer", op: Operation) -> None:
+def convert(imp: ImportContext, op: Operation) -> None:
     t = result(imp, op)
     src = op.operands[0]
     if src in imp.constants:
@@ -209,7 +201,7 @@ _COMPARISONS = {"EQ": ttir.EqualOp, "NE": ttir.NotEqualOp, "GT": ttir.GreaterTha
                 "GE": ttir.GreaterEqualOp, "LT": ttir.LessThanOp, "LE": ttir.LessEqualOp}
 
 
-def compare(imp: "Importer", op: Operation) -> None:
+def compare(imp: ImportContext, op: Operation) -> None:
     """The i1 result becomes 1 / 0 in the operands' element type (the device holds no booleans)."""
     direction = (unregistered_body(attr_of(op, "comparison_direction"), "stablehlo.comparison_direction") or "").strip()
     if direction not in _COMPARISONS:
@@ -220,7 +212,7 @@ def compare(imp: "Importer", op: Operation) -> None:
     imp.values[op.results[0]] = imp.emit(_COMPARISONS[direction], [a, b], tensor_type(t.get_shape(), element(a)))
 
 
-def select(imp: "Importer", op: Operation) -> None:
+def select(imp: ImportContext, op: Operation) -> None:
     t = result(imp, op)
     cond, a, b = (imp.value(v) for v in op.operands)
     imp.values[op.results[0]] = imp.emit(ttir.WhereOp, [cond, a, b], t)
@@ -228,7 +220,7 @@ def select(imp: "Importer", op: Operation) -> None:
 
 # ---- booleans ---------------------------------------------------------------------------------
 
-def _boolean_operands(imp: "Importer", op: Operation) -> list[SSAValue]:
+def _boolean_operands(imp: ImportContext, op: Operation) -> list[SSAValue]:
     """The operands of a logical op on i1 values, which meshc holds as 1 / 0 in a number type (the
     compared operands'); a constant operand takes the type of the others."""
     t = op.results[0].type
@@ -244,13 +236,13 @@ def _boolean_operands(imp: "Importer", op: Operation) -> list[SSAValue]:
     for v in op.operands:
         if v in imp.constants and v not in imp.values:
             vals = np.asarray(imp.constants[v]).astype(np.float64)
-            out.append(imp.materialize(np.broadcast_to(vals, shape(v)), tensor_type(shape(v), like)))
+            out.append(imp.materialize(np.broadcast_to(vals, tensor_shape(v)), tensor_type(tensor_shape(v), like)))
         else:
             out.append(imp.value(v))
     return out
 
 
-def logical(imp: "Importer", op: Operation) -> None:
+def logical(imp: ImportContext, op: Operation) -> None:
     """and / or / xor / not on 1 / 0 values: multiply, maximum, ne, 1 - x (exact on 1 and 0)."""
     xs = _boolean_operands(imp, op)
     t = tensor_type(op.results[0].type.get_shape(), element(xs[0]))  # type: ignore[union-attr]
@@ -273,12 +265,12 @@ def _in_order(dims: list[int], rank: int, in_shape) -> tuple[list[int], list[int
     return order, [placed.get(d, 1) for d in range(rank)]
 
 
-def broadcast_in_dim(imp: "Importer", op: Operation) -> None:
+def broadcast_in_dim(imp: ImportContext, op: Operation) -> None:
     src = op.operands[0]
     t = result(imp, op, like=None if src in imp.constants else imp.value(src))
     out_shape = tuple(t.get_shape())
-    dims = dims_of(op, "broadcast_dimensions", len(out_shape), len(shape(src)))
-    order, mid = _in_order(dims, len(out_shape), shape(src))
+    dims = dims_of(op, "broadcast_dimensions", len(out_shape), len(tensor_shape(src)))
+    order, mid = _in_order(dims, len(out_shape), tensor_shape(src))
     if src in imp.constants:
         vals = np.transpose(imp.constants[src], order).reshape(mid)
         imp.constants[op.results[0]] = np.broadcast_to(vals, out_shape)
@@ -287,13 +279,13 @@ def broadcast_in_dim(imp: "Importer", op: Operation) -> None:
     imp.values[op.results[0]] = broadcast(imp, x, out_shape)
 
 
-def transpose(imp: "Importer", op: Operation) -> None:
+def transpose(imp: ImportContext, op: Operation) -> None:
     x = imp.value(op.operands[0])
     result(imp, op, like=x)
     imp.values[op.results[0]] = permute(imp, x, ints(attr_of(op, "permutation")))
 
 
-def reshape_op(imp: "Importer", op: Operation) -> None:
+def reshape_op(imp: ImportContext, op: Operation) -> None:
     src = op.operands[0]
     t = result(imp, op, like=None if src in imp.constants else imp.value(src))
     if src in imp.constants:
@@ -307,7 +299,7 @@ def reshape_op(imp: "Importer", op: Operation) -> None:
 _DIMS = re.compile(r"(\w+)\s*=\s*\[([\d,\s]*)\]")
 
 
-def dot_general(imp: "Importer", op: Operation) -> None:
+def dot_general(imp: ImportContext, op: Operation) -> None:
     t = result(imp, op)
     body = unregistered_body(attr_of(op, "dot_dimension_numbers"), "stablehlo.dot")
     if body is None:
@@ -316,7 +308,7 @@ def dot_general(imp: "Importer", op: Operation) -> None:
     lb, rb = nums.get("lhs_batching_dimensions", []), nums.get("rhs_batching_dimensions", [])
     lc, rc = nums.get("lhs_contracting_dimensions", []), nums.get("rhs_contracting_dimensions", [])
     lhs, rhs = imp.value(op.operands[0]), imp.value(op.operands[1])
-    ls, rs = shape(lhs), shape(rhs)
+    ls, rs = tensor_shape(lhs), tensor_shape(rhs)
     for side, dims, rank in (("lhs", lb + lc, len(ls)), ("rhs", rb + rc, len(rs))):
         check_dims(op, dims, rank, f"{side} batching and contracting dims {dims}")
     if len(lb) != len(rb) or len(lc) != len(rc) or any(ls[a] != rs[b] for a, b in zip(lb + lc, rb + rc)):
@@ -346,7 +338,7 @@ def dot_general(imp: "Importer", op: Operation) -> None:
 _REDUCTIONS = {"stablehlo.add": (ttir.SumOp, 0.0), "stablehlo.maximum": (ttir.MaxOp, -np.inf)}
 
 
-def reduce(imp: "Importer", op: Operation) -> None:
+def reduce(imp: ImportContext, op: Operation) -> None:
     if len(op.operands) != 2 or len(op.results) != 1:
         raise LocatedError(f"reduces {len(op.operands) // 2} tensors at once; meshc imports single-tensor "
                            "sums and maxima", op)
@@ -363,14 +355,14 @@ def reduce(imp: "Importer", op: Operation) -> None:
         raise LocatedError(f"starts the {cls.name.split('.')[1]} from a value other than {identity}; meshc imports "
                            "reductions from their identity", op)
     x = imp.value(op.operands[0])
-    dims = dims_of(op, "dimensions", len(shape(x)))
+    dims = dims_of(op, "dimensions", len(tensor_shape(x)))
     attrs = {"dim_arg": ArrayAttr([IntegerAttr(d, i32) for d in dims])}
     imp.values[op.results[0]] = imp.emit(cls, [x], t, attrs)
 
 
 # ---- sharding --------------------------------------------------------------------------------
 
-def sdy_constraint(imp: "Importer", op: Operation) -> None:
+def sdy_constraint(imp: ImportContext, op: Operation) -> None:
     t = result(imp, op)
     spec = imp.spec_of(attr_of(op, "sharding"), t.get_num_dims(), op)  # type: ignore[arg-type]
     if spec is None:
@@ -378,7 +370,7 @@ def sdy_constraint(imp: "Importer", op: Operation) -> None:
     imp.values[op.results[0]] = imp.constraint(imp.value(op.operands[0]), spec)
 
 
-def custom_call(imp: "Importer", op: Operation) -> None:
+def custom_call(imp: ImportContext, op: Operation) -> None:
     target = attr_of(op, "call_target_name")
     name = target.data if isinstance(target, StringAttr) else "?"
     if name != "Sharding":
@@ -415,7 +407,7 @@ HANDLERS: dict[str, Handler] = {
 }
 
 
-def translate_op(imp: "Importer", op: Operation) -> None:
+def translate_op(imp: ImportContext, op: Operation) -> None:
     name = op_name(op)
     handler = HANDLERS.get(name)
     if handler is None:

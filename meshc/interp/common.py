@@ -12,7 +12,9 @@ import numpy as np
 from xdsl.dialects import func
 from xdsl.dialects.builtin import DenseArrayBase, IntegerAttr, ModuleOp, TensorType
 from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.utils.exceptions import VerifyException
 
+from meshc.dialects.ttir.base import tensor_shape
 from meshc.errors import LocatedError
 from meshc.dialects.element_types import expect_data_type_name
 from meshc.dialects.shape_rules import ints_of
@@ -45,7 +47,7 @@ def element_dtype_name(t: Attribute) -> str:
 
 
 def run_at_op(op, thunk, machine=None):
-    """`thunk()`, run for `op`: its LayoutError / ValueError become a LocatedError at `op`; with a
+    """`thunk()`, run for `op`: its LayoutError / ValueError / VerifyException become a LocatedError at `op`; with a
     `machine` (meshc.sim.machine.Machine), the traffic it causes is charged to the op
     (`machine.op(op.name)`)."""
     try:
@@ -55,7 +57,7 @@ def run_at_op(op, thunk, machine=None):
             return thunk()
     except LocatedError:
         raise
-    except (LayoutError, ValueError) as e:
+    except (LayoutError, ValueError, VerifyException) as e:
         raise LocatedError(str(e), op) from None
 
 
@@ -78,23 +80,14 @@ def charged(fn):
     return wrapper
 
 
-def shape_of(v: SSAValue | Attribute) -> tuple[int, ...]:
-    t = v.type if isinstance(v, SSAValue) else v
-    if not isinstance(t, TensorType):
-        raise LayoutError(f"expected a tensor, got {t}")
-    return tuple(int(n) for n in t.get_shape())
-
-
-def transfer_config(op, full_shape: tuple[int, ...], mesh_shape: tuple[int, ...], dtype: str, shard_dims=None):
+def transfer_config(op, full_shape: tuple[int, ...], mesh_shape: tuple[int, ...], dtype: str):
     """The ShardedBufferConfig a host <-> mesh transfer executes: the op's `config` attribute
-    (`#ttnn.sharded_buffer_config`, 2D or ND) when it has one, else the one its `shard_dims` lower
+    (`#ttnn.sharded_buffer_config`, 2D or ND) when it has one, else the one its sharding lowers
     to (meshc.layout.sharded_buffer.lower_distribution: the placement model's answer)."""
     attr = op.attributes.get("config")
     if attr is not None:
         return attr.data
-    if shard_dims is None:
-        shard_dims = ints_of(op.attributes["shard_dims"])
-    return lower_distribution(full_shape, mesh_shape, shard_dims, datum_size(dtype))[1]
+    return lower_distribution(full_shape, op.sharding(mesh_shape), datum_size(dtype))
 
 
 def _int(attr) -> int:
@@ -105,11 +98,11 @@ def kernel_attrs(op: Operation) -> dict:
     """The attributes a compute kernel needs, normalised (negative dims resolved)."""
     a: dict = {}
     if op.results and isinstance(op.results[0].type, TensorType):
-        a["result_shape"] = shape_of(op.results[0])
+        a["result_shape"] = tensor_shape(op.results[0])
     # only attributes the op declares (its verifier checked their kinds): an op may carry others (a
     # ttir.reshape with `dimension = [...]`), which mean nothing to its kernel
     if isinstance(getattr(op, "dimension", None), IntegerAttr):
-        rank = len(shape_of(op.operands[0]))
+        rank = len(tensor_shape(op.operands[0]))
         d = _int(op.attributes["dimension"])
         a["dimension"] = d + rank if d < 0 else d
     if hasattr(op, "dims") and "dim0" in op.attributes:
@@ -121,7 +114,7 @@ def kernel_attrs(op: Operation) -> dict:
     if isinstance(getattr(op, "permutation", None), DenseArrayBase):
         a["permutation"] = ints_of(op.attributes["permutation"])
     if isinstance(getattr(op, "dim", None), IntegerAttr):
-        rank = len(shape_of(op.operands[0]))
+        rank = len(tensor_shape(op.operands[0]))
         d = _int(op.attributes["dim"])
         a["dim"] = d + rank if d < 0 else d
     for flag in ("transpose_a", "transpose_b"):

@@ -20,11 +20,12 @@ from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp, TensorType
 from xdsl.interpreter import Interpreter
 
+from meshc.dialects.ttir.base import tensor_shape
 from meshc.errors import LocatedError
 from meshc.dialects.tt import DEVICES_ATTR, batch_args, module_device, module_devices, module_mesh_shape, \
     pipeline_system, system_or_default
 from meshc.interp import pipeline_run
-from meshc.interp.common import Distributed, element_dtype_name, find_entry, random_input, shape_of
+from meshc.interp.common import Distributed, element_dtype_name, find_entry, random_input
 from meshc.interp.func import FuncFunctions
 from meshc.interp.result_export import report, summary
 from meshc.interp.runtime import SimTensor
@@ -147,7 +148,7 @@ def arg_names(f: func.FuncOp) -> list[str]:
 
 def blank_inputs(f: func.FuncOp) -> dict[str, np.ndarray]:
     """Shape-only inputs (zero-stride arrays, no bytes) for an abstract run."""
-    return {name: np.broadcast_to(np.zeros((), get_dtype(element_dtype_name(a.type)).host_dtype), shape_of(a))
+    return {name: np.broadcast_to(np.zeros((), get_dtype(element_dtype_name(a.type)).host_dtype), tensor_shape(a))
             for name, a in zip(arg_names(f), f.body.blocks.first.args)}
 
 
@@ -214,7 +215,7 @@ def _prepare_inputs(f: func.FuncOp, inputs, seed: int | None) -> dict[str, np.nd
         why = tensor_bytes_error(a.type, f"input '{name}' of type")
         if why:
             raise RunError(why)
-        shape = shape_of(a)
+        shape = tensor_shape(a)
         dtype = element_dtype_name(a.type)
         if name not in inputs:
             if rng is None:

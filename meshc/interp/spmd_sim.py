@@ -20,9 +20,10 @@ from __future__ import annotations
 import numpy as np
 from xdsl.interpreter import InterpreterFunctions, impl
 
+from meshc.dialects.ttir.base import tensor_shape
 from meshc.dialects import ttnn
 from meshc.dialects.ttnn.memory import result_placement
-from meshc.interp.common import Distributed, charged, element_dtype_name, shape_of
+from meshc.interp.common import Distributed, charged, element_dtype_name
 from meshc.interp.runtime import DEFAULT_WHERE, SimTensor, where_of
 from meshc.interp.spmd import moe_combine_values, moe_dispatch_values, moe_route_values, point_to_point_plan
 from meshc.layout.reshard import execute_plan
@@ -64,7 +65,7 @@ class TTNNSpmdSimImpls(InterpreterFunctions):
         outs = []
         for r, vals in zip(op.results, results):
             dtype = element_dtype_name(r.type)
-            out = rt.new_tensor(op, shape_of(r), dtype, _where(r, default))
+            out = rt.new_tensor(op, tensor_shape(r), dtype, _where(r, default))
             if not m.abstract:
                 rt.store(out, [quantize(np.asarray(v), dtype) for v in vals])
             m.count_all(out.buffer, write=True)
@@ -80,7 +81,7 @@ class TTNNSpmdSimImpls(InterpreterFunctions):
         ins, first = self.device_inputs(op, args)
         plan = point_to_point_plan(op)
         if m.abstract:
-            out = [m.blank(shape_of(op.results[0]), element_dtype_name(op.results[0].type))] * m.num_devices
+            out = [m.blank(tensor_shape(op.results[0]), element_dtype_name(op.results[0].type))] * m.num_devices
         else:
             out = execute_plan(plan, ins[0])
         eb = _elem_bytes(element_dtype_name(op.input.type))
@@ -100,7 +101,7 @@ class TTNNSpmdSimImpls(InterpreterFunctions):
         ins, first = self.device_inputs(op, args)
         n = m.num_devices
         if m.abstract:  # shapes only: the results' bytes are counted, routing is not computed
-            res = [[m.blank(shape_of(r), element_dtype_name(r.type))] * n for r in op.results]
+            res = [[m.blank(tensor_shape(r), element_dtype_name(r.type))] * n for r in op.results]
         else:
             res = values(op, [Distributed(v) for v in ins])
         res = [list(r) if isinstance(r, list) else [r] * n for r in res]

@@ -16,11 +16,11 @@ from __future__ import annotations
 import numpy as np
 from xdsl.interpreter import impl, register_impls
 
+from meshc.dialects.ttir.base import tensor_shape
 from meshc.errors import LocatedError
 from meshc.dialects import ttir, ttnn
-from meshc.dialects.shape_rules import ints_of
 from meshc.dialects.ttir import collective_args
-from meshc.interp.common import Distributed, element_dtype_name, kernel_attrs, located, run_at_op, shape_of
+from meshc.interp.common import Distributed, element_dtype_name, kernel_attrs, located, run_at_op
 from meshc.interp.op_families import TTIRCollectiveImpls, TTIRComputeImpls, TTNNCollectiveImpls, TTNNComputeImpls
 from meshc.interp.spmd import (
     moe_combine_values,
@@ -32,24 +32,11 @@ from meshc.interp.spmd import (
 )
 from meshc.layout.collectives import collective
 from meshc.layout.dtypes import get_dtype
-from meshc.layout.errors import LayoutError
-from meshc.layout.mesh import ShardingSpec, spec_from_shard_dims
+from meshc.layout.mesh import ShardingSpec
 from meshc.sim.compute import run_kernel
 from meshc.sim.encoding import quantize
 
 # ----------------------------------------------------------------------------- distributed values
-
-
-def spec_for(shard_dims: tuple[int, ...], rank: int, mesh_shape: tuple[int, ...]) -> ShardingSpec:
-    """The ShardingSpec of a mesh_shard / distribute: per mesh axis, the tensor dim it splits."""
-    if len(shard_dims) > len(mesh_shape):
-        raise LayoutError(f"shard_dims {list(shard_dims)} has {len(shard_dims)} entries for a mesh of "
-                          f"{len(mesh_shape)} axes; expected one entry per mesh axis")
-    for axis, d in enumerate(shard_dims):
-        if d >= rank:
-            raise LayoutError(f"shard_dims entry {d} (mesh axis {axis}) is not a dim of a rank-{rank} tensor; "
-                              f"expected -1 (replicate) or a dim below {rank}")
-    return spec_from_shard_dims(shard_dims, rank, mesh_shape)
 
 
 def split_to_devices(full: np.ndarray, spec: ShardingSpec) -> Distributed:
@@ -61,12 +48,6 @@ def assemble(pieces: list[np.ndarray], spec: ShardingSpec, full_shape: tuple[int
     for piece, c in zip(pieces, spec.mesh.coords()):
         out[spec.local_slices(full_shape, c)] = piece
     return out
-
-
-def shard_dims_of(op) -> tuple[int, ...]:
-    if "shard_type" in op.attributes and op.attributes["shard_type"].data in ("replicate", "identity"):
-        return tuple(-1 for _ in ints_of(op.attributes["shard_dims"]))
-    return ints_of(op.attributes["shard_dims"])
 
 
 def golden_collective(kind: str, op, vals: list[np.ndarray], mesh_shape) -> Distributed:
@@ -83,7 +64,7 @@ def dense_value(attr, shape: tuple[int, ...], dtype: str) -> np.ndarray:
 
 
 def constant_value(op) -> np.ndarray:
-    return dense_value(op.attributes["value"], shape_of(op.results[0]), element_dtype_name(op.results[0].type))
+    return dense_value(op.attributes["value"], tensor_shape(op.results[0]), element_dtype_name(op.results[0].type))
 
 
 class GoldenState:
@@ -145,7 +126,7 @@ class GoldenFunctions(TTIRComputeImpls, TTNNComputeImpls, TTIRCollectiveImpls, T
         return (constant_value(op),)
 
     def empty(self, op):
-        return (np.zeros(shape_of(op.results[0]), get_dtype(element_dtype_name(op.results[0].type)).host_dtype),)
+        return (np.zeros(tensor_shape(op.results[0]), get_dtype(element_dtype_name(op.results[0].type)).host_dtype),)
 
     @impl(ttir.ConstantOp)
     def run_constant(self, interpreter, op, args):
@@ -196,13 +177,13 @@ class GoldenFunctions(TTIRComputeImpls, TTNNComputeImpls, TTIRCollectiveImpls, T
 
     def shard(self, op, x, full_to_shard: bool):
         """Split a host tensor into the devices' pieces (full_to_shard), or assemble them."""
-        dims = shard_dims_of(op)
+        spec = op.sharding(self.mesh_shape)
         if full_to_shard:
             if isinstance(x, Distributed):
                 raise LocatedError("full_to_shard needs a host tensor, but its operand is already distributed", op)
-            return (split_to_devices(x, spec_for(dims, x.ndim, self.mesh_shape)),)
-        full = shape_of(op.results[0])
-        return (assemble(list(self.on_devices(x)), spec_for(dims, len(full), self.mesh_shape), full),)
+            return (split_to_devices(x, spec),)
+        full = tensor_shape(op.results[0])
+        return (assemble(list(self.on_devices(x)), spec, full),)
 
     @impl(ttir.MeshShardOp)
     def run_mesh_shard(self, interpreter, op, args):

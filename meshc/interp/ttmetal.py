@@ -23,9 +23,10 @@ from __future__ import annotations
 import numpy as np
 from xdsl.interpreter import InterpreterFunctions, ReturnedValues, impl, impl_terminator, register_impls
 
+from meshc.dialects.ttir.base import tensor_shape
 from meshc.dialects import ttmetal
 from meshc.dialects.shape_rules import ints_of
-from meshc.interp.common import Distributed, element_dtype_name, located, shape_of, transfer_config
+from meshc.interp.common import Distributed, element_dtype_name, located, transfer_config
 from meshc.interp.runtime import SimRuntime
 from meshc.interp.ttir import dense_value
 from meshc.interp.ttnn import run_collective
@@ -162,7 +163,7 @@ class TTMetalSimFunctions(InterpreterFunctions):
     def run_read_buffer(self, interpreter, op, args):
         m = self.machine
         (buf,) = args
-        full = shape_of(op.results[0])
+        full = tensor_shape(op.results[0])
         config = transfer_config(op, full, m.mesh_shape, _buffer_dtype(op.buffer.type))
         with m.op(op.name):
             return (m.read_host(buf, config, full),)

@@ -32,14 +32,15 @@ from xdsl.dialects import func
 from xdsl.interpreter import Interpreter, impl, register_impls
 
 from meshc.errors import LocatedError
+from meshc.dialects.ttir.base import tensor_shape
 from meshc.dialects import ttnn
 from meshc.dialects.ttir import collective_args
-from meshc.interp.common import Distributed, charged, element_dtype_name, kernel_attrs, run_at_op, shape_of, transfer_config
+from meshc.interp.common import Distributed, charged, element_dtype_name, kernel_attrs, run_at_op, transfer_config
 from meshc.interp.op_families import TTNNCollectiveImpls, TTNNComputeImpls
 from meshc.interp.runtime import DEFAULT_WHERE, SimRuntime, SimTensor, Where, placement_of, where_of
 from meshc.interp.spmd_sim import TTNNSpmdSimImpls
 from meshc.interp.timing import charge_compute
-from meshc.interp.ttir import constant_value, shard_dims_of
+from meshc.interp.ttir import constant_value
 from meshc.layout.buffer_pieces import mesh_pieces
 from meshc.layout.collectives import collective
 from meshc.layout.dtypes import get_dtype
@@ -93,7 +94,7 @@ class TTNNSimFunctions(TTNNComputeImpls, TTNNCollectiveImpls, TTNNSpmdSimImpls):
         dtype = element_dtype_name(op.results[0].type)
         if not any(isinstance(a, SimTensor) for a in args):
             if m.abstract:  # shapes only: no kernel runs
-                return (m.blank(shape_of(op.results[0]), dtype),)
+                return (m.blank(tensor_shape(op.results[0]), dtype),)
             vals = [list(a) if isinstance(a, Distributed) else a for a in args]
             if any(isinstance(a, list) for a in vals):
                 n = len(next(a for a in vals if isinstance(a, list)))
@@ -103,7 +104,7 @@ class TTNNSimFunctions(TTNNComputeImpls, TTNNCollectiveImpls, TTNNSpmdSimImpls):
         ins = [rt.as_device(op, a, element_dtype_name(v.type)) for a, v in zip(args, op.operands)]
         first = next(a for a in args if isinstance(a, SimTensor))
         where = placement_of(op, where_of(first))
-        out = rt.new_tensor(op, shape_of(op.results[0]), dtype, where)
+        out = rt.new_tensor(op, tensor_shape(op.results[0]), dtype, where)
         # operand traffic
         if kind == "matmul":
             ly = out.buffer.layout
@@ -144,7 +145,7 @@ class TTNNSimFunctions(TTNNComputeImpls, TTNNCollectiveImpls, TTNNSpmdSimImpls):
         res = run_collective(rt, op, kind, vals, dtype)
         if not isinstance(x, SimTensor):
             rt.release(t)
-        out = rt.new_tensor(op, shape_of(op.results[0]), dtype, placement_of(op, where_of(t)))
+        out = rt.new_tensor(op, tensor_shape(op.results[0]), dtype, placement_of(op, where_of(t)))
         if not m.abstract:
             rt.store(out, [quantize(r, dtype) for r in res])
         m.count_all(out.buffer, write=True)
@@ -165,8 +166,8 @@ class TTNNSimFunctions(TTNNComputeImpls, TTNNCollectiveImpls, TTNNSpmdSimImpls):
             raise LocatedError("distribute_tensor needs a host tensor, but its operand is already on the devices", op)
         x = np.asarray(x)
         dtype = element_dtype_name(op.results[0].type)
-        config = transfer_config(op, x.shape, m.mesh_shape, dtype, shard_dims_of(op))
-        t = self.rt.new_tensor(op, shape_of(op.results[0]), dtype, placement_of(op, DEFAULT_WHERE))
+        config = transfer_config(op, x.shape, m.mesh_shape, dtype)
+        t = self.rt.new_tensor(op, tensor_shape(op.results[0]), dtype, placement_of(op, DEFAULT_WHERE))
         m.write_host(t.buffer, x, config)
         return (t,)
 
@@ -175,9 +176,9 @@ class TTNNSimFunctions(TTNNComputeImpls, TTNNCollectiveImpls, TTNNSpmdSimImpls):
     def run_aggregate_tensor(self, interpreter, op, args):
         m = self.machine
         x = args[0]
-        full = shape_of(op.results[0])
+        full = tensor_shape(op.results[0])
         dtype = element_dtype_name(op.operands[0].type)
-        config = transfer_config(op, full, m.mesh_shape, dtype, shard_dims_of(op))
+        config = transfer_config(op, full, m.mesh_shape, dtype)
         if isinstance(x, SimTensor):
             return (m.read_host(x.buffer, config, full),)
         if m.abstract:
@@ -252,7 +253,7 @@ class TTNNSimFunctions(TTNNComputeImpls, TTNNCollectiveImpls, TTNNSpmdSimImpls):
     @charged
     def run_empty(self, interpreter, op, args):
         dtype = element_dtype_name(op.results[0].type)
-        return (self.rt.new_tensor(op, shape_of(op.results[0]), dtype, placement_of(op, DEFAULT_WHERE)),)
+        return (self.rt.new_tensor(op, tensor_shape(op.results[0]), dtype, placement_of(op, DEFAULT_WHERE)),)
 
 
 def sim_functions(machine: Machine) -> tuple[TTNNSimFunctions, SimRuntime]:

@@ -24,8 +24,7 @@ import numpy as np
 from numpy.lib.stride_tricks import as_strided
 
 from meshc.layout.errors import LayoutError
-from meshc.layout.mesh_mappers import as_mesh
-from meshc.layout.sharded_buffer import NDShardedBufferConfig, ShardedBufferConfig, _mesh_2d
+from meshc.layout.sharded_buffer import NDShardedBufferConfig, config_origins, placement_mesh
 from meshc.layout.shapes import fmt_shape
 
 
@@ -34,36 +33,16 @@ class MeshPieces:
 
     def __init__(self, config, mesh_shape):
         self.config = config
+        self.mesh_shape = placement_mesh(config, mesh_shape)
         if isinstance(config, NDShardedBufferConfig):
-            mesh = as_mesh(mesh_shape)
-            if mesh.shape != config.mesh_shape:
-                raise LayoutError(f"the config is for mesh {fmt_shape(config.mesh_shape)}, not {mesh}")
-            self.mesh_shape = mesh.shape
-            self.folded = config.global_shape
-            self.block = config.shard_shape
-            coords = np.indices(mesh.shape).reshape(mesh.rank, -1).T
-            origins = np.zeros((coords.shape[0], len(self.block)), np.int64)
-            for d, axes in enumerate(config.dim_axes):
-                idx = np.zeros(coords.shape[0], np.int64)
-                for a in axes:
-                    idx = idx * mesh.shape[a] + coords[:, a]
-                origins[:, d] = idx * self.block[d]
+            self.folded, self.block = config.global_shape, config.shard_shape
             self.padded = config.padded
-        elif isinstance(config, ShardedBufferConfig):
-            mesh, _ = _mesh_2d(mesh_shape)
-            self.mesh_shape = mesh.shape
-            gx, gy = config.global_buffer_shape
-            px, py = config.physical_shard_shape
-            self.folded, self.block = (gy, gx), (py, px)
-            shards = config.device_shards(mesh_shape)
-            if (shards < 0).any():
-                raise LayoutError("the config leaves devices without a shard; a transfer needs one on every device")
-            sy, sx = np.divmod(shards, config.shard_grid[1])
-            origins = np.stack([sy * py, sx * px], axis=1).astype(np.int64)
-            coords = np.indices(mesh.shape).reshape(2, -1).T
-            self.padded = False
         else:
-            raise LayoutError(f"expected a ShardedBufferConfig or NDShardedBufferConfig, got {config!r}")
+            (gx, gy), (px, py) = config.global_buffer_shape, config.physical_shard_shape
+            self.folded, self.block = (gy, gx), (py, px)
+            self.padded = False
+        origins = config_origins(config, mesh_shape)
+        coords = np.indices(self.mesh_shape).reshape(len(self.mesh_shape), -1).T
         self.origins = origins
         self.num_devices = origins.shape[0]
         self.steps = _affine_steps(origins, coords, self.mesh_shape)

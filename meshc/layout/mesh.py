@@ -128,7 +128,7 @@ class ShardingSpec:
 
     def local_bounds(self, shape: tuple[int, ...], coord: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
         """Per tensor dim, the [start, stop) a device holds."""
-        self._check_shape(shape)
+        self.check_shape(shape)
         return tuple(
             chunk_bounds(n, self.num_pieces(d), self.piece_index(coord, d)) for d, n in enumerate(shape)
         )
@@ -142,7 +142,7 @@ class ShardingSpec:
     def is_even(self, shape: tuple[int, ...]) -> bool:
         return all(n % self.num_pieces(d) == 0 for d, n in enumerate(shape))
 
-    def _check_shape(self, shape: tuple[int, ...]) -> None:
+    def check_shape(self, shape: tuple[int, ...]) -> None:
         if len(shape) != self.rank:
             raise LayoutError(f"sharding spec {self} has {self.rank} dims but the tensor has rank {len(shape)} {tuple(shape)}")
 
@@ -188,16 +188,41 @@ def dims_from_shard_dims(shard_dims, rank: int) -> tuple[tuple[int, ...], ...]:
     dims: list[list[int]] = [[] for _ in range(rank)]
     for axis, d in enumerate(shard_dims):
         if d >= rank:
-            raise LayoutError(f"shard_dims entry {d} is not a dim of the rank-{rank} tensor")
+            raise LayoutError(f"shard_dims entry {d} (mesh axis {axis}) is not a dim of a rank-{rank} tensor; "
+                              f"expected -1 (replicate) or a dim below {rank}")
         if d >= 0:
             dims[d].append(axis)
     return tuple(tuple(x) for x in dims)
 
 
 def spec_from_shard_dims(shard_dims, rank: int, mesh_shape) -> ShardingSpec:
-    """The ShardingSpec of a mesh_shard / distribute / buffer write over `mesh_shape`."""
+    """The ShardingSpec a mesh_shard's (or a host <-> mesh transfer's) `shard_dims` state over
+    `mesh_shape`: per mesh axis, the tensor dim it splits or -1. The inverse of `shard_dims_of`."""
     if isinstance(mesh_shape, Mesh):
         mesh = mesh_shape
     else:
         mesh = Mesh((int(mesh_shape),) if np.ndim(mesh_shape) == 0 else tuple(int(n) for n in mesh_shape))
+    shard_dims = [int(d) for d in shard_dims]
+    if len(shard_dims) > mesh.rank:
+        raise LayoutError(f"shard_dims {shard_dims} has {len(shard_dims)} entries for a mesh of {mesh.rank} axes; "
+                          f"expected one entry per mesh axis")
     return ShardingSpec(mesh, dims_from_shard_dims(shard_dims, rank))
+
+
+def states_shard_dims(spec: ShardingSpec) -> bool:
+    """Can `shard_dims` state `spec`: no partial sums, each dim's mesh axes in ascending order."""
+    return not spec.partial and all(list(d) == sorted(d) for d in spec.dims)
+
+
+def shard_dims_of(spec: ShardingSpec) -> tuple[int, ...]:
+    """`spec` as `shard_dims` (per mesh axis, the tensor dim it splits, -1 for none: a replicated
+    spec is all -1); LayoutError when shard_dims cannot state it. The inverse of
+    `spec_from_shard_dims`."""
+    if not states_shard_dims(spec):
+        raise LayoutError(f"shard_dims cannot state the sharding {spec}: it has partial sums or splits a dim "
+                          f"over mesh axes in descending order")
+    dims = [-1] * spec.mesh.rank
+    for d, axes in enumerate(spec.dims):
+        for a in axes:
+            dims[a] = d
+    return tuple(dims)

@@ -31,16 +31,15 @@ import numpy as np
 
 from meshc.layout.errors import LayoutError, UnsupportedSharding
 from meshc.layout.limits import as_int, tensor_shape as tensor_shape_of
-from meshc.layout.mesh import Mesh, ShardingSpec, spec_from_shard_dims
+from meshc.layout.mesh import Mesh, ShardingSpec
 from meshc.layout.mesh_mappers import MeshMapper, as_mesh, spec_of, uneven_error
 from meshc.layout.sharding_spec import format_spec
 from meshc.layout.shapes import ceil_div, fmt_shape, fold_2d
 from meshc.layout.dtypes import get_dtype
-from meshc.layout.mesh_mappers import mapper_from_spec
 
 ROW_MAJOR = "row_major"
 COL_MAJOR = "col_major"
-_ORIENTATIONS = (ROW_MAJOR, COL_MAJOR)
+ORIENTATIONS = (ROW_MAJOR, COL_MAJOR)
 
 Coord = tuple[int, ...]
 
@@ -65,7 +64,7 @@ class ShardedBufferConfig:
         object.__setattr__(self, "global_buffer_size", int(self.global_buffer_size))
         object.__setattr__(self, "shard_shape", _pair("shard_shape", self.shard_shape))
         object.__setattr__(self, "global_buffer_shape", _pair("global_buffer_shape", self.global_buffer_shape))
-        if self.mesh_shard_orientation not in _ORIENTATIONS:
+        if self.mesh_shard_orientation not in ORIENTATIONS:
             raise LayoutError(f"mesh_shard_orientation must be 'row_major' or 'col_major', "
                               f"got '{self.mesh_shard_orientation}'")
         gx, gy = self.global_buffer_shape
@@ -240,6 +239,41 @@ class NDShardedBufferConfig:
                                      for d, (n, s) in enumerate(zip(self.global_shape, self.shard_shape))))
 
 
+def placement_mesh(config, mesh_shape) -> tuple[int, ...]:
+    """The mesh shape `config` places shards on: the mesh itself for the ND form (checked against
+    the config's), the (rows, cols) mesh TT-Mesh sees for the 2D form."""
+    if isinstance(config, NDShardedBufferConfig):
+        mesh = as_mesh(mesh_shape)
+        if mesh.shape != config.mesh_shape:
+            raise LayoutError(f"the config is for mesh {fmt_shape(config.mesh_shape)}, not {mesh}")
+        return mesh.shape
+    if isinstance(config, ShardedBufferConfig):
+        return _mesh_2d(mesh_shape)[0].shape
+    raise LayoutError(f"expected a ShardedBufferConfig or NDShardedBufferConfig, got {config!r}")
+
+
+def config_origins(config, mesh_shape) -> np.ndarray:
+    """(devices, dims): per device in row-major device order, the origin of the block `config`
+    gives it, in the tensor (ND form) or in the 2D buffer (y, x) (2D form); vectorized over the
+    mesh. LayoutError when the config leaves a device without a block."""
+    mesh = placement_mesh(config, mesh_shape)
+    if isinstance(config, NDShardedBufferConfig):
+        coords = np.indices(mesh).reshape(len(mesh), -1).T
+        origins = np.zeros((coords.shape[0], len(config.shard_shape)), np.int64)
+        for d, axes in enumerate(config.dim_axes):
+            idx = np.zeros(coords.shape[0], np.int64)
+            for a in axes:
+                idx = idx * mesh[a] + coords[:, a]
+            origins[:, d] = idx * config.shard_shape[d]
+        return origins
+    shards = config.device_shards(mesh_shape)
+    if (shards < 0).any():
+        raise LayoutError("the config leaves devices without a shard; a transfer needs one on every device")
+    px, py = config.physical_shard_shape
+    sy, sx = np.divmod(shards, config.shard_grid[1])
+    return np.stack([sy * py, sx * px], axis=1).astype(np.int64)
+
+
 def _flat2d(shape: Sequence[int]) -> tuple[int, int]:
     """(height, width) of the 2D buffer a tensor flattens to: (prod of outer dims, innermost)."""
     if len(shape) == 0:
@@ -344,17 +378,15 @@ def datum_size(dtype) -> int:
     return 1 if d.is_block_float else d.itemsize
 
 
-def lower_distribution(tensor_shape: Sequence[int], mesh_shape, shard_dims: Sequence[int], datum_size: int):
-    """(mapper, config, form) distributing `tensor_shape` as `shard_dims` says: the TTNN mapper,
-    and its faithful 2D config (form "2d") or, where TT-Mesh's 2D infra cannot express it, the ND
-    config (form "nd"). LayoutError when no mapper or config expresses it."""
+def lower_distribution(tensor_shape: Sequence[int], spec: ShardingSpec, datum_size: int):
+    """The config distributing `tensor_shape` as `spec` says: the faithful 2D config
+    (ShardedBufferConfig) or, where TT-Mesh's 2D infra cannot express it, the ND one
+    (NDShardedBufferConfig); the config's class is its form. LayoutError when neither expresses it."""
     shape = tuple(int(n) for n in tensor_shape)
-    spec = spec_from_shard_dims(shard_dims, len(shape), mesh_shape)
-    mapper = mapper_from_spec(spec, spec.mesh)
     try:
-        return mapper, lower_mesh_mapper(shape, mesh_shape, mapper, datum_size), "2d"
+        return lower_mesh_mapper(shape, spec.mesh, spec, datum_size)
     except UnsupportedSharding:
-        return mapper, lower_mesh_mapper_nd(shape, mesh_shape, mapper, datum_size), "nd"
+        return lower_mesh_mapper_nd(shape, spec.mesh, spec, datum_size)
 
 
 def check_config_fits(config, full_shape: Sequence[int], local_shape: Sequence[int], mesh_shape,
@@ -393,25 +425,28 @@ def check_config_fits(config, full_shape: Sequence[int], local_shape: Sequence[i
                           f"{fmt_shape(local)} piece, {lw}x{lh} (x, y) when flattened")
 
 
-def check_config_matches_mapper(config, mapper, full_shape: Sequence[int], mesh_shape, datum_size: int) -> None:
-    """LayoutError unless `config` is what `mapper` lowers to (in the config's form)."""
-    lower = lower_mesh_mapper_nd if isinstance(config, NDShardedBufferConfig) else lower_mesh_mapper
-    try:
-        expected = lower(full_shape, mesh_shape, mapper, datum_size)
-    except LayoutError as e:
-        raise LayoutError(f"the mapper {mapper} has no {'ND' if lower is lower_mesh_mapper_nd else '2D'} "
-                          f"config: {e}") from None
-    if expected != config:
-        raise LayoutError(f"the config disagrees with the mapper {mapper}, which lowers to {describe(expected)}")
-
-
-def describe(config) -> str:
-    """A config in the words of its attribute (for messages)."""
+def check_config_places(config, spec: ShardingSpec, full_shape: Sequence[int], datum_size: int) -> None:
+    """LayoutError unless `config` gives every device of `spec`'s mesh exactly the block of the
+    `full_shape` host tensor that `spec` gives it (in either form: 2D or ND). `spec` must split the
+    tensor evenly (the transfer ops check that first)."""
+    full = tuple(int(n) for n in full_shape)
+    mesh = spec.mesh
+    local = spec.local_shape(full, (0,) * mesh.rank)
+    check_config_fits(config, full, local, mesh, datum_size)
+    got = config_origins(config, mesh)
+    starts = config_origins(NDShardedBufferConfig(config.global_buffer_size, full, local, mesh.shape, spec.dims), mesh)
     if isinstance(config, NDShardedBufferConfig):
-        return (f"global_shape {list(config.global_shape)}, shard_shape {list(config.shard_shape)}, "
-                f"dim_axes {[list(a) for a in config.dim_axes]}")
-    return (f"shard_shape {list(config.shard_shape)}, global_buffer_shape {list(config.global_buffer_shape)}, "
-            f"orientation {config.mesh_shard_orientation}")
+        want = starts
+    else:  # the origin of each device's block in the 2D buffer (y, x)
+        inner = np.array([math.prod(full[d + 1:-1]) for d in range(len(full) - 1)], np.int64)
+        want = np.stack([starts[:, :-1] @ inner, starts[:, -1]], axis=1)
+    wrong = np.flatnonzero((got != want).any(axis=1))
+    if wrong.size:
+        dev = int(wrong[0])
+        raise LayoutError(f"the config gives device {mesh.coord_of(dev)} the block at {got[dev].tolist()} of the "
+                          f"{'tensor' if isinstance(config, NDShardedBufferConfig) else '2D buffer (y, x)'}, but "
+                          f"the sharding {spec} gives it the block at {want[dev].tolist()} "
+                          f"({wrong.size} of {mesh.size} devices differ)")
 
 
 # ---- executing a config ----------------------------------------------------------------------

@@ -36,6 +36,7 @@ from xdsl.ir import SSAValue
 from xdsl.passes import ModulePass
 
 from meshc.errors import LocatedError
+from meshc.dialects.ttir.base import tensor_shape
 from meshc.dialects.tt import module_device
 from meshc.layout.mesh import Mesh, ShardingSpec, spec_from_shard_dims
 from meshc.layout.shapes import fmt_shape
@@ -56,7 +57,6 @@ from meshc.passes.sharding_ir import (
     op_rule,
     reshard_bytes,
     set_function_specs,
-    shape,
 )
 
 
@@ -96,7 +96,7 @@ def estimate(f: func.FuncOp, mesh: Mesh, ins: list[ShardingSpec], outs: list[Sha
 def placements(value: SSAValue, mesh: Mesh) -> list[ShardingSpec]:
     """Every even placement `ttir.mesh_shard` states: each mesh axis (of more than one device)
     splits one dim or none, the axes of a dim in ascending order."""
-    full = shape(value)
+    full = tensor_shape(value)
     axes = [a for a in range(mesh.rank) if mesh.shape[a] > 1]
     out = []
     for choice in itertools.product(range(-1, len(full)), repeat=len(axes)):

@@ -44,6 +44,8 @@ from meshc.errors import LocatedError
 from meshc.dialects import ttir, ttmetal
 from meshc.dialects.ttnn import MemoryConfigAttr
 from meshc.layout.memory_config import MemoryConfig
+from meshc.layout.mesh import Mesh, ShardingSpec
+from meshc.layout.sharding_rules import replicated
 from meshc.layout.shapes import fmt_shape, fold_2d
 from meshc.passes.convert_ttir_to_ttmetal_kernel import KernelBuilder, result_grid
 from meshc.passes.convert_ttir_to_ttmetal_table import BUFFER_OPS, TTIR_TO_TTMETAL, Kernel, ccl_kind
@@ -120,23 +122,15 @@ class MetalLowering:
             raise LocatedError("convert-ttir-to-ttmetal: operand is not a device tensor", user)
         first = self.block.first_op
         buf = self.create_buffer(v.type, first, user, rewriter, host=True)
-        self.write(v, buf, [-1] * len(self.mesh), first, user, rewriter)
+        self.write(v, buf, replicated(Mesh(self.mesh), len(v.type.get_shape())), first, user, rewriter)
         self.buffers[v] = buf
         return buf
 
-    def write(self, v: SSAValue, buf: SSAValue, shard_dims, before: Operation, origin: Operation,
+    def write(self, v: SSAValue, buf: SSAValue, spec: ShardingSpec, before: Operation, origin: Operation,
               rewriter: PatternRewriter) -> None:
-        attrs = self.distribution(v.type, shard_dims, origin)
+        attrs = distribution_attrs(v.type, spec, origin)
         self.insert(ttmetal.EnqueueWriteBufferOp.create(operands=[v, buf], attributes=attrs), before, origin.location,
                     rewriter)
-
-    def distribution(self, full: TensorType, shard_dims, origin: Operation) -> dict[str, Attribute]:
-        attrs: dict[str, Attribute] = {"shard_dims": DenseArrayBase.from_list(i64, list(shard_dims))}
-        if prod(self.mesh) > 1:
-            d = distribution_attrs(tuple(full.get_shape()), full.element_type, self.mesh, list(shard_dims), origin)
-            attrs["form"] = d["form"]
-            attrs["config"] = d["config"]
-        return attrs
 
     def lowered(self, op: Operation, buffer: SSAValue, rewriter: PatternRewriter) -> None:
         """`op`'s result now lives in `buffer`; `op` itself is erased once the func is done (its
@@ -166,20 +160,20 @@ class MetalPattern(RewritePattern):
 
 
 class MeshShardToTransfer(MetalPattern):
-    """`ttir.mesh_shard` full_to_shard: a buffer and `enqueue_write_buffer` with its shard_dims;
+    """`ttir.mesh_shard` full_to_shard: a buffer and `enqueue_write_buffer` with its sharding;
     shard_to_full: `enqueue_read_buffer` of the operand's buffer."""
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: ttir.MeshShardOp, rewriter: PatternRewriter) -> None:
         lo = self.lowering
-        dims = op.mesh_shard_dims(len(lo.mesh))
+        spec = op.sharding(lo.mesh)
         if op.is_full_to_shard:
             buf = lo.create_buffer(op.result.type, op, op, rewriter)
-            lo.write(op.input, buf, dims, op, op, rewriter)
+            lo.write(op.input, buf, spec, op, op, rewriter)
             lo.lowered(op, buf, rewriter)
             return
         src = lo.buffer_of(op.input, op, rewriter)
-        attrs = lo.distribution(op.result.type, dims, op)
+        attrs = distribution_attrs(op.result.type, spec, op)
         new = ttmetal.EnqueueReadBufferOp.create(operands=[src], result_types=[op.result.type], attributes=attrs)
         lo.insert(new, op, op.location, rewriter)
         rewriter.replace_all_uses_with(op.result, new.results[0])
@@ -244,7 +238,7 @@ class ReturnReadsBuffers(MetalPattern):
             else:
                 new = ttmetal.EnqueueReadBufferOp.create(
                     operands=[buf], result_types=[rt],
-                    attributes={"shard_dims": DenseArrayBase.from_list(i64, [-1] * len(lo.mesh))})
+                    attributes=distribution_attrs(rt, replicated(Mesh(lo.mesh), len(rt.get_shape())), op))
             lo.insert(new, op, op.location, rewriter)
             op.operands[i] = new.results[0]
         for buf in lo.created:

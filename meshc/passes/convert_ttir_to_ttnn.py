@@ -47,6 +47,8 @@ from meshc.errors import LocatedError
 from meshc.dialects import ttir, ttnn
 from meshc.layout.device import derive_device
 from meshc.layout.errors import LayoutError
+from meshc.layout.mesh import Mesh
+from meshc.layout.sharding_rules import replicated
 from meshc.layout.shapes import fmt_shape
 from meshc.passes.convert_ttir_to_ttnn_table import SPECIAL_OPS, TTIR_TO_TTNN
 from meshc.passes.lowering_utils import (
@@ -111,8 +113,7 @@ class TTNNLowering:
         t = v.type
         device = self.device_op.results[0]
         if self.multi:
-            attrs = distribution_attrs(tuple(t.get_shape()), t.element_type, self.mesh, [-1] * len(self.mesh), user)
-            attrs["shard_dims"] = DenseArrayBase.from_list(i64, [-1] * len(self.mesh))
+            attrs = distribution_attrs(t, replicated(Mesh(self.mesh), len(t.get_shape())), user)
             new = ttnn.DistributeTensorOp.create(operands=[v, device], result_types=[t], attributes=attrs)
         else:
             new = ttnn.ToDeviceOp.create(operands=[v, device], result_types=[t])
@@ -165,16 +166,13 @@ class TTNNPattern(RewritePattern):
 
 class MeshShardToDistribution(TTNNPattern):
     """`ttir.mesh_shard` -> `ttnn.distribute_tensor` (full_to_shard) / `ttnn.aggregate_tensor`
-    (shard_to_full), with the mesh mapper and ShardedBufferConfig of its shard_dims."""
+    (shard_to_full), with its shard_dims and the ShardedBufferConfig they lower to."""
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: ttir.MeshShardOp, rewriter: PatternRewriter) -> None:
         lo = self.lowering
         full = op.input if op.is_full_to_shard else op.result
-        ft = full.type
-        dims = op.mesh_shard_dims(len(lo.mesh))
-        attrs = distribution_attrs(tuple(ft.get_shape()), ft.element_type, lo.mesh, dims, op)
-        attrs["shard_dims"] = DenseArrayBase.from_list(i64, dims)
+        attrs = distribution_attrs(full.type, op.sharding(lo.mesh), op)
         if op.is_full_to_shard:
             rt = lo.convert_type(op.result.type, op)
             mc = memory_config_attr(rt)

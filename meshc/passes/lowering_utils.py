@@ -8,18 +8,18 @@ Nothing here rewrites IR on its own; the facts come from meshc.layout.
 from __future__ import annotations
 
 from xdsl.dialects import func
-from xdsl.dialects.builtin import AffineMapAttr, ModuleOp, NoneAttr, StringAttr, TensorType
+from xdsl.dialects.builtin import AffineMapAttr, DenseArrayBase, ModuleOp, NoneAttr, TensorType, i64
 from xdsl.ir import Attribute, Block, Operation
 
 from meshc.errors import LocatedError
 from meshc.dialects.element_types import data_type_name
 from meshc.dialects import ttir
 from meshc.dialects.tt import module_device, module_mesh_shape, module_system
-from meshc.dialects.ttnn import MeshMapperAttr, ShardedBufferConfigAttr
+from meshc.dialects.ttir import tensor_shape
+from meshc.dialects.ttnn import ShardedBufferConfigAttr
 from meshc.layout.errors import LayoutError
-from meshc.layout.mesh import spec_from_shard_dims
+from meshc.layout.mesh import ShardingSpec, shard_dims_of
 from meshc.layout.metal_layout import UnrealisableLayout, ttnn_memory_config
-from meshc.layout.shapes import fmt_shape
 from meshc.layout.sharded_buffer import datum_size, lower_distribution
 
 
@@ -103,25 +103,23 @@ def memory_config_for(t: TensorType, op: Operation, core_map: AffineMapAttr | No
     return cfg, tile, model.dtype.name
 
 
-def distribution_attrs(shape: tuple[int, ...], elem_type, mesh: tuple[int, ...], shard_dims, op) -> dict[str, Attribute]:
-    """form, mapper and config for distributing `shape` over `mesh` as `shard_dims` says
+def distribution_attrs(t: TensorType, spec: ShardingSpec, op: Operation) -> dict[str, Attribute]:
+    """`shard_dims` and `config` of a host <-> mesh transfer of a host tensor of type `t` placed as
+    `spec`: the one source the op states and the config the simulator executes
     (meshc.layout.sharded_buffer.lower_distribution: the 2D config when TT-Mesh's 2D infra
-    expresses the mapper, else the ND one)."""
+    expresses it, else the ND one). On one device, `shard_dims` only."""
     try:
-        spec_from_shard_dims(shard_dims, len(shape), mesh)
+        attrs: dict[str, Attribute] = {"shard_dims": DenseArrayBase.from_list(i64, list(shard_dims_of(spec)))}
     except LayoutError as e:
-        raise LocatedError(f"cannot distribute over the module's mesh {fmt_shape(mesh)}: {e}", op) from None
+        raise LocatedError(f"cannot distribute over the module's mesh {spec.mesh}: {e}", op) from None
+    if spec.mesh.size == 1:
+        return attrs
     try:
-        mapper, config, form = lower_distribution(shape, mesh, shard_dims, datum_size(data_type_name(elem_type) or "f32"))
+        config = lower_distribution(tensor_shape(t), spec, datum_size(data_type_name(t.element_type) or "f32"))
     except LayoutError as e:
-        raise LocatedError(f"cannot lower the distribution to a TTNN mesh mapper and ShardedBufferConfig: {e}",
-                           op) from None
-    return {"form": StringAttr(form), "mapper": MeshMapperAttr.from_model(mapper),
-            "config": ShardedBufferConfigAttr.from_model(config)}
-
-
-def fail(op: Operation, message: str) -> LocatedError:
-    return LocatedError(message, op)
+        raise LocatedError(f"cannot lower the distribution to a ShardedBufferConfig: {e}", op) from None
+    attrs["config"] = ShardedBufferConfigAttr.from_model(config)
+    return attrs
 
 
 def check_host_distributions(f: func.FuncOp, pass_name: str) -> None:

@@ -1,7 +1,7 @@
 """`ttir-partition`: a global-view program with its shardings chosen -> the SPMD ttir meshc lowers.
 
-Reads what `ttir-propagate-sharding` wrote (and runs it first when the module carries no
-chosen shardings), then per function:
+Reads what `ttir-propagate-sharding` wrote (the pipelines run it first; `ttir-partition` on its
+own runs it when the module carries no chosen shardings), then per function:
 
 * each argument enters through `ttir.mesh_shard full_to_shard` with its spec (a spec the op
   cannot state, e.g. `[S10, R]`, enters replicated and is resharded);
@@ -39,13 +39,14 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from meshc.errors import LocatedError
+from meshc.dialects.ttir.base import tensor_shape
 from meshc.dialects import ttir
 from meshc.dialects.tt import ShardingAttr
 from meshc.dialects.ttir.sharding_constraint import ShardingConstraintOp
 from meshc.layout.errors import LayoutError
-from meshc.layout.mesh import Mesh, ShardingSpec
+from meshc.layout.mesh import Mesh, ShardingSpec, states_shard_dims
 from meshc.layout.sharding_rules import local_shape, replicated
-from meshc.passes.propagate_sharding import propagate_module
+from meshc.passes.propagate_sharding import PropagateShardingPass
 from meshc.passes.sharding_ir import (
     CHOSEN,
     body_ops,
@@ -56,7 +57,6 @@ from meshc.passes.sharding_ir import (
     mesh_of,
     op_rule,
     set_function_specs,
-    shape,
 )
 
 
@@ -66,28 +66,6 @@ def _local_type(t: TensorType, spec: ShardingSpec, where: Operation, what: str) 
     except LayoutError as e:
         raise LocatedError(f"{what}: {e}", where) from None
     return TensorType(t.element_type, local, t.encoding)
-
-
-def _expressible(spec: ShardingSpec) -> bool:
-    """Can `ttir.mesh_shard` state it: no partial sums, each dim's axes in ascending order."""
-    return not spec.partial and all(list(d) == sorted(d) for d in spec.dims)
-
-
-def _mesh_shard(value: SSAValue, spec: ShardingSpec, to_device: bool, result_type: TensorType) -> Operation:
-    full = shape(value) if to_device else tuple(result_type.get_shape())
-    sharded = any(spec.dims)
-    dims = [-1] * spec.mesh.rank
-    for d, axes in enumerate(spec.dims):
-        for a in axes:
-            dims[a] = d
-    return ttir.MeshShardOp.create(
-        operands=[value], result_types=[result_type],
-        attributes={
-            "shard_type": ttir.ShardTypeAttr("devices" if sharded else "replicate"),
-            "shard_direction": ttir.ShardDirectionAttr("full_to_shard" if to_device else "shard_to_full"),
-            "shard_shape": DenseArrayBase.from_list(i64, [spec.num_pieces(d) for d in range(len(full))]),
-            "shard_dims": DenseArrayBase.from_list(i64, dims),
-        })
 
 
 class _Partitioner:
@@ -125,7 +103,7 @@ class _Partitioner:
         v.replace_uses_with_if(new, lambda use: use.operation is not new.owner)
 
     def global_shape(self, v: SSAValue) -> tuple[int, ...]:
-        return self.globals.get(v, shape(v))
+        return self.globals.get(v, tensor_shape(v))
 
     def run(self) -> None:
         f, mesh = self.f, self.mesh
@@ -138,22 +116,22 @@ class _Partitioner:
                 continue
             t = arg.type
             assert isinstance(t, TensorType)
-            enter = spec if _expressible(spec) else replicated(mesh, len(spec.dims))
-            ms = self.insert(_mesh_shard(arg, enter, True, _local_type(t, enter, f, f"argument #{arg.index}")), first)
+            enter = spec if states_shard_dims(spec) else replicated(mesh, len(spec.dims))
+            ms = self.insert(ttir.MeshShardOp.from_spec(arg, enter, True, _local_type(t, enter, f, f"argument #{arg.index}")), first)
             arg.replace_uses_with_if(ms.results[0], lambda use: use.operation is not ms)
             self.spec[ms.results[0]] = enter
-            self.globals[ms.results[0]] = shape(arg)
+            self.globals[ms.results[0]] = tensor_shape(arg)
             if enter != spec:
                 _local_type(t, spec, f, f"argument #{arg.index}")
                 self.reshard_all_uses(ms.results[0], spec, first)
         for op in ops[:-1]:
             self.partition_op(op)
         for i, (v, spec) in enumerate(zip(list(ret.operands), outs)):
-            local = self.reshard(v, spec if _expressible(spec) else replicated(mesh, len(spec.dims)), ret)
+            local = self.reshard(v, spec if states_shard_dims(spec) else replicated(mesh, len(spec.dims)), ret)
             t = local.type
             assert isinstance(t, TensorType)
             full = TensorType(t.element_type, self.global_shape(local), t.encoding)
-            ms = self.insert(_mesh_shard(local, self.spec[local], False, full), ret)
+            ms = self.insert(ttir.MeshShardOp.from_spec(local, self.spec[local], False, full), ret)
             ret.operands[i] = ms.results[0]
         set_function_specs(f, None, None)
 
@@ -191,14 +169,14 @@ class _Partitioner:
         self.fix_attributes(op)
 
     def fix_attributes(self, op: Operation) -> None:
-        out = shape(op.results[0])
+        out = tensor_shape(op.results[0])
         if op.name == "ttir.reshape" and "shape" in op.attributes:
             old = op.attributes["shape"]
             assert isinstance(old, ArrayAttr)
             kind = old.data[0].type if old.data else i64  # type: ignore[attr-defined]
             op.attributes["shape"] = ArrayAttr([IntegerAttr(n, kind) for n in out])
         elif op.name == "ttir.broadcast" and "broadcast_dimensions" in op.attributes:
-            src = shape(op.operands[0])
+            src = tensor_shape(op.operands[0])
             src = (1,) * (len(out) - len(src)) + src
             op.attributes["broadcast_dimensions"] = DenseArrayBase.from_list(
                 i64, [o // s if s != o else 1 for s, o in zip(src, out)])
@@ -226,23 +204,35 @@ def _strip(module: ModuleOp) -> None:
 
 @dataclass(frozen=True)
 class PartitionPass(ModulePass):
+    """`ttir-partition`. The pipelines run ttir-propagate-sharding before it; run on its own, on a
+    program whose shardings are not chosen yet (`needs_propagation`), it runs that pass first,
+    as a pipeline would. `partition_module` itself only partitions."""
+
     name = "ttir-partition"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
+        if needs_propagation(op):
+            PropagateShardingPass().apply(ctx, op)
         partition_module(op)
 
 
-def partition_module(module: ModuleOp) -> None:
+def needs_propagation(module: ModuleOp) -> bool:
+    """A global-view program on a mesh whose ops carry no chosen shardings (`tt.shardings`) yet,
+    or an SPMD program with sharding annotations (which ttir-propagate-sharding refuses, located)."""
     if not is_global_view(module):
-        if has_annotations(module):
-            propagate_module(module)  # raises the located error
+        return has_annotations(module)
+    return mesh_of(module).size > 1 and not any(o.attributes.get(CHOSEN) is not None for o in module.walk())
+
+
+def partition_module(module: ModuleOp) -> None:
+    """Make a global-view module whose shardings are chosen SPMD (an SPMD module is left alone;
+    on one device the annotations are dropped). An op without a chosen sharding is a located error."""
+    if not is_global_view(module):
         return
     mesh = mesh_of(module)
     if mesh.size == 1:
         _strip(module)
         return
-    if not any(o.attributes.get(CHOSEN) is not None for o in module.walk()):
-        propagate_module(module)
     for f in list(module.walk()):
         if isinstance(f, func.FuncOp) and f.body.blocks:
             _Partitioner(f, mesh).run()

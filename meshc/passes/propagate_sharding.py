@@ -44,6 +44,7 @@ from meshc.layout.shapes import fmt_shape
 from meshc.passes.stated_mesh import annotations, first_unbound_split, no_mesh_error, stated_mesh
 
 from meshc.errors import LocatedError
+from meshc.dialects.ttir.base import tensor_shape
 from meshc.dialects.ttir.sharding_constraint import ShardingConstraintOp
 from meshc.layout.mesh import Mesh, ShardingSpec
 from meshc.layout.shapes import ceil_div
@@ -58,12 +59,11 @@ from meshc.passes.sharding_ir import (
     reshard_bytes,
     set_chosen,
     set_function_specs,
-    shape,
 )
 
 
 def _local_elems(value: SSAValue, spec: ShardingSpec) -> int:
-    return math.prod(ceil_div(n, spec.num_pieces(d)) for d, n in enumerate(shape(value)))
+    return math.prod(ceil_div(n, spec.num_pieces(d)) for d, n in enumerate(tensor_shape(value)))
 
 
 def constraint_spec(op: ShardingConstraintOp, mesh: Mesh) -> ShardingSpec:
@@ -144,7 +144,7 @@ def choose(op: Operation, chosen: dict[SSAValue, ShardingSpec], wanted: dict[SSA
         p = rule.propose(i, chosen[v])
         if p is not None:
             cands.append(p)
-    cands.append(tuple(replicated(mesh, len(shape(r))) for r in op.results))
+    cands.append(tuple(replicated(mesh, len(tensor_shape(r))) for r in op.results))
 
     best, best_key = None, None
     for idx, cand in enumerate(dict.fromkeys(cands)):

@@ -41,7 +41,8 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute
 from xdsl.passes import ModulePass
-from xdsl.rewriter import InsertPoint, Rewriter
+from xdsl.rewriter import InsertPoint
+from xdsl.pattern_rewriter import PatternRewriter, PatternRewriteWalker, RewritePattern, op_type_rewrite_pattern
 from xdsl.utils.exceptions import VerifyException
 
 from meshc.errors import LocatedError
@@ -148,6 +149,23 @@ def lower_reshard(op, max_ratio: float | None = None, allow_point_to_point: bool
     return new_ops
 
 
+class LowerReshard(RewritePattern):
+    """One `ttir.reshard` -> the ops `lower_reshard` chooses (none: the reshard moves nothing and
+    its uses read its input)."""
+
+    def __init__(self, max_ratio: float | None, allow_point_to_point: bool):
+        self.max_ratio = max_ratio
+        self.allow_point_to_point = allow_point_to_point
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: ttir.ReshardOp, rewriter: PatternRewriter) -> None:
+        new_ops = lower_reshard(op, self.max_ratio, self.allow_point_to_point)
+        rewriter.insert(new_ops, InsertPoint.before(op))
+        # the last op's result takes the reshard's uses and its name (the moves before it stay unnamed)
+        rewriter.replace_all_uses_with(op.result, new_ops[-1].results[0] if new_ops else op.input)
+        rewriter.erase(op)
+
+
 @dataclass(frozen=True)
 class ReshardToCollectivesPass(ModulePass):
     name = "reshard-to-collectives"
@@ -160,12 +178,5 @@ class ReshardToCollectivesPass(ModulePass):
     """Otherwise emit ttir.point_to_point (false: the walk, or a located error beyond a given max-ratio)."""
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        for r in [o for o in op.walk() if isinstance(o, ttir.ReshardOp)]:
-            new_ops = lower_reshard(r, self.max_ratio, self.point_to_point)
-            if not new_ops:  # source and target are the same placement
-                r.result.replace_all_uses_with(r.input)
-                Rewriter.erase_op(r)
-                continue
-            Rewriter.insert_op(new_ops, InsertPoint.before(r))
-            r.result.replace_all_uses_with(new_ops[-1].results[0])
-            Rewriter.erase_op(r)
+        PatternRewriteWalker(LowerReshard(self.max_ratio, self.point_to_point), apply_recursively=False,
+                             walk_reverse=False).rewrite_module(op)

@@ -25,7 +25,7 @@ from meshc.layout.mesh import Mesh, ShardingSpec
 from meshc.layout.sharding_rules import OpInfo, Rule, canonical, replicated, rule_for
 from meshc.passes.lowering_utils import module_mesh
 from meshc.dialects.shape_rules import ints_of
-from meshc.dialects.ttir import bool_value, int_value
+from meshc.dialects.ttir import bool_value, int_value, tensor_shape
 from meshc.layout.reshard import plan_reshard
 
 SPMD_OPS = ("ttir.mesh_shard", "ttir.all_gather", "ttir.reduce_scatter", "ttir.all_reduce", "ttir.all_to_all",
@@ -53,12 +53,6 @@ def mesh_of(module: ModuleOp) -> Mesh:
     return Mesh(module_mesh(module))
 
 
-def shape(value: SSAValue) -> tuple[int, ...]:
-    t = value.type
-    assert isinstance(t, TensorType)
-    return tuple(t.get_shape())
-
-
 def _dims(values, rank: int) -> list[int]:
     vals = values if isinstance(values, list) else ints_of(values)
     return [d + rank if d < 0 else d for d in vals]
@@ -70,7 +64,7 @@ def op_info(op: Operation, shape_of=None) -> OpInfo:
     if not op.name.startswith("ttir.") or not all(isinstance(v.type, TensorType) for v in (*op.operands, *op.results)):
         raise LocatedError(f"a global-view program holds ttir ops on tensors; '{op.name}' has no sharding rule", op)
     kind = op.name.split(".", 1)[1]
-    shape_of = shape_of or shape
+    shape_of = shape_of or tensor_shape
     ins = tuple(shape_of(v) for v in op.operands)
     outs = tuple(shape_of(v) for v in op.results)
     attrs: dict = {}
@@ -122,7 +116,7 @@ def reshard_bytes(value: SSAValue, src: ShardingSpec, tgt: ShardingSpec) -> floa
     e.g. turning a value into partial sums)."""
     if src == tgt:
         return 0.0
-    return _bytes(shape(value), dtype_name(value), src, tgt)
+    return _bytes(tensor_shape(value), dtype_name(value), src, tgt)
 
 
 def function_specs(f: func.FuncOp, mesh: Mesh) -> tuple[list[ShardingSpec], list[ShardingSpec]]:

@@ -40,7 +40,7 @@ from meshc.layout.timemodel import OpTime, collective_s, dram_s, host_s, link_s,
 from meshc.sim.allocator import allocate_lockstep
 from meshc.sim.encoding import decode
 from meshc.sim.links import router_for
-from meshc.sim.memory import MeshBuffer, ShardLayout, _as_items, memory_config as as_memory_config, shard_layout
+from meshc.sim.memory import MeshBuffer, ShardLayout, as_items, memory_config as as_memory_config, shard_layout
 from meshc.sim.store import Memory
 from meshc.sim.traffic import Traffic
 from meshc.layout.shapes import fmt_shape, fold_2d
@@ -337,8 +337,8 @@ class Machine:
             t = vals.reshape(vals.shape[: len(mesh)] + fold_2d(layout.shape))
             base = host.ctypes.data
             steps = []
-            for mem, hv in layout._pairs(t, grid):
-                mi, hi = _as_items(mem), _as_items(hv)
+            for mem, hv in layout.shard_pairs(t, grid):
+                mi, hi = as_items(mem), as_items(hv)
                 if mi is None or hi is None:
                     return None
                 steps.append((mi, (hi.ctypes.data - base, hi.shape, hi.strides, hi.dtype)))

@@ -136,7 +136,7 @@ class ShardLayout:
         cols = [(0, fx, sw)] + ([(fx, fx + 1, rx)] if rx else [])
         return [(y0, y1, h, x0, x1, w, sh, sw) for y0, y1, h in rows for x0, x1, w in cols if y1 > y0 and x1 > x0]
 
-    def _pairs(self, t: np.ndarray, grid: np.ndarray):
+    def shard_pairs(self, t: np.ndarray, grid: np.ndarray):
         """(owner-side view, tensor-side view) pairs of the fast path: `t` is the tensors
         (*batch, H, W) of the storage type, `grid` the owners' bytes (gy, gx, *batch, bytes)."""
         p = self.placement
@@ -199,7 +199,7 @@ class ShardLayout:
         tmp = grid is None
         if tmp:  # owners that are no rectangle: through one temporary grid
             grid = np.zeros(self.owner_grid + batch + (self.owner_bytes,), np.uint8)
-        for dst, src in self._pairs(t, grid):
+        for dst, src in self.shard_pairs(t, grid):
             _copy(dst, src)
         if tmp:
             flat = grid.reshape((-1,) + grid.shape[2:])
@@ -234,7 +234,7 @@ class ShardLayout:
             return out if raw else decode(out, self.dtype)
         if grid is None:
             grid = np.stack(regions).reshape(self.owner_grid + batch + (self.owner_bytes,))
-        for src, dst in self._pairs(t, grid):
+        for src, dst in self.shard_pairs(t, grid):
             _copy(dst, src)
         return out if raw else decode(out, self.dtype)
 
@@ -243,7 +243,7 @@ def _copy(dst: np.ndarray, src: np.ndarray) -> None:
     """dst[...] = src, moving each contiguous last-axis row as one opaque item when both allow
     (numpy then copies a row with one memmove instead of element by element; a large copy goes
     through meshc/sim/stream_copy.py's streaming stores when meshc has them)."""
-    a, b = _as_items(dst), _as_items(src)
+    a, b = as_items(dst), as_items(src)
     if a is not None and b is not None:
         if not copy_rows(a, b):
             a[...] = b
@@ -251,7 +251,7 @@ def _copy(dst: np.ndarray, src: np.ndarray) -> None:
         dst[...] = src
 
 
-def _as_items(a: np.ndarray) -> np.ndarray | None:
+def as_items(a: np.ndarray) -> np.ndarray | None:
     """`a` with each last-axis row viewed as one opaque item, or None when the rows are not contiguous."""
     if a.ndim == 0 or a.shape[-1] == 0 or (a.shape[-1] > 1 and a.strides[-1] != a.itemsize):
         return None

@@ -39,7 +39,7 @@ def tool_main(prog: str, run: Callable[[list[str] | None], int], argv: list[str]
                   "(set MESHC_TRACEBACK=1 for the traceback)", file=sys.stderr)
             code = 2
     finally:
-        sys.stderr = err._stream
+        sys.stderr = err.wrapped
     if err.lost:  # Python's own flush of the dead stderr at exit would turn `code` into 120
         try:
             sys.stdout.flush()

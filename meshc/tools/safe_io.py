@@ -66,15 +66,15 @@ class LossyStream:
     EPIPE or another OSError) instead of raising; everything else is the wrapped stream's."""
 
     def __init__(self, stream):
-        self._stream = stream
+        self.wrapped = stream
         self.lost = False
 
     def write(self, text: str) -> int:
         if not self.lost:
             try:
-                self._stream.write(text)
-                if self._stream.line_buffering or "\n" in text:
-                    self._stream.flush()
+                self.wrapped.write(text)
+                if self.wrapped.line_buffering or "\n" in text:
+                    self.wrapped.flush()
             except (OSError, ValueError):  # BrokenPipeError is an OSError; ValueError: closed
                 self.lost = True
         return len(text)
@@ -82,9 +82,9 @@ class LossyStream:
     def flush(self) -> None:
         if not self.lost:
             try:
-                self._stream.flush()
+                self.wrapped.flush()
             except (OSError, ValueError):
                 self.lost = True
 
     def __getattr__(self, name):
-        return getattr(self._stream, name)
+        return getattr(self.wrapped, name)

@@ -25,12 +25,12 @@ from xdsl.ir import Operation, SSAValue
 from xdsl.printer import Printer
 
 from meshc.layout.errors import LayoutError
-from meshc.layout.mesh import Mesh, ShardingSpec, dims_from_shard_dims
-from meshc.layout.mesh_mappers import ReplicateTensorToMesh
+from meshc.layout.mesh import ShardingSpec
 from meshc.viz.model import MeshView, mesh_view
 from meshc.layout.shapes import fmt_shape
 from meshc.dialects.shape_rules import ints_of
 from meshc.dialects import ttir
+from meshc.dialects.ttir import tensor_shape
 from meshc.layout.memory_config import MemoryConfig
 from meshc.layout.placement import place
 from meshc.dialects.element_types import expect_data_type_name
@@ -92,20 +92,6 @@ def _ints(attr) -> tuple[int, ...]:
     return tuple(ints_of(attr))
 
 
-def _spec_from_dims(op: Operation, rank: int, mesh: tuple[int, ...]) -> ShardingSpec:
-    st = op.attributes.get("shard_type")
-    dims = _ints(op.attributes["shard_dims"])
-    if (st is not None and st.data in ("replicate", "identity")) or all(d < 0 for d in dims):
-        return ReplicateTensorToMesh().spec(Mesh(mesh), rank)
-    # a mesh_shard may split one dim over several mesh axes (shard_dims [1, 1] is S01), which
-    # TTNN's mappers refuse ("dims must be unique"): read shard_dims directly
-    return ShardingSpec(Mesh(mesh), dims_from_shard_dims(dims, rank))
-
-
-def _shape(v: SSAValue) -> tuple[int, ...]:
-    return tuple(v.type.get_shape())  # tensor and ttmetal buffer types alike
-
-
 def _boundary(op: Operation) -> tuple[SSAValue, SSAValue] | None:
     """(global host value, per-device value) of an op moving a tensor between host and mesh."""
     n = op.name
@@ -133,13 +119,13 @@ def _spec_at(v: SSAValue, mesh: tuple[int, ...]) -> tuple[ShardingSpec, tuple[in
         ends = _boundary(op)
         if ends is not None and v in ends:
             full, local = ends
-            shape = _shape(full)
-            return _spec_from_dims(op, len(shape), mesh), shape, v is local
+            shape = tensor_shape(full)
+            return op.sharding(mesh), shape, v is local
         if hasattr(op, "specs") and "source" in op.attributes and op.operands and op.results:
             src, tgt = op.specs()
             spec = tgt if v is op.results[0] else src if v is op.operands[0] else None
             if spec is not None:
-                local = _shape(v)
+                local = tensor_shape(v)
                 return spec, tuple(n * spec.num_pieces(d) for d, n in enumerate(local)), True
     return None
 
@@ -152,7 +138,7 @@ def _same_blocks(v: SSAValue):
         yield x
         near = []
         if isinstance(x.owner, Operation) and _is_elementwise(x.owner):
-            near += [o for o in x.owner.operands if _shape(o) == _shape(x)]
+            near += [o for o in x.owner.operands if tensor_shape(o) == tensor_shape(x)]
         near += [u.operation.results[0] for u in x.uses if _is_elementwise(u.operation) and u.operation.results]
         for y in near:
             if y not in seen:
@@ -167,19 +153,19 @@ def _local_placement(v: SSAValue, arch: str):
     if isinstance(t, TensorType) and getattr(enc, "name", "") == "ttnn.ttnn_layout":
         if enc.memory_config.is_host:
             return None
-        return enc.place(_shape(v), arch=arch)
+        return enc.place(tensor_shape(v), arch=arch)
     owner = v.owner
     if isinstance(owner, Operation) and owner.name == "ttmetal.create_buffer":
         cfg = owner.memory_config.model()
         assert isinstance(cfg, MemoryConfig)
         tile = _ints(owner.tile) if owner.tile is not None else None
-        return place(_shape(v), expect_data_type_name(t.element_type), cfg, tile=tile, arch=arch)
+        return place(tensor_shape(v), expect_data_type_name(t.element_type), cfg, tile=tile, arch=arch)
     return None
 
 
 def _type_text(v: SSAValue) -> str:
     kind = "tensor" if isinstance(v.type, TensorType) else "buffer"
-    return f"{kind}<{fmt_shape(_shape(v))}x{v.type.element_type}>"
+    return f"{kind}<{fmt_shape(tensor_shape(v))}x{v.type.element_type}>"
 
 
 def describe_value(module: ModuleOp, key: str | None, arch: str = DEFAULT_ARCH) -> MeshView | tuple:

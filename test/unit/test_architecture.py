@@ -12,7 +12,10 @@ layout never imports xdsl, dialects, passes, sim, interp, tools or the driver; d
 import passes, sim, interp, tools or the driver; sim never imports the IR (xdsl, dialects);
 viz (pictures of placements, read from layout and the IR) never imports passes, sim, interp,
 tools or the driver; passes never import the driver, sim, interp or tools; interp never imports
-passes, the driver, tools or the importers. No two modules import each other, directly or through others (deferred imports count).
+passes, the driver, tools or the importers. No two modules import each other, directly or through
+others (deferred imports and `if TYPE_CHECKING:` imports count: an annotation is a dependency too).
+No module uses a private (underscore) name another module of meshc defines: a name two modules share
+is public.
 """
 
 from __future__ import annotations
@@ -42,22 +45,14 @@ def _modules() -> dict[str, Path]:
 MODULES = _modules()
 
 
-def _is_type_checking(test: ast.expr) -> bool:
-    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
-        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING")
-
-
 def _imports(name: str, path: Path, top_level_only: bool = False) -> set[str]:
-    """The modules `name` imports (absolute names; relative imports resolved)."""
+    """The modules `name` imports (absolute names; relative imports resolved), `if TYPE_CHECKING:`
+    imports included."""
     tree = ast.parse(path.read_text(), str(path))
     is_package = path.name == "__init__.py"
     nodes = tree.body if top_level_only else list(ast.walk(tree))
-    typing_only = {id(n) for node in ast.walk(tree) if isinstance(node, ast.If) and _is_type_checking(node.test)
-                   for stmt in node.body for n in ast.walk(stmt)}
     out: set[str] = set()
     for node in nodes:
-        if id(node) in typing_only:  # `if TYPE_CHECKING:` imports are for annotations only
-            continue
         if isinstance(node, ast.Import):
             out.update(a.name for a in node.names)
         elif isinstance(node, ast.ImportFrom):
@@ -212,15 +207,78 @@ def test_the_allowlists_name_real_modules():
 
 
 def test_the_rules_catch_a_violation(tmp_path):
-    """The checker itself: an import up a layer and a circle are found."""
+    """The checker itself: an import up a layer, an annotation-only import and a circle are found."""
     up = tmp_path / "bad.py"
     up.write_text("from meshc.passes.pipelines import X\nimport xdsl.ir\n")
     assert {_layer(m) for m in _imports("meshc.layout.bad", up)} >= {"passes", "xdsl"}
     assert FORBIDDEN["layout"] >= {"passes", "xdsl"}
+    typed = tmp_path / "typed.py"
+    typed.write_text("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from meshc.importers.stablehlo import Importer\n")
+    assert "meshc.importers.stablehlo" in _imports("meshc.importers.typed", typed)
     inner = tmp_path / "inner.py"
     inner.write_text("import numpy\n\ndef f():\n    from meshc.layout import mesh\n    import matplotlib\n"
                      "    return mesh\n")
     assert _function_imports(inner) == [(4, "meshc.layout")]
+    private = tmp_path / "private.py"
+    private.write_text("from meshc.layout.mesh import _x\nfrom meshc.layout import mesh as m\n\n"
+                       "def f(imp, spec):\n    m._y()\n    imp._located(1)\n    self._own = spec._check_shape\n")
+    found = _private_uses(private, {"_located": {"meshc.importers.stablehlo"}, "_check_shape": {"meshc.layout.mesh"},
+                                    "_own": {"meshc.other"}})
+    assert found == [(1, "_x from meshc.layout.mesh"), (5, "m._y"), (6, "imp._located"), (7, "spec._check_shape")]
+
+
+def _defined_privates(path: Path) -> set[str]:
+    """Private names a file defines: its functions, classes, assigned names and attributes."""
+    out: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            out.add(node.name)
+        elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            out.add(node.id)
+        elif isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store):
+            out.add(node.attr)
+        elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
+            out.add(node.target.id)
+    return {n for n in out if n.startswith("_") and not n.startswith("__")}
+
+
+def _private_uses(path: Path, defined_elsewhere: dict[str, set[str]]) -> list[tuple[int, str]]:
+    """(line, what) of each use in `path` of a private name of another meshc module: imported from
+    it, read off an imported module, or read off an object when only other modules define it."""
+    tree = ast.parse(path.read_text(), str(path))
+    own = _defined_privates(path)
+    modules: set[str] = set()
+    out: list[tuple[int, str]] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("meshc"):
+            for a in node.names:
+                if a.name.startswith("_") and not a.name.startswith("__"):
+                    out.append((node.lineno, f"{a.name} from {node.module}"))
+                modules.add(a.asname or a.name)
+        elif isinstance(node, ast.Import):
+            modules.update(a.asname or a.name.split(".")[0] for a in node.names if a.name.startswith("meshc"))
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)):
+            continue
+        name, owner = node.attr, node.value.id
+        if not name.startswith("_") or name.startswith("__") or owner in ("self", "cls"):
+            continue
+        if owner in modules or (name not in own and name in defined_elsewhere):
+            out.append((node.lineno, f"{owner}.{name}"))
+    return sorted(out)
+
+
+def test_no_module_uses_another_modules_private_names():
+    defined = {m: _defined_privates(p) for m, p in MODULES.items()}
+    by_name: dict[str, set[str]] = {}
+    for m, names in defined.items():
+        for n in names:
+            by_name.setdefault(n, set()).add(m)
+    bad = []
+    for m, p in MODULES.items():
+        elsewhere = {n: ms - {m} for n, ms in by_name.items() if ms - {m}}
+        bad += [f"{p.relative_to(ROOT)}:{line}: {what}" for line, what in _private_uses(p, elsewhere)]
+    assert not bad, "private names used across modules (make them public where they are shared):\n" + "\n".join(bad)
 
 
 def test_import_names_are_paths():

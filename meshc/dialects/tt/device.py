@@ -16,12 +16,12 @@ from meshc.dialects.syntax import AngleBody, verified
 from meshc.dialects.tt.grid import GridAttr
 from meshc.dialects.tt.model_cache import cached_model
 from meshc.dialects.tt.parsing import (
-    _ints,
-    _parse_dims,
-    _parse_int_list,
-    _parse_key,
-    _print_int_list,
-    _vals,
+    int_array,
+    parse_dims,
+    parse_int_list,
+    parse_key,
+    print_int_list,
+    array_ints,
 )
 from meshc.layout.device import Device
 from meshc.layout.errors import LayoutError
@@ -46,7 +46,7 @@ class DeviceAttr(ParametrizedAttribute):
     chip_ids: ArrayAttr[IntAttr]
 
     def __init__(self, worker_grid: GridAttr, mesh_shape: Sequence[int], chip_ids: Sequence[int]):
-        super().__init__(worker_grid, _ints(mesh_shape), _ints(chip_ids))
+        super().__init__(worker_grid, int_array(mesh_shape), int_array(chip_ids))
 
     @classmethod
     def from_model(cls, device: Device) -> "DeviceAttr":
@@ -60,7 +60,7 @@ class DeviceAttr(ParametrizedAttribute):
         if m is None:
             raise VerifyException("the workerGrid of a device needs a map from the logical grid to "
                                   "(chip index, y, x), e.g. #tt.grid<8x8, (d0, d1) -> (0, d0, d1)>")
-        return Device(self.worker_grid.grid_shape, m, _vals(self.mesh_shape), _vals(self.chip_ids))
+        return Device(self.worker_grid.grid_shape, m, array_ints(self.mesh_shape), array_ints(self.chip_ids))
 
     def verify(self) -> None:
         dev = self.model()
@@ -70,24 +70,24 @@ class DeviceAttr(ParametrizedAttribute):
     @classmethod
     def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
         with parser.in_angle_brackets():
-            _parse_key(parser, "workerGrid")
+            parse_key(parser, "workerGrid")
             at = parser.pos
             grid = parser.parse_attribute()
             if not isinstance(grid, GridAttr):
                 parser.raise_error("workerGrid must be a #tt.grid<...>", at, parser.pos)
             parser.parse_punctuation(",")
-            _parse_key(parser, "meshShape")
-            mesh = _parse_dims(parser, "a mesh shape")
+            parse_key(parser, "meshShape")
+            mesh = parse_dims(parser, "a mesh shape")
             parser.parse_punctuation(",")
-            _parse_key(parser, "chipIds")
-            ids = _parse_int_list(parser)
-        return (grid, _ints(mesh), _ints(ids))
+            parse_key(parser, "chipIds")
+            ids = parse_int_list(parser)
+        return (grid, int_array(mesh), int_array(ids))
 
     def print_parameters(self, printer: Printer) -> None:
         printer.print_string("<workerGrid = ")
         printer.print_attribute(self.worker_grid)
-        printer.print_string(f", meshShape = {fmt_shape(_vals(self.mesh_shape))}, chipIds = ")
-        _print_int_list(printer, _vals(self.chip_ids))
+        printer.print_string(f", meshShape = {fmt_shape(array_ints(self.mesh_shape))}, chipIds = ")
+        print_int_list(printer, array_ints(self.chip_ids))
         printer.print_string(">")
 
 
@@ -132,14 +132,14 @@ class ChipDescAttr(ParametrizedAttribute):
     dram_bank_size: IntAttr
 
     def __init__(self, arch: str, grid: Sequence[int], l1_size: int, dram_banks: int, dram_bank_size: int):
-        super().__init__(ArchAttr(arch), _ints(grid), IntAttr(l1_size), IntAttr(dram_banks), IntAttr(dram_bank_size))
+        super().__init__(ArchAttr(arch), int_array(grid), IntAttr(l1_size), IntAttr(dram_banks), IntAttr(dram_bank_size))
 
     @property
     def arch_name(self) -> str:
         return self.arch.data
 
     def verify(self) -> None:
-        g = _vals(self.grid)
+        g = array_ints(self.grid)
         if len(g) != 2 or any(v <= 0 for v in g):
             raise VerifyException(f"a chip's grid must be 2-d with positive sizes, got {fmt_shape(g)}")
         for key, v in (("l1Size", self.l1_size), ("dramBanks", self.dram_banks), ("dramBankSize", self.dram_bank_size)):
@@ -147,7 +147,7 @@ class ChipDescAttr(ParametrizedAttribute):
                 raise VerifyException(f"{key} must be positive, got {v.data}")
 
     def model(self, coord: Sequence[int]) -> ChipDesc:
-        g = _vals(self.grid)
+        g = array_ints(self.grid)
         return ChipDesc(self.arch_name, (g[0], g[1]), self.l1_size.data, self.dram_banks.data,
                         self.dram_bank_size.data, tuple(coord))
 
@@ -158,21 +158,21 @@ class ChipDescAttr(ParametrizedAttribute):
     @classmethod
     def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
         with parser.in_angle_brackets():
-            _parse_key(parser, "arch")
+            parse_key(parser, "arch")
             arch = _parse_arch(parser, " (an architecture: grayskull, wormhole_b0 or blackhole)")
             parser.parse_punctuation(",")
-            _parse_key(parser, "grid")
-            grid = _parse_dims(parser, "a chip grid")
+            parse_key(parser, "grid")
+            grid = parse_dims(parser, "a chip grid")
             values = []
             for key in ("l1Size", "dramBanks", "dramBankSize"):
                 parser.parse_punctuation(",")
-                _parse_key(parser, key)
+                parse_key(parser, key)
                 values.append(IntAttr(parser.parse_integer(allow_boolean=False, allow_negative=False)))
-        return (ArchAttr(arch), _ints(grid), *values)
+        return (ArchAttr(arch), int_array(grid), *values)
 
     def print_parameters(self, printer: Printer) -> None:
         printer.print_string(
-            f"<arch = {self.arch_name}, grid = {fmt_shape(_vals(self.grid))}, l1Size = {self.l1_size.data}, "
+            f"<arch = {self.arch_name}, grid = {fmt_shape(array_ints(self.grid))}, l1Size = {self.l1_size.data}, "
             f"dramBanks = {self.dram_banks.data}, dramBankSize = {self.dram_bank_size.data}>")
 
 
@@ -203,17 +203,17 @@ class SystemDescAttr(ParametrizedAttribute):
                 kinds.append(a)
             indices.append(kinds.index(a))
         return cls(
-            _ints(sysdesc.mesh_shape),
+            int_array(sysdesc.mesh_shape),
             ArrayAttr(kinds),
-            _ints(indices),
-            ArrayAttr([_ints(c.coord) for c in sysdesc.chips]),
-            ArrayAttr([_ints(link) for link in sysdesc.links]),
+            int_array(indices),
+            ArrayAttr([int_array(c.coord) for c in sysdesc.chips]),
+            ArrayAttr([int_array(link) for link in sysdesc.links]),
         )
 
     def model(self) -> SystemDesc:
         kinds = list(self.chip_descs.data)
-        idx = _vals(self.chip_desc_indices)
-        coords = [_vals(c) for c in self.chip_coords.data]
+        idx = array_ints(self.chip_desc_indices)
+        coords = [array_ints(c) for c in self.chip_coords.data]
         if len(idx) != len(coords):
             raise VerifyException(f"chipDescIndices has {len(idx)} entries but chipCoords has {len(coords)}; "
                                   "both list one entry per chip")
@@ -222,12 +222,12 @@ class SystemDescAttr(ParametrizedAttribute):
                 raise VerifyException(f"chip {i} refers to chipDescs[{k}], but there are {len(kinds)} chip descs")
         links = []
         for link in self.links.data:
-            pair = _vals(link)
+            pair = array_ints(link)
             if len(pair) != 2:
                 raise VerifyException(f"an ethernet link joins two chips, got [{', '.join(map(str, pair))}]")
             links.append((min(pair), max(pair)))
         chips = tuple(kinds[k].model(c) for k, c in zip(idx, coords))
-        return verified(lambda: with_named_facts(SystemDesc(chips, tuple(links), _vals(self.mesh_shape))))
+        return verified(lambda: with_named_facts(SystemDesc(chips, tuple(links), array_ints(self.mesh_shape))))
 
     def verify(self) -> None:
         self.model()
@@ -244,12 +244,12 @@ class SystemDescAttr(ParametrizedAttribute):
                     parser.raise_error(str(e), at, parser.pos)
                 return cls.from_model(s).parameters
             if named is None:
-                _parse_key(parser, "meshShape")
+                parse_key(parser, "meshShape")
             else:
                 parser.parse_punctuation("=")
-            mesh = _parse_dims(parser, "a chip mesh shape")
+            mesh = parse_dims(parser, "a chip mesh shape")
             parser.parse_punctuation(",")
-            _parse_key(parser, "chipDescs")
+            parse_key(parser, "chipDescs")
 
             def chip_desc() -> ChipDescAttr:
                 p = parser.pos
@@ -260,25 +260,25 @@ class SystemDescAttr(ParametrizedAttribute):
 
             kinds = parser.parse_comma_separated_list(parser.Delimiter.SQUARE, chip_desc)
             parser.parse_punctuation(",")
-            _parse_key(parser, "chipDescIndices")
-            idx = _parse_int_list(parser)
+            parse_key(parser, "chipDescIndices")
+            idx = parse_int_list(parser)
             parser.parse_punctuation(",")
-            _parse_key(parser, "chipCoords")
-            coords = parser.parse_comma_separated_list(parser.Delimiter.SQUARE, lambda: _ints(_parse_int_list(parser)))
+            parse_key(parser, "chipCoords")
+            coords = parser.parse_comma_separated_list(parser.Delimiter.SQUARE, lambda: int_array(parse_int_list(parser)))
             parser.parse_punctuation(",")
-            _parse_key(parser, "links")
-            links = parser.parse_comma_separated_list(parser.Delimiter.SQUARE, lambda: _ints(_parse_int_list(parser)))
-        return (_ints(mesh), ArrayAttr(kinds), _ints(idx), ArrayAttr(coords), ArrayAttr(links))
+            parse_key(parser, "links")
+            links = parser.parse_comma_separated_list(parser.Delimiter.SQUARE, lambda: int_array(parse_int_list(parser)))
+        return (int_array(mesh), ArrayAttr(kinds), int_array(idx), ArrayAttr(coords), ArrayAttr(links))
 
     def print_parameters(self, printer: Printer) -> None:
-        printer.print_string(f"<meshShape = {fmt_shape(_vals(self.mesh_shape))}, chipDescs = [")
+        printer.print_string(f"<meshShape = {fmt_shape(array_ints(self.mesh_shape))}, chipDescs = [")
         for i, k in enumerate(self.chip_descs.data):
             if i:
                 printer.print_string(", ")
             printer.print_attribute(k)
         printer.print_string("], chipDescIndices = ")
-        _print_int_list(printer, _vals(self.chip_desc_indices))
+        print_int_list(printer, array_ints(self.chip_desc_indices))
         printer.print_string(", chipCoords = [" + ", ".join(
-            "[" + ", ".join(map(str, _vals(c))) + "]" for c in self.chip_coords.data) + "]")
+            "[" + ", ".join(map(str, array_ints(c))) + "]" for c in self.chip_coords.data) + "]")
         printer.print_string(", links = [" + ", ".join(
-            "[" + ", ".join(map(str, _vals(c))) + "]" for c in self.links.data) + "]>")
+            "[" + ", ".join(map(str, array_ints(c))) + "]" for c in self.links.data) + "]>")

@@ -12,7 +12,7 @@ from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 
 from meshc.dialects.syntax import AngleBody
-from meshc.dialects.tt.parsing import _ints, _parse_affine_map, _parse_dims, _vals
+from meshc.dialects.tt.parsing import int_array, parse_affine_map, parse_dims, array_ints
 from meshc.layout.affine import AffineMap, parse_map
 from meshc.layout.shapes import fmt_shape
 
@@ -25,7 +25,7 @@ class MapAttr(AngleBody, Data[AffineMap]):
 
     @classmethod
     def parse_body(cls, parser: AttrParser) -> AffineMap:
-        return _parse_affine_map(parser)
+        return parse_affine_map(parser)
 
 
 @irdl_attr_definition
@@ -39,11 +39,11 @@ class GridAttr(ParametrizedAttribute):
 
     def __init__(self, shape: Sequence[int], mapping: "AffineMap | str | None" = None):
         m = NoneAttr() if mapping is None else MapAttr(parse_map(mapping) if isinstance(mapping, str) else mapping)
-        super().__init__(_ints(shape), m)
+        super().__init__(int_array(shape), m)
 
     @property
     def grid_shape(self) -> tuple[int, ...]:
-        return _vals(self.shape)
+        return array_ints(self.shape)
 
     @property
     def affine_map(self) -> AffineMap | None:
@@ -62,11 +62,11 @@ class GridAttr(ParametrizedAttribute):
     @classmethod
     def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
         with parser.in_angle_brackets():
-            shape = _parse_dims(parser, "a grid shape")
+            shape = parse_dims(parser, "a grid shape")
             mapping: Attribute = NoneAttr()
             if parser.parse_optional_punctuation(",") is not None:
-                mapping = MapAttr(_parse_affine_map(parser))
-        return (_ints(shape), mapping)
+                mapping = MapAttr(parse_affine_map(parser))
+        return (int_array(shape), mapping)
 
     def print_parameters(self, printer: Printer) -> None:
         printer.print_string(f"<{self._body()}>")

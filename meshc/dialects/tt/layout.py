@@ -31,7 +31,7 @@ from meshc.dialects.tt.enums import (
     OOBValAttr,
 )
 from meshc.dialects.tt.grid import GridAttr, MapAttr
-from meshc.dialects.tt.parsing import _ints, _parse_affine_map, _parse_dims, _vals
+from meshc.dialects.tt.parsing import int_array, parse_affine_map, parse_dims, array_ints
 from meshc.dialects.tt.model_cache import cached_model
 from meshc.layout.dtypes import DataType, get_dtype
 from meshc.layout.errors import LayoutError
@@ -49,10 +49,10 @@ class TileType(ParametrizedAttribute, TypeAttribute):
     data_type: DataTypeAttr
 
     def __init__(self, shape: Sequence[int], dtype: "str | DataType"):
-        super().__init__(_ints(shape), DataTypeAttr.from_model(dtype))
+        super().__init__(int_array(shape), DataTypeAttr.from_model(dtype))
 
     def model(self) -> Tile:
-        s = _vals(self.shape)
+        s = array_ints(self.shape)
         if len(s) != 2:
             raise VerifyException(f"a tile is 2-d, got {fmt_shape(s)}")
         return verified(lambda: Tile((s[0], s[1]), self.data_type.model()))
@@ -67,13 +67,13 @@ class TileType(ParametrizedAttribute, TypeAttribute):
     @classmethod
     def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
         with parser.in_angle_brackets():
-            shape = _parse_dims(parser, "a tile shape")
+            shape = parse_dims(parser, "a tile shape")
             parser.parse_punctuation(",")
             dtype = parser.parse_str_enum(DataTypeEnum)
-        return (_ints(shape), DataTypeAttr(dtype))
+        return (int_array(shape), DataTypeAttr(dtype))
 
     def print_parameters(self, printer: Printer) -> None:
-        printer.print_string(f"<{fmt_shape(_vals(self.shape))}, {self.data_type.data.value}>")
+        printer.print_string(f"<{fmt_shape(array_ints(self.shape))}, {self.data_type.data.value}>")
 
 
 @irdl_attr_definition
@@ -134,7 +134,7 @@ class MetalLayoutAttr(ParametrizedAttribute):
     @classmethod
     def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
         with parser.in_angle_brackets():
-            linear = MapAttr(_parse_affine_map(parser))
+            linear = MapAttr(parse_affine_map(parser))
             parser.parse_punctuation(",")
             oob = OOBValAttr(parser.parse_str_enum(OOBVal))
             parser.parse_punctuation(",")

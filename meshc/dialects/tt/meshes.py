@@ -23,7 +23,7 @@ from meshc.dialects.checkers import register_op_checker
 
 from meshc.errors import LocatedError
 from meshc.dialects.tt.device import DeviceAttr
-from meshc.dialects.tt.parsing import _ints, _parse_dims, _vals
+from meshc.dialects.tt.parsing import int_array, parse_dims, array_ints
 from meshc.layout.shapes import fmt_shape as _shape_text
 
 MESHES_ATTR = "tt.meshes"
@@ -39,11 +39,11 @@ class MeshesAttr(ParametrizedAttribute):
     shapes: ArrayAttr[ArrayAttr[IntAttr]]
 
     def __init__(self, meshes: Sequence[tuple[str, Sequence[int]]]):
-        super().__init__(ArrayAttr([StringAttr(n) for n, _ in meshes]), ArrayAttr([_ints(s) for _, s in meshes]))
+        super().__init__(ArrayAttr([StringAttr(n) for n, _ in meshes]), ArrayAttr([int_array(s) for _, s in meshes]))
 
     @property
     def meshes(self) -> list[tuple[str, tuple[int, ...]]]:
-        return [(n.data, _vals(s)) for n, s in zip(self.names.data, self.shapes.data)]
+        return [(n.data, array_ints(s)) for n, s in zip(self.names.data, self.shapes.data)]
 
     def verify(self) -> None:
         names = [n for n, _ in self.meshes]
@@ -59,11 +59,11 @@ class MeshesAttr(ParametrizedAttribute):
             with parser.in_angle_brackets():
                 name = parser.parse_str_literal(" (a mesh's name, as in <\"mesh\" = 1x2>)")
                 parser.parse_punctuation("=")
-                return name, _parse_dims(parser, "a mesh shape")
+                return name, parse_dims(parser, "a mesh shape")
 
         with parser.in_angle_brackets():
             meshes = parser.parse_comma_separated_list(parser.Delimiter.SQUARE, one)
-        return (ArrayAttr([StringAttr(n) for n, _ in meshes]), ArrayAttr([_ints(s) for _, s in meshes]))
+        return (ArrayAttr([StringAttr(n) for n, _ in meshes]), ArrayAttr([int_array(s) for _, s in meshes]))
 
     def print_parameters(self, printer: Printer) -> None:
         body = ", ".join(f'<"{n}" = {_shape_text(s)}>' for n, s in self.meshes)

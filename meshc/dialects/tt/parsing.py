@@ -11,16 +11,16 @@ from xdsl.printer import Printer
 from meshc.layout.affine import AffineMap, AffineParseError, map_text_end, parse_map
 
 
-def _ints(values: Sequence[int]) -> ArrayAttr[IntAttr]:
+def int_array(values: Sequence[int]) -> ArrayAttr[IntAttr]:
     return ArrayAttr([IntAttr(int(v)) for v in values])
 
 
-def _vals(arr: ArrayAttr[IntAttr]) -> tuple[int, ...]:
+def array_ints(arr: ArrayAttr[IntAttr]) -> tuple[int, ...]:
     return tuple(a.data for a in arr.data)
 
 
 
-def _parse_affine_map(parser: AttrParser) -> AffineMap:
+def parse_affine_map(parser: AttrParser) -> AffineMap:
     """An affine map in MLIR syntax, read from the source text by meshc.layout.affine."""
     start = parser.pos
     text = parser.lexer.input.content
@@ -35,7 +35,7 @@ def _parse_affine_map(parser: AttrParser) -> AffineMap:
     return m
 
 
-def _parse_dims(parser: AttrParser, what: str) -> list[int]:
+def parse_dims(parser: AttrParser, what: str) -> list[int]:
     at = parser.pos
     dims = parser.parse_dimension_list()
     if not dims:
@@ -45,14 +45,14 @@ def _parse_dims(parser: AttrParser, what: str) -> list[int]:
     return dims
 
 
-def _parse_key(parser: AttrParser, key: str) -> None:
+def parse_key(parser: AttrParser, key: str) -> None:
     parser.parse_keyword(key, f" (the next field of the attribute is '{key} = ...')")
     parser.parse_punctuation("=")
 
 
-def _parse_int_list(parser: AttrParser) -> list[int]:
+def parse_int_list(parser: AttrParser) -> list[int]:
     return parser.parse_comma_separated_list(parser.Delimiter.SQUARE, parser.parse_integer)
 
 
-def _print_int_list(printer: Printer, values: Sequence[int]) -> None:
+def print_int_list(printer: Printer, values: Sequence[int]) -> None:
     printer.print_string("[" + ", ".join(str(v) for v in values) + "]")

@@ -14,18 +14,39 @@ from xdsl.utils.exceptions import VerifyException
 from meshc.dialects import shape_rules as rules
 from meshc.dialects.tt.module import mesh_shape_of
 from meshc.layout.collectives import Collective, CollectiveArgs
+from meshc.layout.mesh import ShardingSpec, spec_from_shard_dims
 
 
 # ----------------------------------------------------------------------------- helpers
 
 def tensor_shape(value: SSAValue | Attribute) -> tuple[int, ...]:
-    """The static shape of a tensor value; a dynamic dim is a verifier error."""
+    """The static shape of a tensor value or type (a ttmetal mesh buffer's too): the one place
+    meshc reads it. A dynamic dim, or a value that has no shape, is a verifier error."""
     t = value.type if isinstance(value, SSAValue) else value
-    assert isinstance(t, TensorType)
-    shape = tuple(t.get_shape())
+    get_shape = getattr(t, "get_shape", None)
+    if get_shape is None:
+        raise VerifyException(f"expected a tensor, got {t}")
+    shape = tuple(int(n) for n in get_shape())
     if any(n < 0 for n in shape):
         raise VerifyException(f"{t} has a dynamic dim; meshc places static shapes only")
     return shape
+
+
+class HostTransfer:
+    """An op that moves a host tensor to or from the mesh by `shard_dims` (per mesh axis, the
+    tensor dim it splits, or -1): `ttir.mesh_shard`, and the transfers of ttnn and ttmetal.
+    `sharding` is the one reading of `shard_dims` as a ShardingSpec (the currency every layer
+    after the parser computes with)."""
+
+    def host_shape(self) -> tuple[int, ...]:
+        """The shape of the host (whole) tensor."""
+        raise NotImplementedError
+
+    def sharding(self, mesh_shape=None) -> ShardingSpec:
+        """How the host tensor spreads over `mesh_shape` (default: the module's mesh, else one device)."""
+        if mesh_shape is None:
+            mesh_shape = mesh_shape_of(self) or (1,)  # type: ignore[arg-type]
+        return spec_from_shard_dims(rules.ints_of(self.shard_dims), len(self.host_shape()), mesh_shape)  # type: ignore[attr-defined]
 
 
 def int_value(attr: Attribute | None, default: int | None = None) -> int | None:
@@ -46,18 +67,12 @@ def check_attr_name(op: Operation, field: str, expected: str) -> None:
         raise VerifyException(f"{field} must be a #{expected} attribute, got {attr}")
 
 
-def check_form(form: str) -> None:
-    """The `form` of a host <-> mesh transfer (ttnn, ttmetal): TT-Mesh's 2D or ND sharding."""
-    if form not in ("2d", "nd"):
-        raise VerifyException(f"form must be \"2d\" or \"nd\", got \"{form}\"")
-
-
-def _check_same_shape(what: str, got: tuple[int, ...], expected: tuple[int, ...]) -> None:
+def check_same_shape(what: str, got: tuple[int, ...], expected: tuple[int, ...]) -> None:
     if got != expected:
         raise VerifyException(f"{what} {rules.fmt(got)} does not match the expected shape {rules.fmt(expected)}")
 
 
-def _check_same_element_type(operand: SSAValue, result: SSAValue, advice: str = "") -> None:
+def check_same_element_type(operand: SSAValue, result: SSAValue, advice: str = "") -> None:
     a, b = operand.type, result.type
     assert isinstance(a, TensorType) and isinstance(b, TensorType)
     if a.element_type != b.element_type:
@@ -74,7 +89,7 @@ class TTIROpBase(IRDLOperation):
         return tensor_shape(self.results[0])
 
     def expect_result(self, expected: tuple[int, ...]) -> None:
-        _check_same_shape("result shape", self.result_shape(), expected)
+        check_same_shape("result shape", self.result_shape(), expected)
 
 
 class ElementwiseUnaryBase(TTIROpBase):
@@ -91,7 +106,7 @@ class ElementwiseUnaryBase(TTIROpBase):
     def verify_(self) -> None:
         self.expect_result(tensor_shape(self.input))
         if self.SAME_ELEMENT_TYPE:
-            _check_same_element_type(self.input, self.result)
+            check_same_element_type(self.input, self.result)
 
 
 class ElementwiseBinaryBase(TTIROpBase):

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from xdsl.dialects.builtin import AnyTensorTypeConstr, DenseArrayBase, DenseIntOrFPElementsAttr, IntegerAttr
+from xdsl.dialects.builtin import AnyTensorTypeConstr, DenseArrayBase, DenseIntOrFPElementsAttr, IntegerAttr, i64
+from xdsl.ir import Attribute, SSAValue
 from xdsl.irdl import IRDLOperation, attr_def, irdl_op_definition, operand_def, result_def
 from xdsl.utils.exceptions import VerifyException
 
@@ -14,13 +15,16 @@ from meshc.layout.collectives import COLLECTIVES
 from meshc.dialects.ttir.attributes import ReduceTypeAttr, ShardDirectionAttr, ShardTypeAttr
 from meshc.dialects.ttir.base import (
     CollectiveBase,
+    HostTransfer,
     TTIROpBase,
-    _check_same_shape,
+    check_same_shape,
     int_value,
     mesh_shape_of,
     tensor_shape,
 )
-from meshc.layout.mesh import dims_from_shard_dims
+from meshc.layout.mesh import ShardingSpec, shard_dims_of
+from meshc.layout.mesh_mappers import as_mesh
+from meshc.layout.sharding_rules import replicated
 from meshc.layout.shapes import fmt_shape
 
 
@@ -28,7 +32,7 @@ from meshc.layout.shapes import fmt_shape
 
 
 @irdl_op_definition
-class MeshShardOp(TTIROpBase):
+class MeshShardOp(HostTransfer, TTIROpBase):
     """Host tensor <-> per-device pieces over the module's mesh (SPMD entry and exit).
 
     `shard_dims[a]` is the tensor dim mesh axis `a` splits (-1: none); `shard_shape[d]` is the
@@ -61,18 +65,33 @@ class MeshShardOp(TTIROpBase):
     def is_identity(self) -> bool:
         return self.shard_type.data == "identity"
 
-    def mesh_shard_dims(self, mesh_rank: int) -> list[int]:
-        """`shard_dims` with one entry per mesh axis: a replicate mesh_shard may write a single -1
-        for the whole mesh, as tt-mlir does (`shard_dims = array<i64: -1>`); identity splits nothing."""
-        if self.is_replicate or self.is_identity:
-            return [-1] * mesh_rank
-        return list(rules.ints_of(self.shard_dims))
+    @staticmethod
+    def spec_attributes(spec: ShardingSpec, to_device: bool) -> dict[str, Attribute]:
+        """The attributes of the mesh_shard that moves a host tensor onto the mesh as `spec` says
+        (`to_device`), or assembles it from there; LayoutError when shard_dims cannot state `spec`
+        (meshc.layout.mesh.shard_dims_of)."""
+        return {
+            "shard_type": ShardTypeAttr("devices" if any(spec.dims) else "replicate"),
+            "shard_direction": ShardDirectionAttr("full_to_shard" if to_device else "shard_to_full"),
+            "shard_shape": DenseArrayBase.from_list(i64, [spec.num_pieces(d) for d in range(spec.rank)]),
+            "shard_dims": DenseArrayBase.from_list(i64, list(shard_dims_of(spec))),
+        }
 
-    def spec_dims(self) -> tuple[tuple[int, ...], ...]:
-        """Per tensor dim, the mesh axes splitting it (major first): a ShardingSpec's `dims`."""
-        rank = len(tensor_shape(self.input))
-        dims = rules.ints_of(self.shard_dims)
-        return dims_from_shard_dims(() if self.is_replicate or self.is_identity else dims, rank)
+    @classmethod
+    def from_spec(cls, value: SSAValue, spec: ShardingSpec, to_device: bool, result_type: Attribute) -> "MeshShardOp":
+        """The mesh_shard of `value` with `spec_attributes(spec, to_device)`, of `result_type`."""
+        return cls.create(operands=[value], result_types=[result_type], attributes=cls.spec_attributes(spec, to_device))
+
+    def host_shape(self) -> tuple[int, ...]:
+        return tensor_shape(self.input) if self.is_full_to_shard else self.result_shape()
+
+    def sharding(self, mesh_shape=None) -> ShardingSpec:
+        """As HostTransfer.sharding; replicate and identity split nothing (tt-mlir writes a single -1
+        for the whole mesh there: `shard_dims = array<i64: -1>`)."""
+        if self.is_replicate or self.is_identity:
+            mesh = mesh_shape if mesh_shape is not None else mesh_shape_of(self) or (1,)
+            return replicated(as_mesh(mesh), len(self.host_shape()))
+        return super().sharding(mesh_shape)
 
     def verify_(self) -> None:
         if self.shard_type.data == "maximal":
@@ -97,7 +116,7 @@ class MeshShardOp(TTIROpBase):
         if self.is_full_to_shard:
             self.expect_result(expected_local)
         else:
-            _check_same_shape("operand shape", local, expected_local)
+            check_same_shape("operand shape", local, expected_local)
 
 
 class AllGatherBase(CollectiveBase):

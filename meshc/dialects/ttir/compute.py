@@ -33,8 +33,8 @@ from meshc.dialects.ttir.base import (
     ElementwiseUnaryBase,
     ReductionBase,
     TTIROpBase,
-    _check_same_element_type,
-    _check_same_shape,
+    check_same_element_type,
+    check_same_shape,
     bool_value,
     int_value,
     tensor_shape,
@@ -222,7 +222,7 @@ class ReshapeBase(TTIROpBase):
     def verify_(self) -> None:
         rules.check_reshape(tensor_shape(self.input), self.result_shape())
         if self.shape is not None:
-            _check_same_shape("result shape", self.result_shape(), tuple(rules.ints_of(self.shape)))
+            check_same_shape("result shape", self.result_shape(), tuple(rules.ints_of(self.shape)))
 
 
 @irdl_op_definition
@@ -347,7 +347,7 @@ class ConstantBase(TTIROpBase):
         vt = self.value.type
         rt = self.result.type
         assert isinstance(rt, TensorType)
-        _check_same_shape("value shape", tuple(vt.get_shape()), self.result_shape())
+        check_same_shape("value shape", tuple(vt.get_shape()), self.result_shape())
         if vt.get_element_type() != rt.element_type:
             raise VerifyException(
                 f"value element type {vt.get_element_type()} differs from the result's {rt.element_type}"
@@ -371,4 +371,4 @@ class ToLayoutOp(TTIROpBase):
 
     def verify_(self) -> None:
         self.expect_result(tensor_shape(self.input))
-        _check_same_element_type(self.input, self.result, "; use ttir.typecast to change it")
+        check_same_element_type(self.input, self.result, "; use ttir.typecast to change it")

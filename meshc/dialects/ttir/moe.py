@@ -11,7 +11,7 @@ from xdsl.traits import NoMemoryEffect
 from xdsl.utils.exceptions import VerifyException
 
 from meshc.dialects import shape_rules as rules
-from meshc.dialects.ttir.base import TTIROpBase, _check_same_shape, int_value, tensor_shape
+from meshc.dialects.ttir.base import TTIROpBase, check_same_shape, int_value, tensor_shape
 
 
 def _int_tensor(value: SSAValue | Attribute, what: str) -> None:
@@ -43,8 +43,8 @@ class MoeRouteBase(TTIROpBase):
         if not 1 <= k <= shape[-1]:
             raise VerifyException(f"k = {k} must lie in [1, {shape[-1]}] (the number of experts)")
         want = shape[:-1] + (k,)
-        _check_same_shape("expert ids shape", tensor_shape(self.experts), want)
-        _check_same_shape("weights shape", tensor_shape(self.weights), want)
+        check_same_shape("expert ids shape", tensor_shape(self.experts), want)
+        check_same_shape("weights shape", tensor_shape(self.weights), want)
         _int_tensor(self.experts, "expert ids")
 
 
@@ -80,7 +80,7 @@ class MoeDispatchBase(TTIROpBase):
             raise VerifyException(f"dispatched model dim {m} differs from the tokens' {tok[2]}")
         if ex[2] > e:
             raise VerifyException(f"{ex[2]} choices a token but only {e} experts")
-        _check_same_shape("slots shape", tensor_shape(self.slots), ex)
+        check_same_shape("slots shape", tensor_shape(self.slots), ex)
 
 
 @irdl_op_definition
@@ -105,8 +105,8 @@ class MoeCombineBase(TTIROpBase):
         _need_rank(ex, 3, "expert ids", "[B, S, k]")
         _int_tensor(self.experts, "expert ids")
         _int_tensor(self.slots, "slots")
-        _check_same_shape("weights shape", tensor_shape(self.weights), ex)
-        _check_same_shape("slots shape", tensor_shape(self.slots), ex)
+        check_same_shape("weights shape", tensor_shape(self.weights), ex)
+        check_same_shape("slots shape", tensor_shape(self.slots), ex)
         if out[1] < 1 or ex[0] % out[1]:
             raise VerifyException(f"the batch ({ex[0]}) does not split into G = {out[1]} DP groups")
         self.expect_result((ex[0], ex[1], out[3]))

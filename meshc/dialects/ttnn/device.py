@@ -1,5 +1,5 @@
 """ttnn device and transfer ops: the mesh device, host <-> mesh transfers (distribute /
-aggregate with the mapper and its ShardedBufferConfig), and layout / memory-config changes."""
+aggregate by their shard_dims and ShardedBufferConfig), and layout / memory-config changes."""
 
 from __future__ import annotations
 
@@ -52,33 +52,33 @@ class GetDeviceOp(ttir.TTIROpBase):
             )
 
 
-class _DistributionBase(ttir.TTIROpBase):
+class _DistributionBase(ttir.HostTransfer, ttir.TTIROpBase):
     """Host tensor <-> per-device pieces, as ttir.mesh_shard but carrying TTNN's description.
 
-    `shard_dims` (per mesh axis, the tensor dim it splits or -1) is the placement; `mapper` is
-    the TTNN mesh mapper that expresses it and `config` the TT-Mesh ShardedBufferConfig it
-    lowers to, in the `form` "2d" (faithful to the TT-Mesh sharding spec's 2D infra) or "nd".
+    `shard_dims` (per mesh axis, the tensor dim it splits or -1) is the placement, the one source
+    the op states; `config` is the TT-Mesh ShardedBufferConfig the simulator executes (2D, as the
+    TT-Mesh sharding spec's 2D infra, or ND: its class says which), which must give every device
+    the block `shard_dims` give it. Without a `config`, the one `shard_dims` lower to is executed.
     """
 
     input = operand_def(AnyTensorTypeConstr)
     result = result_def(AnyTensorTypeConstr)
     shard_dims = attr_def(DenseArrayBase)
-    form = attr_def(StringAttr)
-    mapper = opt_attr_def(Attribute)
     config = opt_attr_def(Attribute)
     memory_config = opt_attr_def(Attribute)
     FULL_IS_INPUT: ClassVar[bool] = True
 
+    def host_shape(self) -> tuple[int, ...]:
+        return ttir.tensor_shape(self.input) if self.FULL_IS_INPUT else self.result_shape()
+
     def pieces(self) -> tuple[int, ...]:
-        full = ttir.tensor_shape(self.input) if self.FULL_IS_INPUT else self.result_shape()
-        return rules.mesh_pieces(len(full), rules.ints_of(self.shard_dims), ttir.mesh_shape_of(self))
+        return rules.mesh_pieces(len(self.host_shape()), rules.ints_of(self.shard_dims), ttir.mesh_shape_of(self))
 
     def verify_(self) -> None:
-        ttir.check_form(self.form.data)
-        ttir.check_attr_name(self, "mapper", "ttnn.mesh_mapper")
+        rules.check_transfer_attributes(self)
         ttir.check_attr_name(self, "config", "ttnn.sharded_buffer_config")
         ttir.check_attr_name(self, "memory_config", "ttnn.memory_config")
-        full = ttir.tensor_shape(self.input) if self.FULL_IS_INPUT else self.result_shape()
+        full = self.host_shape()
         local = self.result_shape() if self.FULL_IS_INPUT else ttir.tensor_shape(self.input)
         what = "result" if self.FULL_IS_INPUT else "operand"
         pieces = self.pieces()
@@ -89,7 +89,7 @@ class _DistributionBase(ttir.TTIROpBase):
         expected = rules.local_shape(full, pieces)
         if local != expected:
             raise VerifyException(f"{what} shape {rules.fmt(local)} does not match the per-device shape {rules.fmt(expected)}")
-        rules.check_transfer_config(self, full, local, ttir.mesh_shape_of(self))
+        rules.check_transfer_config(self)
 
 
 @irdl_op_definition

@@ -141,7 +141,7 @@ class ShardedBufferConfigAttr(Data["sb.ShardedBufferConfig | sb.NDShardedBufferC
             gshape = _md_ints(parser)
             _md_key(parser, "orientation")
             at = parser.pos
-            orientation = parser.parse_optional_keyword_in(sb._ORIENTATIONS)
+            orientation = parser.parse_optional_keyword_in(sb.ORIENTATIONS)
             if orientation is None:
                 parser.raise_error("expected orientation row_major or col_major", at)
             return _md_model(parser, start, lambda: sb.ShardedBufferConfig(size, shard, gshape, orientation))

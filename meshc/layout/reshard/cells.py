@@ -21,7 +21,7 @@ from meshc.layout.shapes import ceil_div
 def device_bounds(spec: ShardingSpec, shape: tuple[int, ...]) -> np.ndarray:
     """(devices, rank, 2): per device id and tensor dim the [start, stop) it holds, as
     `spec.local_bounds` gives it (torch.chunk pieces), for all devices at once."""
-    spec._check_shape(shape)
+    spec.check_shape(shape)
     mesh = spec.mesh
     coords = np.indices(mesh.shape).reshape(mesh.rank, -1).T
     out = np.empty((mesh.size, len(shape), 2), dtype=np.int64)

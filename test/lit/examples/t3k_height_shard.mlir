@@ -4,5 +4,5 @@
 // The TT-Mesh sharding spec Example 1, golden: shard (x = 0, y = 96), global (32, 4 * 3 * 32), ROW_MAJOR,
 // size 4 * 3 * 32 * 32 * 4 bytes; each device holds [1, 3, 32, 32].
 // TTNN: #sharded_buffer_config = #ttnn.sharded_buffer_config<global_buffer_size = 49152, shard_shape = [0, 96], global_buffer_shape = [32, 384], orientation = row_major>
-// TTNN: "ttnn.distribute_tensor"(%x, %{{.*}}) {form = "2d", mapper = #ttnn.mesh_mapper<shard_2d, dims = [none, 0]>, config = #sharded_buffer_config{{.*}} -> tensor<1x3x32x32xf32
-// METAL: "ttmetal.enqueue_write_buffer"(%x, %{{.*}}) {shard_dims = array<i64: -1, 0>, form = "2d", config = #sharded_buffer_config}
+// TTNN: "ttnn.distribute_tensor"(%x, %{{.*}}) {shard_dims = array<i64: -1, 0>, config = #sharded_buffer_config{{.*}} -> tensor<1x3x32x32xf32
+// METAL: "ttmetal.enqueue_write_buffer"(%x, %{{.*}}) {shard_dims = array<i64: -1, 0>, config = #sharded_buffer_config}

@@ -17,7 +17,7 @@
 builtin.module attributes {tt.meshes = #tt.meshes<[<"mesh" = 1x2>]>, tt.system_desc = #system_desc, tt.device = #device} {
   func.func @main(%arg0: tensor<64x128xf32>) -> tensor<64x64xf32, #ttnn_layout> {
     %0 = "ttnn.get_device"() {mesh_shape = array<i64: 1, 2>, mesh_offset = array<i64: 0, 0>} : () -> !ttnn.device
-    %1 = "ttnn.distribute_tensor"(%arg0, %0) {form = "2d", mapper = #ttnn.mesh_mapper<shard_2d, dims = [none, 1]>, config = #sharded_buffer_config, shard_dims = array<i64: -1, 1>, memory_config = #ttnn.memory_config<#ttnn.buffer_type<l1>, <block_sharded>, #ttnn.shard_spec<#ttnn.core_range_set<[#ttnn.core_range<(0, 0), (1, 1)>]>, <32x32>, <row_major>>>} : (tensor<64x128xf32>, !ttnn.device) -> tensor<64x64xf32, #ttnn_layout>
+    %1 = "ttnn.distribute_tensor"(%arg0, %0) {shard_dims = array<i64: -1, 1>, config = #sharded_buffer_config, memory_config = #ttnn.memory_config<#ttnn.buffer_type<l1>, <block_sharded>, #ttnn.shard_spec<#ttnn.core_range_set<[#ttnn.core_range<(0, 0), (1, 1)>]>, <32x32>, <row_major>>>} : (tensor<64x128xf32>, !ttnn.device) -> tensor<64x64xf32, #ttnn_layout>
     %2 = "ttnn.exp"(%1) : (tensor<64x64xf32, #ttnn_layout>) -> tensor<64x64xf32, #ttnn_layout>
     func.return %2 : tensor<64x64xf32, #ttnn_layout>
   }

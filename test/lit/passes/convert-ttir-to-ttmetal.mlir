@@ -10,8 +10,8 @@
 // CHECK-DAG: #[[REP:sharded_buffer_config[0-9]*]] = #ttnn.sharded_buffer_config<global_buffer_size = 512, shard_shape = [0, 0], global_buffer_shape = [128, 1], orientation = row_major>
 // CHECK-DAG: #[[COLS:sharded_buffer_config[0-9]*]] = #ttnn.sharded_buffer_config<global_buffer_size = 65536, shard_shape = [128, 64], global_buffer_shape = [256, 64], orientation = row_major>
 // CHECK: %[[R:.*]] = "ttmetal.create_buffer"() {{.*}} -> !ttmetal.buffer<1x128xf32>
-// CHECK-NEXT: "ttmetal.enqueue_write_buffer"(%r, %[[R]]) {shard_dims = array<i64: -1, -1>, form = "2d", config = #[[REP]]}
-// CHECK: "ttmetal.enqueue_write_buffer"(%x, %{{.*}}) {shard_dims = array<i64: -1, 1>, form = "2d", config = #[[COLS]]}
+// CHECK-NEXT: "ttmetal.enqueue_write_buffer"(%r, %[[R]]) {shard_dims = array<i64: -1, -1>, config = #[[REP]]}
+// CHECK: "ttmetal.enqueue_write_buffer"(%x, %{{.*}}) {shard_dims = array<i64: -1, 1>, config = #[[COLS]]}
 // CHECK: "ttmetal.read_tiles"(%{{.*}}) {select = ["y", "x"]} : (!ttmetal.buffer<64x128xf32>) -> tensor<32x32xf32>
 // CHECK-NEXT: "ttmetal.read_tiles"(%{{.*}}) {select = ["all", "x"]} : (!ttmetal.buffer<1x128xf32>) -> tensor<1x32xf32>
 // CHECK-NEXT: "ttmetal.tile_binary"(%{{.*}}, %{{.*}}) {op = "add"} : (tensor<32x32xf32>, tensor<1x32xf32>) -> tensor<32x32xf32>

@@ -5,9 +5,9 @@
 // global_buffer_size 4 * 3 * 32 * 32 * 4 bytes = 49152.
 // CHECK: #sharded_buffer_config = #ttnn.sharded_buffer_config<global_buffer_size = 49152, shard_shape = [0, 96], global_buffer_shape = [32, 384], orientation = row_major>
 // CHECK: "ttnn.get_device"() {mesh_shape = array<i64: 2, 4>, mesh_offset = array<i64: 0, 0>} : () -> !ttnn.device
-// CHECK: "ttnn.distribute_tensor"(%x, %{{.*}}) {form = "2d", mapper = #ttnn.mesh_mapper<shard_2d, dims = [none, 0]>, config = #sharded_buffer_config, shard_dims = array<i64: -1, 0>, memory_config = {{.*}}} : (tensor<4x3x32x32xf32>, !ttnn.device) -> tensor<1x3x32x32xf32, #ttnn_layout>
+// CHECK: "ttnn.distribute_tensor"(%x, %{{.*}}) {shard_dims = array<i64: -1, 0>, config = #sharded_buffer_config, memory_config = {{.*}}} : (tensor<4x3x32x32xf32>, !ttnn.device) -> tensor<1x3x32x32xf32, #ttnn_layout>
 // CHECK: "ttnn.relu"
-// CHECK: "ttnn.aggregate_tensor"(%{{.*}}) {form = "2d", mapper = #ttnn.mesh_mapper<shard_2d, dims = [none, 0]>, config = #sharded_buffer_config, shard_dims = array<i64: -1, 0>} : (tensor<1x3x32x32xf32, #ttnn_layout>) -> tensor<4x3x32x32xf32>
+// CHECK: "ttnn.aggregate_tensor"(%{{.*}}) {shard_dims = array<i64: -1, 0>, config = #sharded_buffer_config} : (tensor<1x3x32x32xf32, #ttnn_layout>) -> tensor<4x3x32x32xf32>
 module attributes {tt.device = #tt.device<workerGrid = #tt.grid<16x32, (d0, d1) -> (d1 floordiv 8 + (d0 floordiv 8) * 4, d0 mod 8, d1 mod 8)>, meshShape = 2x4, chipIds = [0, 1, 2, 3, 4, 5, 6, 7]>} {
   func.func @main(%x: tensor<4x3x32x32xf32>) -> tensor<4x3x32x32xf32> {
     %0 = "ttir.mesh_shard"(%x) {shard_type = #ttir.shard_type<devices>, shard_direction = #ttir.shard_direction<full_to_shard>, shard_shape = array<i64: 4, 1, 1, 1>, shard_dims = array<i64: -1, 0>} : (tensor<4x3x32x32xf32>) -> tensor<1x3x32x32xf32>
@@ -19,8 +19,8 @@ module attributes {tt.device = #tt.device<workerGrid = #tt.grid<16x32, (d0, d1) 
 
 // -----
 // The TT-Mesh sharding spec's unsupported case (y-dim sharded with z > 1) takes the ND form.
-// CHECK: #ttnn.sharded_buffer_config<nd, global_buffer_size = 8192, global_shape = [1, 2, 32, 32], shard_shape = [1, 2, 16, 32], mesh_shape = [2, 1], dim_axes = [[], [], [0], []]>
-// CHECK: "ttnn.distribute_tensor"{{.*}}form = "nd"
+// CHECK: #[[ND:.*]] = #ttnn.sharded_buffer_config<nd, global_buffer_size = 8192, global_shape = [1, 2, 32, 32], shard_shape = [1, 2, 16, 32], mesh_shape = [2, 1], dim_axes = [[], [], [0], []]>
+// CHECK: "ttnn.distribute_tensor"{{.*}}config = #[[ND]]
 module attributes {tt.device = #tt.device<workerGrid = #tt.grid<16x8, (d0, d1) -> (d0 floordiv 8, d0 mod 8, d1)>, meshShape = 2x1, chipIds = [0, 1]>} {
   func.func @nd(%x: tensor<1x2x32x32xf32>) -> tensor<1x2x32x32xf32> {
     %0 = "ttir.mesh_shard"(%x) {shard_type = #ttir.shard_type<devices>, shard_direction = #ttir.shard_direction<full_to_shard>, shard_shape = array<i64: 1, 1, 2, 1>, shard_dims = array<i64: 2, -1>} : (tensor<1x2x32x32xf32>) -> tensor<1x2x16x32xf32>

@@ -20,22 +20,23 @@ module attributes {tt.device = #tt.device<workerGrid = #tt.grid<8x16, (d0, d1) -
   }
 }
 // -----
+// A transfer states its placement once (shard_dims); the config's class is its form.
 func.func @form(%x: tensor<4x4xf32>) {
-  // expected-error @+1 {{form must be "2d" or "nd", got "3d"}}
-  %0 = "ttnn.aggregate_tensor"(%x) {shard_dims = array<i64: -1>, form = "3d"} : (tensor<4x4xf32>) -> tensor<4x4xf32>
+  // expected-error @+1 {{'form' is not an attribute of a host <-> mesh transfer: shard_dims state the placement and config (a 2D or ND #ttnn.sharded_buffer_config) executes it}}
+  %0 = "ttnn.aggregate_tensor"(%x) {shard_dims = array<i64: -1>, form = "2d"} : (tensor<4x4xf32>) -> tensor<4x4xf32>
   func.return
 }
 // -----
 func.func @mapper(%x: tensor<4x4xf32>) {
-  // expected-error @+1 {{mapper must be a #ttnn.mesh_mapper attribute, got "shard"}}
-  %0 = "ttnn.aggregate_tensor"(%x) {shard_dims = array<i64: -1>, form = "2d", mapper = "shard"} : (tensor<4x4xf32>) -> tensor<4x4xf32>
+  // expected-error @+1 {{'mapper' is not an attribute of a host <-> mesh transfer}}
+  %0 = "ttnn.aggregate_tensor"(%x) {shard_dims = array<i64: -1>, mapper = #ttnn.mesh_mapper<replicate>} : (tensor<4x4xf32>) -> tensor<4x4xf32>
   func.return
 }
 // -----
 module attributes {tt.device = #tt.device<workerGrid = #tt.grid<16x32, (d0, d1) -> (d1 floordiv 8 + (d0 floordiv 8) * 4, d0 mod 8, d1 mod 8)>, meshShape = 2x4, chipIds = [0, 1, 2, 3, 4, 5, 6, 7]>} {
   func.func @local(%x: tensor<64x128xf32>) {
     // expected-error @+1 {{result shape (64, 32) does not match the per-device shape (32, 32)}}
-    %0 = "ttnn.distribute_tensor"(%x) {shard_dims = array<i64: 0, 1>, form = "2d"} : (tensor<64x128xf32>) -> tensor<64x32xf32>
+    %0 = "ttnn.distribute_tensor"(%x) {shard_dims = array<i64: 0, 1>} : (tensor<64x128xf32>) -> tensor<64x32xf32>
     func.return
   }
 }
@@ -43,7 +44,7 @@ module attributes {tt.device = #tt.device<workerGrid = #tt.grid<16x32, (d0, d1) 
 module attributes {tt.device = #tt.device<workerGrid = #tt.grid<16x32, (d0, d1) -> (d1 floordiv 8 + (d0 floordiv 8) * 4, d0 mod 8, d1 mod 8)>, meshShape = 2x4, chipIds = [0, 1, 2, 3, 4, 5, 6, 7]>} {
   func.func @dims(%x: tensor<64x128xf32>) {
     // expected-error @+1 {{shard_dims[1] = 2 is not a dim of the rank-2 tensor}}
-    %0 = "ttnn.distribute_tensor"(%x) {shard_dims = array<i64: 0, 2>, form = "2d"} : (tensor<64x128xf32>) -> tensor<32x128xf32>
+    %0 = "ttnn.distribute_tensor"(%x) {shard_dims = array<i64: 0, 2>} : (tensor<64x128xf32>) -> tensor<32x128xf32>
     func.return
   }
 }

@@ -6,9 +6,9 @@ module attributes {tt.device = #tt.device<workerGrid = #tt.grid<16x32, (d0, d1) 
   func.func @ops(%x: tensor<64x128xf32>, %w: tensor<32x32xf32>) -> tensor<64x128xf32> {
     // CHECK: "ttnn.get_device"() {mesh_shape = array<i64: 2, 4>, mesh_offset = array<i64: 0, 0>} : () -> !ttnn.device
     %d = "ttnn.get_device"() {mesh_shape = array<i64: 2, 4>, mesh_offset = array<i64: 0, 0>} : () -> !ttnn.device
-    // CHECK: "ttnn.distribute_tensor"(%{{.*}}, %{{.*}}) {shard_dims = array<i64: 0, 1>, form = "2d"} : (tensor<64x128xf32>, !ttnn.device) -> tensor<32x32xf32>
-    %0 = "ttnn.distribute_tensor"(%x, %d) {shard_dims = array<i64: 0, 1>, form = "2d"} : (tensor<64x128xf32>, !ttnn.device) -> tensor<32x32xf32>
-    %r = "ttnn.distribute_tensor"(%w, %d) {shard_dims = array<i64: -1, -1>, form = "2d"} : (tensor<32x32xf32>, !ttnn.device) -> tensor<32x32xf32>
+    // CHECK: "ttnn.distribute_tensor"(%{{.*}}, %{{.*}}) {shard_dims = array<i64: 0, 1>} : (tensor<64x128xf32>, !ttnn.device) -> tensor<32x32xf32>
+    %0 = "ttnn.distribute_tensor"(%x, %d) {shard_dims = array<i64: 0, 1>} : (tensor<64x128xf32>, !ttnn.device) -> tensor<32x32xf32>
+    %r = "ttnn.distribute_tensor"(%w, %d) {shard_dims = array<i64: -1, -1>} : (tensor<32x32xf32>, !ttnn.device) -> tensor<32x32xf32>
     %1 = "ttnn.matmul"(%0, %r) : (tensor<32x32xf32>, tensor<32x32xf32>) -> tensor<32x32xf32>
     %2 = "ttnn.relu"(%1) : (tensor<32x32xf32>) -> tensor<32x32xf32>
     %3 = "ttnn.add"(%2, %1) : (tensor<32x32xf32>, tensor<32x32xf32>) -> tensor<32x32xf32>
@@ -23,8 +23,8 @@ module attributes {tt.device = #tt.device<workerGrid = #tt.grid<16x32, (d0, d1) 
     %11 = "ttnn.all_to_all"(%10) {split_dim = 0 : si32, concat_dim = 1 : si32, cluster_axis = 0 : ui32} : (tensor<32x32xf32>) -> tensor<16x64xf32>
     %12 = "ttnn.all_to_all"(%11) {split_dim = 1 : si32, concat_dim = 0 : si32, cluster_axis = 0 : ui32} : (tensor<16x64xf32>) -> tensor<32x32xf32>
     %13 = "ttnn.collective_permute"(%12) {source_target_pairs = dense<[[0, 1], [1, 0]]> : tensor<2x2xi64>} : (tensor<32x32xf32>) -> tensor<32x32xf32>
-    // CHECK: "ttnn.aggregate_tensor"(%{{.*}}) {shard_dims = array<i64: 0, 1>, form = "nd"} : (tensor<32x32xf32>) -> tensor<64x128xf32>
-    %14 = "ttnn.aggregate_tensor"(%13) {shard_dims = array<i64: 0, 1>, form = "nd"} : (tensor<32x32xf32>) -> tensor<64x128xf32>
+    // CHECK: "ttnn.aggregate_tensor"(%{{.*}}) {shard_dims = array<i64: 0, 1>} : (tensor<32x32xf32>) -> tensor<64x128xf32>
+    %14 = "ttnn.aggregate_tensor"(%13) {shard_dims = array<i64: 0, 1>} : (tensor<32x32xf32>) -> tensor<64x128xf32>
     %h = "ttnn.from_device"(%5) : (tensor<32x32xbf16>) -> tensor<32x32xbf16>
     func.return %14 : tensor<64x128xf32>
   }
