@@ -26,6 +26,11 @@ class Case:
     """For "api": the meshc.layout function to call."""
     args: tuple = ()
     kwargs: dict = field(default_factory=dict)
+    stderr_closed: bool = False
+    """Run the tool a second time with stderr a pipe nobody reads: its exit code must not change."""
+    must_fail: str = ""
+    """Why the input is bad whatever else happens (nesting past the limit, a duplicate mesh axis, an
+    input file that is not one): exit 0 is then the class "accepted"."""
 
     def describe(self) -> str:
         if self.kind == "api":
@@ -33,7 +38,8 @@ class Case:
             text = f"meshc.layout.{self.call}({', '.join(parts)})"
             return text if len(text) < 2000 else text[:2000] + " ..."
         tool = TOOLS[self.kind]
-        return " ".join([tool] + [_quote(a) for a in self.argv])
+        line = " ".join([tool] + [_quote(a) for a in self.argv])
+        return line + (" 2>&- (stderr closed)" if self.stderr_closed else "")
 
 
 def _quote(a: str) -> str:

@@ -11,15 +11,21 @@
 - hang: past the per-input time limit.
 - oom: past the per-input memory limit (MemoryError, or the worker killed).
 - mismatch: meshc-run --check found the simulator and the golden run disagree.
-The gate (`make test`, `make fuzz`) fails on internal, hang, oom and unlocated.
+- lost: a run that failed (exit != 0) changed or added a file: an input overwritten (`meshc-opt F
+  --split-input-file -o F`), a partial output left behind (`--save-outputs`).
+- accepted: an input that must be refused (nesting past MAX_NESTING, a duplicate mesh axis, an
+  --input file that is not an .npy / .npz) exited 0.
+- unread: the exit code changed when stderr was a pipe nobody reads.
+The gate (`make test`, `make fuzz`) fails on internal, hang, oom, unlocated, lost, accepted and
+unread.
 """
 
 from __future__ import annotations
 
 import re
 
-CLASSES = ("ok", "located", "unlocated", "internal", "hang", "oom", "mismatch")
-FAILING = ("internal", "hang", "oom", "unlocated")
+CLASSES = ("ok", "located", "unlocated", "internal", "hang", "oom", "mismatch", "lost", "accepted", "unread")
+FAILING = ("internal", "hang", "oom", "unlocated", "lost", "accepted", "unread")
 
 _LOCATED = re.compile(r"^(?P<file>\S.*?):(?P<line>\d+):(?P<col>\d+): error: ")
 _ERROR = re.compile(r"^\S.*?: error: ")

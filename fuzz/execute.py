@@ -6,11 +6,19 @@ meshc.layout function. The per-input time limit is in CPU seconds (an ITIMER_PRO
 busy shared machine does not turn slow inputs into hangs) raising `Timeout` (a BaseException,
 so no `except Exception` in meshc swallows it); the memory limit is the worker's RLIMIT_AS,
 which turns a huge allocation into a MemoryError.
+
+Besides the tool's own outcome, a run is held to three promises: a run that fails leaves the
+scratch directory as it found it (no input overwritten, no partial output: class "lost"); an
+input marked `must_fail` is refused ("accepted" if it exits 0); and with `stderr_closed` the tool
+runs again with a stderr whose every write fails as on a closed pipe, and must exit with the same
+code ("unread").
 """
 
 from __future__ import annotations
 
 import contextlib
+import errno
+import hashlib
 import io
 import os
 import shutil
@@ -19,6 +27,7 @@ import warnings
 
 from fuzz.case import TOOLS, Case
 from fuzz.classify import classify_tool
+from meshc.tools.common import tool_main
 
 
 class Timeout(BaseException):
@@ -76,18 +85,33 @@ def run_case(case: Case, workdir: str, time_limit: float) -> tuple[str, str]:
         signal.setitimer(signal.ITIMER_PROF, 0)
 
 
-def _run_tool(case: Case, workdir: str) -> tuple[str, str]:
-    from meshc.tools.common import tool_main
+class ClosedPipe(io.TextIOBase):
+    """A stderr nobody reads: every write fails as on a pipe whose reader has gone (EPIPE)."""
 
-    if os.path.isdir(workdir):
-        shutil.rmtree(workdir, ignore_errors=True)
-    os.makedirs(workdir)
-    for name, data in case.files.items():
-        with open(os.path.join(workdir, name), "wb") as f:
-            f.write(data)
-    argv = [a.replace("{dir}", workdir) for a in case.argv]
-    prog, run = _tool(case.kind)
-    out, err = io.StringIO(), io.StringIO()
+    def writable(self) -> bool:
+        return True
+
+    def write(self, text: str) -> int:
+        raise BrokenPipeError(errno.EPIPE, "Broken pipe")
+
+    def flush(self) -> None:
+        raise BrokenPipeError(errno.EPIPE, "Broken pipe")
+
+
+def snapshot(workdir: str) -> dict[str, str]:
+    """Every file under `workdir`: relative path -> a hash of its bytes."""
+    out = {}
+    for root, _, names in os.walk(workdir):
+        for n in names:
+            path = os.path.join(root, n)
+            with open(path, "rb") as f:
+                out[os.path.relpath(path, workdir)] = hashlib.sha1(f.read()).hexdigest()
+    return out
+
+
+def _invoke(prog: str, run, argv: list[str], err) -> tuple[int | None, str, str | None]:
+    """(exit code, stdout, what escaped the tool or None) of one in-process run, stderr to `err`."""
+    out = io.StringIO()
     code: int | None = None
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err), warnings.catch_warnings():
         warnings.simplefilter("default")
@@ -98,9 +122,42 @@ def _run_tool(case: Case, workdir: str) -> tuple[str, str]:
         except (Timeout, MemoryError):
             raise
         except BaseException as e:  # noqa: BLE001 - anything else escaping the tool is a bug
-            return "internal", f"{type(e).__name__} escaped {prog}: {e}"
+            return code, out.getvalue(), f"{type(e).__name__} escaped {prog}: {e}"
+    return code, out.getvalue(), None
+
+
+def _run_tool(case: Case, workdir: str) -> tuple[str, str]:
+    if os.path.isdir(workdir):
+        shutil.rmtree(workdir, ignore_errors=True)
+    os.makedirs(workdir)
+    for name, data in case.files.items():
+        with open(os.path.join(workdir, name), "wb") as f:
+            f.write(data)
+    before = snapshot(workdir)
+    argv = [a.replace("{dir}", workdir) for a in case.argv]
+    prog, run = _tool(case.kind)
+    err = io.StringIO()
+    code, out, escaped = _invoke(prog, run, argv, err)
+    if escaped is not None:
+        return "internal", escaped
     text = err.getvalue()
-    klass = classify_tool(code, out.getvalue(), text)
+    klass = classify_tool(code, out, text)
     if len(text) > 6000:
         text = text[:3000] + "\n...\n" + text[-3000:]
-    return klass, f"exit {code}\n{text}"
+    message = f"exit {code}\n{text}"
+    if code != 0 and klass != "oom":
+        after = snapshot(workdir)
+        changed = sorted(k for k in set(before) | set(after) if before.get(k) != after.get(k))
+        if changed:
+            return "lost", f"{message}\nthe failed run changed or added: {', '.join(changed)}"
+    if code == 0 and case.must_fail:
+        return "accepted", f"{message}\nexit 0 on an input that must be refused: {case.must_fail}"
+    if case.stderr_closed and klass not in ("hang", "oom"):
+        for name, data in case.files.items():  # the same inputs again
+            with open(os.path.join(workdir, name), "wb") as f:
+                f.write(data)
+        closed, _, escaped = _invoke(prog, run, argv, ClosedPipe())
+        if closed != code:
+            return "unread", (f"{message}\nwith stderr a closed pipe: exit {closed}"
+                              + (f" ({escaped})" if escaped else ""))
+    return klass, message

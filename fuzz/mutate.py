@@ -7,6 +7,13 @@ names, punctuation, strings) and mutated where bugs hide: numbers become extreme
 and attribute values swap, lines and ops swap or vanish, the text is cut short or gets bytes
 that are not UTF-8. Pipelines' options and meshc-run's inputs (.npy files, output paths,
 seeds) mutate too. Everything is driven by one `random.Random`, so a seed fixes the campaign.
+
+Classes the mutations above seldom or never reach are made on purpose: brackets nested past
+MAX_NESTING (arrays, dictionaries, types, regions, modules; up to 5000 deep), a duplicate mesh
+axis (`#sdy.mesh<["x"=2, "x"=4]>`, `mesh = [data=2, data=4]`), meshes of up to 4096 devices in a
+pipeline's options, `-o` onto the input with `--split-input-file`, --input files that are not
+what they claim (text named .npy, an .npz that is not a zip, a zip with a member that is not an
+array), and runs with stderr a pipe nobody reads. Inputs that must be refused carry `must_fail`.
 """
 
 from __future__ import annotations
@@ -14,11 +21,13 @@ from __future__ import annotations
 import io
 import random
 import re
+import zipfile
 
 import numpy as np
 
 from fuzz.case import Case
 from fuzz.corpus import PIPELINES, Seed
+from meshc.layout.limits import MAX_NESTING
 
 EXTREMES = ("0", "-1", "1", "2", "3", "7", "31", "33", "65", "2147483647", "2147483648", "4294967296",
             "9223372036854775807", "9223372036854775808", "18446744073709551616", "99999999999",
@@ -34,6 +43,10 @@ WORDS = ("interleaved", "height_sharded", "width_sharded", "block_sharded", "nd_
 AFFINE = ("floordiv 0", "ceildiv 0", "mod 0", "floordiv -1", "mod -3", "ceildiv 4", "ceildiv d1",
           "* d1", "floordiv d0", "mod d1", "* 9223372036854775807", "+ 9223372036854775807", "* 0",
           "floordiv 2147483648", "* -1", "+ s0")
+DEPTHS = (MAX_NESTING - 8, MAX_NESTING + 1, MAX_NESTING + 40, 1000, 5000)
+"""How deep the nesting mutator nests (on top of the text's own nesting)."""
+HUGE_MESHES = ("64,64", "1,4096", "4096", "32,128", "4096,1", "2,2048", "64,65", "4097")
+"""Pipelines' mesh-shape option at and past MAX_DEVICES (4096): they must finish in the time limit."""
 BAD_BYTES = (b"\xff", b"\xfe\xff", b"\xc3\x28", b"\xe2\x82", b"\xed\xa0\x80", b"\x00", b"\x80abc", b"\xf0\x28\x8c\xbc")
 
 _TOKEN = re.compile(rb"""
@@ -60,7 +73,9 @@ class Mutator:
             (2, "delete-line", self._delete_line), (1, "duplicate-line", self._duplicate_line),
             (2, "swap-ops", self._swap_ops), (2, "truncate", self._truncate), (2, "bytes", self._bad_bytes),
             (2, "delete-token", self._delete_token), (1, "splice", self._splice), (1, "punct", self._punct),
+            (1, "nest", self._nest), (1, "mesh-axes", self._mesh_axes),
         ]
+        self.must_fail = ""
         self._weights = [w for w, _, _ in self.ops]
 
     # ------------------------------------------------------------------ cases
@@ -75,15 +90,20 @@ class Mutator:
         seed = r.choice(pool)
         data = seed.text.encode("utf-8")
         names = []
+        self.must_fail = ""
         for _ in range(r.choice((1, 1, 1, 2, 2, 3))):
             _, name, fn = r.choices(self.ops, self._weights)[0]
             data = fn(data)
             names.append(name)
         if imp:
-            return self._import_case(seed, data, names)
-        if run:
-            return self._run_case(seed, data, names)
-        return self._opt_case(seed, data, names)
+            case = self._import_case(seed, data, names)
+        elif run:
+            case = self._run_case(seed, data, names)
+        else:
+            case = self._opt_case(seed, data, names)
+        case.must_fail = case.must_fail or self.must_fail
+        case.stderr_closed = r.random() < 0.03
+        return case
 
     def _import_case(self, seed: Seed, data: bytes, names: list[str]) -> Case:
         r = self.rng
@@ -98,6 +118,9 @@ class Mutator:
             argv += ["--entry", r.choice(("main", "nope", ""))]
         if r.random() < 0.1:
             argv.append("--print-op-generic")
+        if r.random() < 0.03:  # onto its own input, with every chunk on its own
+            argv += ["--split-input-file", "-o", "{dir}/in.mlir"]
+            names.append("o-onto-input")
         return Case("import", f"{seed.origin} [{' '.join(names)}]", argv, {"in.mlir": data})
 
     def _opt_case(self, seed: Seed, data: bytes, names: list[str]) -> Case:
@@ -106,6 +129,9 @@ class Mutator:
         if pipe and r.random() < 0.1:
             pipe = self._mutate_pipeline(pipe)
             names.append("pipeline")
+        elif r.random() < 0.04:
+            pipe = f"{r.choice(('ttir-to-ttnn-pipeline', 'ttir-to-ttmetal-pipeline'))}{{mesh-shape={r.choice(HUGE_MESHES)}}}"
+            names.append("huge-mesh")
         argv = ["{dir}/in.mlir"]
         if pipe:
             argv += ["-p", pipe]
@@ -115,6 +141,11 @@ class Mutator:
             argv.append("--print-op-generic")
         if r.random() < 0.05:
             argv += ["-o", r.choice(("{dir}/out.mlir", "{dir}", "/proc/nope/out.mlir"))]
+        elif r.random() < 0.04:  # onto its own input, with every chunk on its own
+            if "--split-input-file" not in argv:
+                argv.append("--split-input-file")
+            argv += ["-o", "{dir}/in.mlir"]
+            names.append("o-onto-input")
         return Case("opt", f"{seed.origin} [{' '.join(names)}]", argv, {"in.mlir": data})
 
     def _run_case(self, seed: Seed, data: bytes, names: list[str]) -> Case:
@@ -135,24 +166,39 @@ class Mutator:
             argv += ["--system", r.choice(("n150", "n300", "t3k", "galaxy", "dgx", ""))]
         if r.random() < 0.05:
             argv += ["--entry", r.choice(("main", "nope", "", "forward"))]
+        must_fail = ""
         if r.random() < 0.2:
             name = r.choice(("arg0", "arg1", "x", "arg0", ""))
-            files["x.npy"] = self._npy()
+            files["x.npy"], bad = self._npy()
             argv += ["--input", f"{name}={{dir}}/x.npy"]
             names.append("npy")
+            must_fail = bad and f"--input x.npy: {bad}"
+        if r.random() < 0.08:
+            files["x.npz"], bad = self._npz()
+            argv += ["--input", r.choice(("{dir}/x.npz", "arg0={dir}/x.npz", "x={dir}/x.npz"))]
+            names.append("npz")
+            must_fail = must_fail or (bad and f"--input x.npz: {bad}")
         if r.random() < 0.1:
             target = r.choice(("{dir}/outs", "{dir}/in.mlir", "/proc/nope", "{dir}/in.mlir/sub"))
             argv += ["--save-outputs", target]
             names.append("save-outputs")
-        return Case("run", f"{seed.origin} [{' '.join(names)}]", argv, files)
+        case = Case("run", f"{seed.origin} [{' '.join(names)}]", argv, files)
+        case.must_fail = must_fail
+        return case
 
-    def _npy(self) -> bytes:
+    def _npy(self) -> tuple[bytes, str]:
+        """The bytes of an --input .npy file, and why it is not one ("" when it may be)."""
         r = self.rng
-        kind = r.choice(("empty", "garbage", "inf", "nan", "shape", "dtype", "scalar", "ok", "truncated"))
+        kind = r.choice(("empty", "garbage", "inf", "nan", "shape", "dtype", "scalar", "ok", "truncated", "text",
+                         "npz"))
         if kind == "empty":
-            return b""
+            return b"", "empty"
         if kind == "garbage":
-            return bytes(r.randrange(256) for _ in range(r.randrange(1, 200)))
+            return bytes(r.randrange(256) for _ in range(r.randrange(1, 200))), ""
+        if kind == "text":
+            return r.choice((b"1 2 3\n", b"x = [1.0, 2.0]\n", b"NUMPY\n")), "text named .npy"
+        if kind == "npz":
+            return self._npz_of(r.choice(("ok", "ok", "member"))), "an .npz given as .npy"
         shape = r.choice(((4, 8), (32, 32), (64, 64), (1,), (), (0, 4), (2, 3, 4), (128, 256), (8, 4)))
         dtype = np.float32
         if kind == "dtype":
@@ -169,8 +215,34 @@ class Mutator:
         np.save(buf, arr)
         out = buf.getvalue()
         if kind == "truncated":
-            out = out[: r.randrange(len(out))]
-        return out
+            return out[: r.randrange(len(out))], "truncated"
+        return out, ""
+
+    def _npz(self) -> tuple[bytes, str]:
+        """The bytes of an --input .npz file, and why it is not one ("" when it may be)."""
+        kind = self.rng.choice(("ok", "text", "broken", "member", "empty", "npy"))
+        why = {"ok": "", "text": "text named .npz", "broken": "a zip header and garbage",
+               "member": "a member that is not an array", "empty": "empty", "npy": "an .npy given as .npz"}[kind]
+        return self._npz_of(kind), why
+
+    def _npz_of(self, kind: str) -> bytes:
+        r = self.rng
+        if kind == "text":
+            return b"not a zip\n"
+        if kind == "broken":
+            return b"PK\x03\x04" + bytes(r.randrange(256) for _ in range(r.randrange(0, 100)))
+        if kind == "empty":
+            return b""
+        buf = io.BytesIO()
+        arr = np.random.default_rng(r.randrange(1 << 30)).standard_normal((4, 8)).astype(np.float32)
+        if kind == "npy":
+            np.save(buf, arr)
+        elif kind == "member":
+            with zipfile.ZipFile(buf, "w") as z:
+                z.writestr("arg0.npy", b"1 2 3\n")
+        else:
+            np.savez(buf, arg0=arr)
+        return buf.getvalue()
 
     def _mutate_pipeline(self, pipe: str) -> str:
         r = self.rng
@@ -304,6 +376,46 @@ class Mutator:
         k = self.rng.randrange(len(data) + 1)
         return data[:k] + self.rng.choice((b"{", b"}", b"<", b">", b"(", b")", b",", b":", b"\"", b"x", b"?",
                                            b"#", b"-", b"[", b"]", b"0x", b"1.5e999")) + data[k:]
+
+    def _nest(self, data: bytes) -> bytes:
+        """Brackets nested DEPTHS deep: around a number (arrays, dictionaries, tuple types), or the
+        whole text in modules or in an unregistered op's regions."""
+        r = self.rng
+        n = r.choice(DEPTHS)
+        how = r.randrange(4)
+        if how == 3:
+            wrapped = (b"module {\n" * n + data + b"\n}" * n) if r.random() < 0.5 else (
+                b'"test.op"() ({\n' * n + data + b"\n}) : () -> ()" * n)
+            if n > MAX_NESTING:
+                self.must_fail = self.must_fail or f"{n} nested regions"
+            return wrapped
+        ms = [m for m in self._tokens(data, "num")  # none after a `//` on its line: not in a comment
+              if b"//" not in data[data.rfind(b"\n", 0, m.start()) + 1: m.start()]]
+        if not ms:
+            return self._truncate(data)
+        m = r.choice(ms)
+        open_, close = ((b"[", b"]"), (b"{a = ", b"}"), (b"tuple<", b">"))[how]
+        if n > MAX_NESTING:  # outside comments and strings: past the limit whatever the text around it
+            self.must_fail = self.must_fail or f"{n} nested brackets"
+        return self._replace(data, m, open_ * n + m.group() + close * n)
+
+    def _mesh_axes(self, data: bytes) -> bytes:
+        """A mesh that names one axis twice: Shardy's `#sdy.mesh<["x"=2, "y"=4]>` / `sdy.mesh @m =
+        <[...]>`, or a named `#tt.sharding` mesh `mesh = [data=2, model=4]`."""
+        r = self.rng
+        meshes = list(re.finditer(rb'<\[((?:\s*"\w+"\s*=\s*\d+\s*,?)+)\]', data))
+        named = list(re.finditer(rb"mesh = \[((?:\s*\w+\s*=\s*\d+\s*,?)+)\]", data))
+        if not meshes and not named:
+            return self._word(data)
+        m = r.choice(meshes + named)
+        axes = list(re.finditer(rb'"?(\w+)"?\s*=\s*\d+', m.group(1)))
+        if len(axes) < 2:
+            return self._word(data)
+        first, other = axes[0], r.choice(axes[1:])
+        body = m.group(1)
+        body = body[: other.start(1)] + first.group(1) + body[other.end(1):]
+        self.must_fail = self.must_fail or f"mesh axis {first.group(1).decode()} named twice"
+        return data[: m.start(1)] + body + data[m.end(1):]
 
     def _splice(self, data: bytes) -> bytes:
         other = self.rng.choice(self.seeds).text.encode().split(b"\n")

@@ -40,7 +40,7 @@ def tool_main(prog: str, run: Callable[[list[str] | None], int], argv: list[str]
             code = 2
     finally:
         sys.stderr = err.wrapped
-    if err.lost:  # Python's own flush of the dead stderr at exit would turn `code` into 120
+    if err.lost and err.wrapped is sys.__stderr__:  # Python's flush of the dead stderr at exit would make it 120
         try:
             sys.stdout.flush()
         except (OSError, ValueError):

@@ -48,7 +48,8 @@ def load_npy(path: str, name: str) -> np.ndarray:
         raise InputFileError(f"cannot load {what} from '{path}': it is not an .npy file (it does not start with "
                              "numpy's magic string \\x93NUMPY); save the array with numpy.save")
     try:
-        return np.load(path, allow_pickle=False)
+        with open(path, "rb") as f:  # numpy leaves a file it opened itself open when it fails
+            return np.load(f, allow_pickle=False)
     except Exception as e:  # a damaged .npy fails in numpy's reader in many ways; all are about the file
         raise InputFileError(f"cannot load {what} from '{path}': a damaged .npy file ({e})") from None
 
@@ -65,7 +66,7 @@ def load_npz(path: str, name: str | None) -> dict[str, np.ndarray]:
         raise InputFileError(f"cannot load {what} from '{path}': {why}")
     arrays = {}
     try:
-        with np.load(path, allow_pickle=False) as z:
+        with open(path, "rb") as fz, np.load(fz, allow_pickle=False) as z:  # closed if numpy fails
             for k in z.files:
                 member = f"{k}.npy" if f"{k}.npy" in z.zip.namelist() else k
                 with z.zip.open(member) as f:

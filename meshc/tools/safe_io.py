@@ -73,7 +73,7 @@ class LossyStream:
         if not self.lost:
             try:
                 self.wrapped.write(text)
-                if self.wrapped.line_buffering or "\n" in text:
+                if getattr(self.wrapped, "line_buffering", False) or "\n" in text:
                     self.wrapped.flush()
             except (OSError, ValueError):  # BrokenPipeError is an OSError; ValueError: closed
                 self.lost = True

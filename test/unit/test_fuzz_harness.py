@@ -4,7 +4,9 @@ Classification is checked on hand-written tool outputs (a located error, a `file
 `file: error:` one, an internal error, a quoted source line that happens to say `error:`).
 """
 
+import os
 import random
+import sys
 
 from fuzz.__main__ import _cases
 from fuzz.case import Case
@@ -90,3 +92,86 @@ def test_a_worker_runs_an_import_case(tmp_path):
                                                   Case("import", "t", ["{dir}/in.mlir"], {"in.mlir": bad})])}
     assert got[0][0] == "ok"
     assert got[1][0] == "located"
+
+
+# ---------------------------------------------------------------- the classes the harness missed
+
+
+def _fake_tool(monkeypatch, run):
+    """Make every tool case run `run(argv)` (through tool_main, as the real tools do)."""
+    import fuzz.execute as ex
+
+    monkeypatch.setattr(ex, "_tool", lambda kind: ("meshc-opt", run))
+    return ex
+
+
+def test_a_failed_run_that_changes_its_input_is_lost(tmp_path, monkeypatch):
+    def clobber(argv):
+        with open(argv[0], "w") as f:
+            f.write("half\n")
+        return 1
+
+    ex = _fake_tool(monkeypatch, clobber)
+    klass, message = ex.run_case(Case("opt", "t", ["{dir}/in.mlir"], {"in.mlir": b"module {\n}\n"}), str(tmp_path / "w"), 60)
+    assert klass == "lost" and "in.mlir" in message
+
+
+def test_a_failed_run_that_leaves_an_output_is_lost(tmp_path, monkeypatch):
+    def partial(argv):
+        os.makedirs(argv[1], exist_ok=True)
+        open(os.path.join(argv[1], "result0.npy"), "wb").close()
+        return 1
+
+    ex = _fake_tool(monkeypatch, partial)
+    klass, message = ex.run_case(Case("run", "t", ["{dir}/in.mlir", "{dir}/outs"], {"in.mlir": b""}), str(tmp_path / "w"), 60)
+    assert klass == "lost" and "result0.npy" in message
+
+
+def test_an_input_that_must_fail_and_exits_0_is_accepted(tmp_path, monkeypatch):
+    ex = _fake_tool(monkeypatch, lambda argv: 0)
+    case = Case("opt", "t", ["{dir}/in.mlir"], {"in.mlir": b""}, must_fail="mesh axis x named twice")
+    assert ex.run_case(case, str(tmp_path / "w"), 60)[0] == "accepted"
+
+
+def test_an_exit_code_that_depends_on_stderr_is_unread(tmp_path, monkeypatch):
+    def says_then_fails(argv):  # the old bug: a message that cannot be written turned into exit 0
+        try:
+            print("in.mlir:1:1: error: bad\nx\n^", file=sys.stderr, flush=True)
+        except BrokenPipeError:
+            return 0
+        return 1
+
+    ex = _fake_tool(monkeypatch, says_then_fails)
+    case = Case("opt", "t", ["{dir}/in.mlir"], {"in.mlir": b""}, stderr_closed=True)
+    # tool_main keeps stderr writes from failing (LossyStream), so the real tools pass ...
+    assert ex.run_case(case, str(tmp_path / "w"), 60)[0] == "located"
+    # ... and without it the harness sees the exit code change
+    monkeypatch.setattr(ex, "tool_main", _plain_tool_main)
+    klass, message = ex.run_case(case, str(tmp_path / "w"), 60)
+    assert klass == "unread" and "closed pipe: exit 0" in message
+
+
+def _plain_tool_main(prog, run, argv):
+    sys.exit(run(argv))
+
+
+def test_the_real_tools_keep_their_exit_code_with_stderr_closed(tmp_path):
+    bad = Case("opt", "t", ["{dir}/in.mlir"], {"in.mlir": b"module {\n  \xff\n}\n"}, stderr_closed=True)
+    onto = Case("opt", "t", ["{dir}/in.mlir", "--split-input-file", "-o", "{dir}/in.mlir"],
+                {"in.mlir": b"func.func @f() {\n  func.return\n}\n// -----\nfunc.func @g() {\n  %0 = \"t.x\"() : () -> ()\n}\n"})
+    pool = Pool(1, time_limit=60, mem_limit_mb=2048, scratch=str(tmp_path))
+    got = {i: (k, m) for i, _, k, m in pool.run([bad, onto])}
+    assert got[0][0] == "located" and got[1][0] == "located"
+
+
+def test_the_mutator_makes_the_missed_classes():
+    m = Mutator(load_corpus(), random.Random(11))
+    cases = [m.case() for _ in range(3000)]
+    origins = " ".join(c.origin for c in cases)
+    for name in ("nest", "mesh-axes", "o-onto-input", "huge-mesh", "npz"):
+        assert f" {name}" in origins or f"[{name}" in origins, name
+    reasons = " ".join(c.must_fail for c in cases)
+    assert "nested" in reasons and "named twice" in reasons and "--input x.np" in reasons
+    assert any(c.stderr_closed for c in cases)
+    onto = [c for c in cases if "o-onto-input" in c.origin]
+    assert all("--split-input-file" in c.argv and c.argv[-2:] == ["-o", "{dir}/in.mlir"] for c in onto)

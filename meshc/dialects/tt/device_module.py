@@ -26,22 +26,22 @@ class DeviceModuleOp(IRDLOperation):
     assembly_format = "attr-dict-with-keyword $body"
 
     def verify_(self) -> None:
-        ops = list(self.body.block.ops)
+        ops = [op for b in self.body.blocks for op in b.ops]  # `.block` raises on several blocks
         if len(ops) != 1 or not isinstance(ops[0], ModuleOp):
             raise LocatedError("a device_module holds exactly one builtin.module (the device's functions)", self)
 
 
 def flatten_device_module(module: ModuleOp) -> None:
     """Lift the functions and attributes of `module`'s device_module into `module` (in place)."""
-    wrappers = [op for op in module.body.block.ops if isinstance(op, DeviceModuleOp)]
+    wrappers = [op for b in module.body.blocks for op in b.ops if isinstance(op, DeviceModuleOp)]
     if not wrappers:
         return
     if len(wrappers) > 1:
         raise LocatedError("a module holds one ttcore.device_module; this one holds "
                            f"{len(wrappers)}", wrappers[1])
     wrapper = wrappers[0]
-    inner = wrapper.body.block.first_op
-    if not isinstance(inner, ModuleOp) or inner.next_op is not None:
+    inner = wrapper.body.blocks.first.first_op if wrapper.body.blocks.first is not None else None
+    if len(wrapper.body.blocks) != 1 or not isinstance(inner, ModuleOp) or inner.next_op is not None:
         raise LocatedError("a device_module holds exactly one builtin.module (the device's functions)", wrapper)
     for key, value in inner.attributes.items():
         old = module.attributes.get(key)
