@@ -16,6 +16,11 @@ fits: each round, the tensor live at the peak with the most bytes on the peak co
 lived among equals) gets a DRAM interleaved memory config (its op's `memory_config` and its
 result's `#ttnn.ttnn_layout`). The L1 capacity is the module's `#tt.system_desc` chip's, else a
 wormhole_b0 core's.
+
+Then DRAM (`meshc.layout.dram_budget`): when the DRAM tensors live at some op need more than a
+bank holds (the chip's banks and bank size, as for L1), the program fits nowhere; the pass fails
+at the op whose tensor reaches that point, naming it, the bytes it needs on each device, what
+is live in DRAM there and what the chip has. Nothing is spilled beyond DRAM or truncated.
 """
 
 from __future__ import annotations
@@ -36,6 +41,7 @@ from meshc.dialects.element_types import expect_data_type_name
 from meshc.dialects.tt import module_system
 from meshc.dialects.ttnn.memory import MemoryConfigAttr, TTNNLayoutAttr, result_placement
 from meshc.layout.errors import CapacityError, LayoutError
+from meshc.layout.dram_budget import DramOverflow, dram_budget
 from meshc.layout.l1_budget import L1Budget, LiveTensor, l1_budget
 from meshc.layout.memory_config import MemoryConfig
 from meshc.layout.system import get_arch
@@ -194,6 +200,16 @@ def module_l1(module: ModuleOp) -> tuple[str, int]:
     return chip.arch, chip.l1_size
 
 
+def module_dram(module: ModuleOp) -> tuple[int, int]:
+    """(DRAM banks, bytes a bank) of the module's `#tt.system_desc` chip, else wormhole_b0's."""
+    sysdesc = module_system(module)
+    if sysdesc is None:
+        a = get_arch(DEFAULT_ARCH)
+        return a.dram_banks, a.dram_bank_size
+    chip = sysdesc.chips[0]
+    return chip.dram_banks, chip.dram_bank_size
+
+
 def function_l1_budget(f: func.FuncOp, arch: str = DEFAULT_ARCH, capacity: int | None = None) -> L1Budget:
     """The L1 budget of one ttnn function as the simulator would allocate it (no check, no spill)."""
     return l1_budget([_live(t) for t in _tensors(f.body.blocks[0])], arch, capacity)
@@ -225,6 +241,10 @@ class TTNNCheckL1Pass(ModulePass):
                 victim = max(at.live, key=lambda i: (at.bytes_of[i], tensors[i].end - tensors[i].start))
                 _spill(tensors[victim])
                 spilled = True
+            banks, bank_size = module_dram(op)
+            over = dram_budget(lives, arch, banks, bank_size)
+            if over is not None:
+                raise _nowhere(tensors, over, arch, banks, bank_size)
             if spilled:
                 fix_function_types(op)
 
@@ -246,3 +266,18 @@ class TTNNCheckL1Pass(ModulePass):
             "(#ttnn.memory_config<#ttnn.buffer_type<dram>, <interleaved>>), or let the pass do it with "
             "ttnn-check-l1{spill-to-dram=true} (ttir-to-ttnn-pipeline{spill-to-dram=true})",
             culprit.op)
+
+
+def _nowhere(tensors: list[_Tensor], over: DramOverflow, arch: str, banks: int, bank_size: int) -> LocatedError:
+    """The located error of a program whose DRAM tensors overflow a bank: the tensor that reaches
+    the overflow, the bytes it needs, what is live in DRAM there and what the chip has."""
+    here = [i for i in over.live if tensors[i].start == over.step] or over.live
+    i = max(here, key=lambda k: over.bytes_of[k])
+    parts = ", ".join(f"{_name(tensors[k])} {_fmt_bytes(over.bytes_of[k])}" for k in over.live)
+    return LocatedError(
+        f"ttnn-check-l1: {_name(tensors[i])} does not fit in DRAM: it reserves {_fmt_bytes(over.bytes_of[i] * banks)} "
+        f"of DRAM on each device ({_fmt_bytes(over.bytes_of[i])} in each of {banks} banks), and with it each DRAM "
+        f"bank holds {_fmt_bytes(over.bytes)} ({parts}), but a {arch} chip has {banks} banks of "
+        f"{_fmt_bytes(bank_size)} ({_fmt_bytes(banks * bank_size)}): {_fmt_bytes(over.bytes - bank_size)} a bank "
+        "short; split the tensors over more devices (a larger mesh) or make them smaller",
+        tensors[i].op)
