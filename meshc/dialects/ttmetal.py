@@ -50,7 +50,7 @@ from xdsl.utils.exceptions import VerifyException
 
 from meshc.dialects import shape_rules as rules
 from meshc.dialects.tt.pipeline import check_stage_transfer
-from meshc.dialects.ttir import HostTransfer, check_attr_name, mesh_shape_of, tensor_shape
+from meshc.dialects.ttir import HostTransfer, check_attr_name, tensor_shape
 from meshc.layout.collectives import COLLECTIVES
 from meshc.layout.shapes import fold_2d
 
@@ -127,23 +127,6 @@ class _ShardedTransfer(HostTransfer, IRDLOperation):
     shard_dims = attr_def(DenseArrayBase)
     config = opt_attr_def(Attribute)
 
-    def check(self, full: tuple[int, ...], local: tuple[int, ...]) -> None:
-        rules.check_transfer_attributes(self)
-        check_attr_name(self, "config", "ttnn.sharded_buffer_config")
-        mesh = mesh_shape_of(self)
-        dims = rules.ints_of(self.shard_dims)
-        if mesh is None:  # the mesh is not known yet
-            rules.check_unsharded_dims(full, local, dims, "buffer")
-            return
-        pieces = rules.mesh_pieces(len(full), dims, mesh)
-        rules.check_even_split(full, pieces)
-        expected = rules.local_shape(full, pieces)
-        if expected != local:
-            raise VerifyException(
-                f"buffer shape {rules.fmt(local)} does not match the per-device shape {rules.fmt(expected)} of the host tensor {rules.fmt(full)}"
-            )
-        rules.check_transfer_config(self)
-
 
 @irdl_op_definition
 class EnqueueWriteBufferOp(_ShardedTransfer):
@@ -157,7 +140,7 @@ class EnqueueWriteBufferOp(_ShardedTransfer):
         return tensor_shape(self.input)
 
     def verify_(self) -> None:
-        self.check(self.host_shape(), tensor_shape(self.buffer))
+        self.verify_transfer(tensor_shape(self.buffer), "buffer")
 
 
 @irdl_op_definition
@@ -172,7 +155,7 @@ class EnqueueReadBufferOp(_ShardedTransfer):
         return tensor_shape(self.result)
 
     def verify_(self) -> None:
-        self.check(self.host_shape(), tensor_shape(self.buffer))
+        self.verify_transfer(tensor_shape(self.buffer), "buffer")
 
 
 @irdl_op_definition

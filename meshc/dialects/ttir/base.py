@@ -48,6 +48,25 @@ class HostTransfer:
             mesh_shape = mesh_shape_of(self) or (1,)  # type: ignore[arg-type]
         return spec_from_shard_dims(rules.ints_of(self.shard_dims), len(self.host_shape()), mesh_shape)  # type: ignore[attr-defined]
 
+    def verify_transfer(self, local: tuple[int, ...], what: str) -> None:
+        """The checks of a ttnn / ttmetal transfer whose devices hold `local` pieces (`what`: the
+        result, operand or buffer): no `form` / `mapper`, a `#ttnn.sharded_buffer_config` `config`,
+        shard_dims that split the host tensor evenly into `local` pieces on the module's mesh (the
+        dims no axis splits whole while the mesh is not known yet), and the config's blocks."""
+        rules.check_transfer_attributes(self)
+        check_attr_name(self, "config", "ttnn.sharded_buffer_config")  # type: ignore[arg-type]
+        full, dims, mesh = self.host_shape(), rules.ints_of(self.shard_dims), mesh_shape_of(self)  # type: ignore[attr-defined,arg-type]
+        if mesh is None:  # the mesh is not known yet
+            rules.check_unsharded_dims(full, local, dims, what)
+            return
+        pieces = rules.mesh_pieces(len(full), dims, mesh)
+        rules.check_even_split(full, pieces)
+        expected = rules.local_shape(full, pieces)
+        if local != expected:
+            raise VerifyException(f"{what} shape {rules.fmt(local)} does not match the per-device shape "
+                                  f"{rules.fmt(expected)} of the host tensor {rules.fmt(full)}")
+        rules.check_transfer_config(self)
+
 
 def int_value(attr: Attribute | None, default: int | None = None) -> int | None:
     if attr is None:

@@ -71,25 +71,10 @@ class _DistributionBase(ttir.HostTransfer, ttir.TTIROpBase):
     def host_shape(self) -> tuple[int, ...]:
         return ttir.tensor_shape(self.input) if self.FULL_IS_INPUT else self.result_shape()
 
-    def pieces(self) -> tuple[int, ...]:
-        return rules.mesh_pieces(len(self.host_shape()), rules.ints_of(self.shard_dims), ttir.mesh_shape_of(self))
-
     def verify_(self) -> None:
-        rules.check_transfer_attributes(self)
-        ttir.check_attr_name(self, "config", "ttnn.sharded_buffer_config")
         ttir.check_attr_name(self, "memory_config", "ttnn.memory_config")
-        full = self.host_shape()
         local = self.result_shape() if self.FULL_IS_INPUT else ttir.tensor_shape(self.input)
-        what = "result" if self.FULL_IS_INPUT else "operand"
-        pieces = self.pieces()
-        if ttir.mesh_shape_of(self) is None:  # the mesh is not known yet
-            rules.check_unsharded_dims(full, local, rules.ints_of(self.shard_dims), what)
-            return
-        rules.check_even_split(full, pieces)
-        expected = rules.local_shape(full, pieces)
-        if local != expected:
-            raise VerifyException(f"{what} shape {rules.fmt(local)} does not match the per-device shape {rules.fmt(expected)}")
-        rules.check_transfer_config(self)
+        self.verify_transfer(local, "result" if self.FULL_IS_INPUT else "operand")
 
 
 @irdl_op_definition
