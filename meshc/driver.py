@@ -26,7 +26,7 @@ from meshc.layout.errors import LayoutError
 
 from meshc.verify import verify_located
 from meshc.dialects.reference import attach_reference, detach_references, is_reference
-from meshc.dialects.ttmlir_spelling import attribute_synonym, normalize_module
+from meshc.dialects.ttmlir_spelling import SPELLING_OPS, attribute_synonym, normalize_module
 from meshc.dialects.tt.device_module import flatten_device_module
 from meshc.dialects import get_all_dialects
 from meshc.passes import get_all_passes
@@ -43,6 +43,8 @@ class MeshcContext(Context):
         return super().get_optional_attr(name)
 
     def get_optional_op(self, name: str, *, dialect_stack=()):
+        if name in SPELLING_OPS:  # an op only tt-mlir spells, read as its meshc op after parsing
+            return SPELLING_OPS[name]
         if name.startswith("ttcore."):  # meshc has no ttcore dialect: its ops are tt's
             name = "tt." + name[len("ttcore."):]
         return super().get_optional_op(name, dialect_stack=dialect_stack)

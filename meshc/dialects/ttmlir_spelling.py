@@ -22,16 +22,42 @@ destination operands).
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from xdsl.dialects.builtin import UnitAttr
 from xdsl.ir import Operation
-from xdsl.irdl import IRDLOperation, OptOperandDef, VarOperandDef
+from xdsl.irdl import IRDLOperation, OptOperandDef, VarOperandDef, irdl_op_definition
 from xdsl.rewriter import Rewriter
+
+from meshc.dialects import ttir, ttnn
 
 _ENUMS = ("shard_type", "shard_direction", "reduce_type")
 ENUM_SYNONYMS = {f"{d}.{n}": f"ttir.{n}" for d in ("tt", "ttcore") for n in _ENUMS}
 """tt-mlir's names of the enum attributes meshc keeps in ttir."""
 
 _DESTINATION_MAKERS = ("ttir.empty", "tensor.empty")
+
+
+@irdl_op_definition
+class TTIRAllReduceAsyncOp(ttir.AllReduceBase):
+    """tt-mlir's `ttir.all_reduce_async`: an all_reduce whose transfer may overlap the ops after it
+    until its result is used; rewritten to `ttir.all_reduce {async}` right after parsing."""
+
+    name = "ttir.all_reduce_async"
+    SYNCHRONOUS: ClassVar[type[IRDLOperation]] = ttir.AllReduceOp
+
+
+@irdl_op_definition
+class TTNNAllReduceAsyncOp(ttir.AllReduceBase):
+    """tt-mlir's `ttnn.all_reduce_async`, rewritten to `ttnn.all_reduce {async}`."""
+
+    name = "ttnn.all_reduce_async"
+    SYNCHRONOUS: ClassVar[type[IRDLOperation]] = ttnn.AllReduceOp
+
+
+SPELLING_OPS: dict[str, type[IRDLOperation]] = {op.name: op for op in (TTIRAllReduceAsyncOp, TTNNAllReduceAsyncOp)}
+"""Ops only tt-mlir spells: the driver's context parses them, normalize_module rewrites each into
+the meshc op it names in SYNCHRONOUS; no dialect lists them, so nothing after parsing meets one."""
 _NORMALIZED_DIALECTS = ("ttir", "ttnn")
 
 
@@ -76,7 +102,7 @@ def normalize_module(module: Operation) -> None:
             _properties_to_attributes(op)
         if len(op.operands) > 1:
             _drop_destination(op, empties)
-    for op in [o for o in module.walk() if isinstance(o, IRDLOperation) and hasattr(type(o), "SYNCHRONOUS")]:
+    for op in [o for o in module.walk() if o.name in SPELLING_OPS]:
         _as_synchronous_with_flag(op)
     for empty in empties:
         if empty.parent is not None and not empty.results[0].uses:
@@ -84,13 +110,10 @@ def normalize_module(module: Operation) -> None:
             empty.erase()
 
 
-def _as_synchronous_with_flag(op: IRDLOperation) -> None:
+def _as_synchronous_with_flag(op: Operation) -> None:
     """`<dialect>.<kind>_async` -> `<dialect>.<kind> {async}`: the op class names its synchronous
     twin in the ClassVar `SYNCHRONOUS`."""
-    sync_cls = getattr(type(op), "SYNCHRONOUS", None)
-    if sync_cls is None:
-        return
-    new = sync_cls.create(operands=list(op.operands), result_types=[r.type for r in op.results],
+    new = SPELLING_OPS[op.name].SYNCHRONOUS.create(operands=list(op.operands), result_types=[r.type for r in op.results],
                           attributes={**op.attributes, "async": UnitAttr()})
     new.location = op.location
     Rewriter.replace_op(op, new)

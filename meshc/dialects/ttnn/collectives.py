@@ -3,9 +3,7 @@ ops of the same names, one device program each."""
 
 from __future__ import annotations
 
-from typing import ClassVar
-
-from xdsl.irdl import IRDLOperation, irdl_op_definition
+from xdsl.irdl import irdl_op_definition
 
 from meshc.dialects import ttir
 
@@ -23,14 +21,6 @@ class ReduceScatterOp(ttir.ReduceScatterBase):
 @irdl_op_definition
 class AllReduceOp(ttir.AllReduceBase):
     name = "ttnn.all_reduce"
-
-
-@irdl_op_definition
-class AllReduceAsyncOp(ttir.AllReduceBase):
-    """tt-mlir's `ttnn.all_reduce_async`, read as `ttnn.all_reduce {async}` (see ttir's)."""
-
-    name = "ttnn.all_reduce_async"
-    SYNCHRONOUS: ClassVar[type[IRDLOperation]] = AllReduceOp
 
 
 @irdl_op_definition
@@ -84,7 +74,7 @@ class MoeCombineOp(ttir.MoeCombineBase):
 
 MULTI_DEVICE_OPS = (
     AllGatherOp, ReduceScatterOp, AllReduceOp, AllToAllOp, CollectivePermuteOp,
-    PointToPointOp, AllSliceOp, MoeRouteOp, MoeDispatchOp, MoeCombineOp, AllReduceAsyncOp,
+    PointToPointOp, AllSliceOp, MoeRouteOp, MoeDispatchOp, MoeCombineOp,
 )  # fmt: skip
 """The ops of this file, in the dialect's order: a new collective's ttnn op joins them here, and
 the TTNN dialect and COLLECTIVE_OPS take it from this tuple."""
