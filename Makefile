@@ -33,7 +33,10 @@ lit: $(TSTAMP)
 # second time through the installed console scripts, so real start-ups, exit codes and the
 # absence of tracebacks are tested as a user meets them
 DIRECT_LIT := test/lit/tools/opt-*.mlir test/lit/tools/run-errors.mlir test/lit/tools/run-input-errors.mlir \
-	test/lit/tools/viz-errors.mlir test/lit/tools/implicit-module-location.mlir test/lit/importers/input-errors.mlir
+	test/lit/tools/viz-errors.mlir test/lit/tools/implicit-module-location.mlir test/lit/importers/input-errors.mlir \
+	test/lit/tools/outputs-on-failure.mlir test/lit/tools/run-outputs-on-failure.mlir test/lit/tools/input-nesting.mlir \
+	test/lit/tools/run-input-files.mlir test/lit/tools/run-attribute-errors.mlir test/lit/tools/run-aggregate-errors.mlir \
+	test/lit/tools/module-blocks.mlir
 
 test: $(TSTAMP)
 	$(BIN)/python -m pytest -n auto test/unit
