@@ -25,7 +25,7 @@ from xdsl.ir import SSAValue
 
 from meshc.dialects.reference import find_reference, is_reference
 from meshc.dialects.tt import module_device
-from meshc.dialects.ttir import PerDevice, int_value
+from meshc.dialects.ttir.base import int_value
 from meshc.errors import LocatedError
 from meshc.layout.hardware import DEFAULT_ARCH
 from meshc.layout.errors import LayoutError
@@ -109,10 +109,8 @@ def _spmd_step(op, known) -> list | None:
         d = int_value(op.attributes["all_gather_dim"]) % len(spec.dims)
         dims = tuple(tuple(a for a in ax if a != axis) if i == d else ax for i, ax in enumerate(spec.dims))
         return [(ShardingSpec(spec.mesh, dims, spec.partial), shape)]
-    if op.has_trait(PerDevice):  # another collective, mesh_shard or reshard: not derived here
-        return None
     given = {i: known[v][0] for i, v in enumerate(op.operands) if v in known}
-    try:
+    try:  # another collective, a mesh_shard or a reshard has no sharding rule: LayoutError, not derived
         specs = op_rule(op).merge(given)
         if specs is None:
             return None
