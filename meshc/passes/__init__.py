@@ -32,6 +32,8 @@ _PASSES: dict[str, tuple[str, str]] = {
     "ttir-propagate-sharding": ("propagate_sharding", "PropagateShardingPass"),
     "ttir-partition": ("partition", "PartitionPass"),
     "ttir-auto-shard": ("auto_shard", "AutoShardPass"),
+    # pipeline parallelism: a chain of layers cut into stages on submeshes
+    "ttir-split-stages": ("split_stages", "SplitStagesPass"),
 }
 
 

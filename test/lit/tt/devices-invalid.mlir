@@ -132,8 +132,8 @@ module attributes {tt.system_desc = #tt.system_desc<t3k>, tt.devices = [#tt.devi
 
 // Microbatches on a stage instead of the host function.
 module attributes {tt.system_desc = #tt.system_desc<t3k>, tt.devices = [#tt.device<workerGrid = #tt.grid<2x8x16, (d0, d1, d2) -> (d0 * 2 + (d1 floordiv 8) * 2 + d2 floordiv 8, d1, d2 mod 8)>, meshShape = 2x1x2, chipIds = [0, 1, 2, 3]>, #tt.device<workerGrid = #tt.grid<16x16, (d0, d1) -> ((d0 floordiv 8) * 2 + d1 floordiv 8, d0 mod 8, d1 mod 8)>, meshShape = 2x2, chipIds = [4, 5, 6, 7]>]} {
-  // CHECK: error: 'func.func' op 'tt.microbatches' belongs on the host function of a pipelined module (one with 'tt.devices', not a stage)
-  // expected-error @+1 {{'tt.microbatches' belongs on the host function of a pipelined module}}
+  // CHECK: error: 'func.func' op 'tt.microbatches' belongs on the host function of a pipelined module, not on a stage
+  // expected-error @+1 {{'tt.microbatches' belongs on the host function of a pipelined module, not on a stage}}
   func.func @s0(%x: tensor<64x64xf32> {tt.batch}) -> tensor<64x64xf32> attributes {tt.stage = 0, tt.microbatches = 2} {
     %0 = "ttir.tanh"(%x) : (tensor<64x64xf32>) -> tensor<64x64xf32>
     func.return %0 : tensor<64x64xf32>
