@@ -3,7 +3,8 @@ its result (meshc.layout.timemodel), charged to the machine's current op.
 
 A matmul is a 2D multicast matmul over its result's core grid (a sharded result's shard grid,
 else the chip's whole compute grid, as TTNN runs an interleaved matmul), at TTNN's default math
-fidelity for its weight format; any other op is timed by its cost class in
+fidelity for its weight format unless the op says its own (`math_fidelity = "LoFi"`, "HiFi2",
+"HiFi3", "HiFi4"); any other op is timed by its cost class in
 meshc.layout.compute_ops over the result's elements.
 """
 
@@ -11,8 +12,14 @@ from __future__ import annotations
 
 import math
 
-from meshc.layout.timemodel import compute_s, matmul_compute_s, matmul_dram_readers
+from meshc.layout.timemodel import compute_s, math_fidelity_of, matmul_compute_s, matmul_dram_readers
 from meshc.sim.machine import Machine
+
+
+def math_fidelity(op) -> str | None:
+    """The `math_fidelity` string attribute of an op (None: TTNN's default for the format)."""
+    attr = None if op is None else op.attributes.get("math_fidelity")
+    return None if attr is None else math_fidelity_of(getattr(attr, "data", attr))
 
 
 def _grid(machine: Machine, layout) -> tuple[int, int]:
@@ -21,9 +28,10 @@ def _grid(machine: Machine, layout) -> tuple[int, int]:
     return tuple(layout.grid)
 
 
-def charge_compute(machine: Machine, kind: str, attrs: dict, operands, result) -> None:
+def charge_compute(machine: Machine, kind: str, attrs: dict, operands, result, op=None) -> None:
     """Charge one compute op on every device (they run alike): `operands` and `result` are the
-    op's device tensors (meshc.interp.runtime.SimTensor)."""
+    op's device tensors (meshc.interp.runtime.SimTensor); a matmul's `math_fidelity` attribute
+    (LoFi, HiFi2, HiFi3, HiFi4) overrides TTNN's default for its weight format."""
     layout = result.buffer.layout
     grid = _grid(machine, layout)
     if kind == "matmul":
@@ -32,7 +40,8 @@ def charge_compute(machine: Machine, kind: str, attrs: dict, operands, result) -
         n_dim = b[-2] if attrs.get("transpose_b") else b[-1]
         batch = math.prod(result.shape[:-2])
         fmt = operands[1].buffer.layout.dtype.name
-        machine.charge_compute(matmul_compute_s(machine.arch, m_dim, k_dim, n_dim, grid, None, fmt, batch),
+        fidelity = math_fidelity(op)
+        machine.charge_compute(matmul_compute_s(machine.arch, m_dim, k_dim, n_dim, grid, fidelity, fmt, batch),
                                matmul_dram_readers(grid))
         return
     fmt = layout.dtype.name

@@ -115,7 +115,7 @@ class TTNNSimFunctions(TTNNComputeImpls, TTNNCollectiveImpls, TTNNSpmdSimImpls):
             for t in ins:
                 if where_of(t) != where or t.buffer.memory == "dram" or t.shape != out.shape:
                     count_operand(rt, t)
-        charge_compute(m, kind, attrs, ins, out)
+        charge_compute(m, kind, attrs, ins, out, op)
         if m.abstract:  # shapes only: the result's bytes are counted, no kernel runs
             if out.buffer.memory == "dram":
                 m.count_all(out.buffer, write=True)

@@ -29,6 +29,7 @@ import math
 from dataclasses import dataclass
 
 from meshc.layout.compute_ops import DATA_MOVEMENT, ELEMENTWISE_FPU, ELEMENTWISE_SFPU, MATMUL, REDUCTION, compute_op
+from meshc.layout.errors import LayoutError
 from meshc.layout.hardware import FIDELITY_PHASES, ArchFacts
 
 TILE = 32
@@ -117,6 +118,13 @@ class OpTime:
 
 def _format(dtype: str) -> str:
     return dtype if dtype in ("bfp_bf8", "bfp_bf4", "f32") else "bf16"
+
+
+def math_fidelity_of(value) -> str:
+    """A math fidelity a program names, checked (LayoutError naming the accepted ones)."""
+    if value not in FIDELITY_PHASES:
+        raise LayoutError(f"math_fidelity '{value}' is not one of {', '.join(FIDELITY_PHASES)}")
+    return value
 
 
 def tile_cycles(arch: ArchFacts, fidelity: str, fmt: str) -> float:

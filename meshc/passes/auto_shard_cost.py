@@ -34,6 +34,7 @@ from meshc.dialects.ttir import tensor_shape
 from meshc.dialects.ttir.sharding_constraint import ShardingConstraintOp
 from meshc.layout.compute_ops import COMPUTE_OPS
 from meshc.layout.dtypes import get_dtype
+from meshc.errors import LocatedError
 from meshc.layout.errors import LayoutError
 from meshc.layout.hardware import ArchFacts
 from meshc.layout.mesh import Mesh, ShardingSpec
@@ -48,6 +49,7 @@ from meshc.layout.timemodel import (
     dram_s,
     host_s,
     link_s,
+    math_fidelity_of,
     matmul_compute_s,
     noc_s,
 )
@@ -161,7 +163,8 @@ class Costing:
             (a, adt), (b, bdt) = operands[0], operands[1]
             m_dim, k_dim = (a[-1], a[-2]) if attrs.get("transpose_a") else (a[-2], a[-1])
             n_dim = b[-2] if attrs.get("transpose_b") else b[-1]
-            seconds = matmul_compute_s(self.arch, m_dim, k_dim, n_dim, grid, None, bdt, math.prod(shape[:-2]))
+            seconds = matmul_compute_s(self.arch, m_dim, k_dim, n_dim, grid, attrs.get("math_fidelity"), bdt,
+                                       math.prod(shape[:-2]))
             noc = self.tiled_bytes(a, adt) * grid[1] + self.tiled_bytes(b, bdt) * grid[0]
             return self._program(noc, compute=seconds)
         if kind not in COMPUTE_OPS:
@@ -175,9 +178,16 @@ class Costing:
 
 
 def kernel_flags(op: Operation) -> dict:
-    """The matmul transposes an op carries (as the simulator's kernels read them)."""
-    return {k: bool(op.attributes[k].value.data) for k in ("transpose_a", "transpose_b")
-            if k in op.attributes and hasattr(op.attributes[k], "value")}
+    """The matmul transposes and math fidelity an op carries (as the simulator reads them)."""
+    flags: dict = {k: bool(op.attributes[k].value.data) for k in ("transpose_a", "transpose_b")
+                   if k in op.attributes and hasattr(op.attributes[k], "value")}
+    fid = op.attributes.get("math_fidelity")
+    if fid is not None:
+        try:
+            flags["math_fidelity"] = math_fidelity_of(getattr(fid, "data", fid))
+        except LayoutError as e:
+            raise LocatedError(str(e), op) from None
+    return flags
 
 
 def move_time(c: Costing, v: SSAValue, src: ShardingSpec, tgt: ShardingSpec) -> tuple[float, float]:

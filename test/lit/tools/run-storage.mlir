@@ -3,6 +3,12 @@
 // RUN: sed -e 's/bfp_bf8/bfp_bf4/' %s > %t.bfp4.mlir
 // RUN: meshc-run %t.bfp4.mlir --check --report-json %t.bfp4.json | filecheck %s
 // RUN: python -c "import json; r = json.load(open('%t.bfp4.json')); d = [o for o in r['ops'] if o['name'] == 'ttnn.distribute_tensor']; m = [o for o in r['ops'] if o['name'] == 'ttnn.matmul'][0]; print('host', [o['totals']['host_to_device_bytes'] for o in d]); print('compute ns', round(m['time']['compute_s'] * 1e9, 2))" | filecheck %s --check-prefix=BFP4
+// RUN: sed -e 's/"ttir.matmul"(%%x, %%w) :/"ttir.matmul"(%%x, %%w) {math_fidelity = "LoFi"} :/' %s > %t.lofi.mlir
+// RUN: meshc-run %t.lofi.mlir --check --report-json %t.lofi.json | filecheck %s
+// RUN: python -c "import json; r = json.load(open('%t.lofi.json')); m = [o for o in r['ops'] if o['name'] == 'ttnn.matmul'][0]; print('compute ns', round(m['time']['compute_s'] * 1e9, 2))" | filecheck %s --check-prefix=LOFI
+// RUN: sed -e 's/"ttir.matmul"(%%x, %%w) :/"ttir.matmul"(%%x, %%w) {math_fidelity = "HiFi4"} :/' %s > %t.hifi4.mlir
+// RUN: meshc-run %t.hifi4.mlir --report-json %t.hifi4.json
+// RUN: python -c "import json; r = json.load(open('%t.hifi4.json')); m = [o for o in r['ops'] if o['name'] == 'ttnn.matmul'][0]; print('compute ns', round(m['time']['compute_s'] * 1e9, 2))" | filecheck %s --check-prefix=HIFI4
 // RUN: sed -e 's/, tt.storage = #tt.data_type<bfp_bf8>//' %s > %t.f32.mlir
 // RUN: meshc-run %t.f32.mlir --report-json %t.f32.json
 // RUN: python -c "import json; r = json.load(open('%t.f32.json')); d = [o for o in r['ops'] if o['name'] == 'ttnn.distribute_tensor']; m = [o for o in r['ops'] if o['name'] == 'ttnn.matmul'][0]; print('host', [o['totals']['host_to_device_bytes'] for o in d]); print('compute ns', round(m['time']['compute_s'] * 1e9, 2))" | filecheck %s --check-prefix=F32
@@ -15,12 +21,17 @@
 //   4 tile products each): f32 at HiFi4, floored at f32's unpack 76 cycles: 4 x 76 = 304 ns;
 //   bfp8 at TTNN's default HiFi2, 32 / 0.95 = 33.68 cycles: 134.74 ns; bfp4 at LoFi,
 //   max(16 / 0.95, bfp4's unpack 18) = 18 cycles: 72 ns (1 GHz);
+// - a matmul's own math_fidelity sets its rate: bfp8 at LoFi, max(16 / 0.95, bfp8's unpack 19)
+//   = 19 cycles: 76 ns; at HiFi4, 64 / 0.95 = 67.37 cycles: 269.47 ns (the values do not change:
+//   the fidelity's rounding is not simulated);
 // - the golden run rounds w to the format as the host packs it, so the f32 rule holds.
 // CHECK: check: result0 matches the golden run (within the f32 tolerance)
 // BFP8: host [65536, 69632]
 // BFP8: compute ns 134.74
 // BFP4: host [65536, 36864]
 // BFP4: compute ns 72.0
+// LOFI: compute ns 76.0
+// HIFI4: compute ns 269.47
 // F32: host [65536, 262144]
 // F32: compute ns 304.0
 module attributes {tt.device = #tt.device<workerGrid = #tt.grid<8x16, (d0, d1) -> (d1 floordiv 8, d0, d1 mod 8)>, meshShape = 1x2, chipIds = [0, 1]>} {
