@@ -45,7 +45,8 @@ class _PipelineBase(ModulePass):
     system: str | None = None
     mesh_shape: tuple[int, ...] | None = None
     memory_space: str = "l1"
-    memory_layout: str = "sharded"
+    memory_layout: str | None = None
+    """sharded | interleaved; unset: sharded, but interleaved in DRAM on ttnn (`dram_layout`)."""
     tiled: bool = True
     reinterpret_grid: bool = True
     check_l1: bool = True
@@ -57,10 +58,14 @@ class _PipelineBase(ModulePass):
         if self.system is not None or self.mesh_shape is not None or module_device(op) is None:
             passes.append(RegisterDevicePass(self.system, self.mesh_shape))
         passes += [InlinePass(), PropagateShardingPass(), PartitionPass(), ReshardToCollectivesPass()]
-        passes.append(TTIRLayoutPass(self.memory_space, self.memory_layout, self.tiled))
+        layout = self.memory_layout or (self.dram_layout if self.memory_space == "dram" else "sharded")
+        passes.append(TTIRLayoutPass(self.memory_space, layout, self.tiled))
         if self.reinterpret_grid:
             passes.append(TTIRReinterpretGridPass())
         return passes
+
+    dram_layout = "sharded"
+    """The layout of `memory-space=dram` when `memory-layout` is not given."""
 
     def backend(self) -> list[ModulePass]:
         raise NotImplementedError
@@ -90,6 +95,7 @@ class TTIRToTTNNPipeline(_PipelineBase):
     then the compile-time check that every chip's L1 holds the program (ttnn-check-l1)."""
 
     name = "ttir-to-ttnn-pipeline"
+    dram_layout = "interleaved"  # TTNN keeps DRAM tensors interleaved over the banks, whatever the grid
 
     def backend(self) -> list[ModulePass]:
         check = [TTNNCheckL1Pass(self.spill_to_dram)] if self.check_l1 else []
