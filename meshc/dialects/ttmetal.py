@@ -52,6 +52,7 @@ from meshc.dialects import shape_rules as rules
 from meshc.dialects.tt.pipeline import check_stage_transfer
 from meshc.dialects.ttir import HostTransfer, check_attr_name, tensor_shape
 from meshc.layout.collectives import COLLECTIVES
+from meshc.layout.compute_ops import tile_ops
 from meshc.layout.shapes import fold_2d
 
 # ----------------------------------------------------------------------------- types
@@ -343,9 +344,9 @@ class WriteTilesOp(_BlockAccess):
         self.check_block(self.buffer, self.block)
 
 
-_UNARY = ("exp", "log", "relu", "sigmoid", "tanh", "gelu", "neg", "sqrt", "erf", "typecast", "copy")
-_BINARY = ("add", "subtract", "multiply", "div", "maximum", "minimum", "pow", "eq", "ne", "gt", "ge", "lt", "le")
-_REDUCE = ("sum", "mean", "max")
+COPY = "copy"
+"""The unary tile op that copies a block unchanged (ttir.to_layout's kernel); the other tile ops
+are the compute-op registry's (meshc.layout.compute_ops.tile_ops), read when an op verifies."""
 
 
 def _check_kind(kind: StringAttr, allowed: tuple[str, ...]) -> None:
@@ -367,7 +368,7 @@ class TileUnaryOp(IRDLOperation):
     op = attr_def(StringAttr)
 
     def verify_(self) -> None:
-        _check_kind(self.op, _UNARY)
+        _check_kind(self.op, (*tile_ops("unary"), COPY))
         if tensor_shape(self.input) != tensor_shape(self.result):
             raise VerifyException("result block shape differs from the operand's")
 
@@ -383,7 +384,7 @@ class TileBinaryOp(IRDLOperation):
     op = attr_def(StringAttr)
 
     def verify_(self) -> None:
-        _check_kind(self.op, _BINARY)
+        _check_kind(self.op, tile_ops("binary"))
         _expect_block(self.result, rules.broadcast_shapes(tensor_shape(self.lhs), tensor_shape(self.rhs)))
 
 
@@ -424,7 +425,7 @@ class TileReduceOp(IRDLOperation):
     dim = attr_def(IntegerAttr)
 
     def verify_(self) -> None:
-        _check_kind(self.op, _REDUCE)
+        _check_kind(self.op, tile_ops("reduce"))
         d = int(self.dim.value.data)
         if d not in (0, 1):
             raise VerifyException(f"dim {d} must be 0 (rows) or 1 (cols) of the block")

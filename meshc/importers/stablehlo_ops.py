@@ -2,8 +2,8 @@
 
 | StableHLO | ttir |
 |---|---|
-| add subtract multiply divide maximum minimum power | add subtract multiply div maximum minimum pow |
-| exponential tanh logistic negate sqrt log rsqrt, chlo.erf | exp tanh sigmoid neg sqrt log; rsqrt = div(1, sqrt); erf |
+| the compute-op registry's spellings (meshc/layout/compute_ops.py `stablehlo`) | its op, one for one (`ELEMENTWISE`) |
+| rsqrt | div(1, sqrt) |
 | and or xor not (on i1) | multiply maximum ne, 1 - x on the 1 / 0 values |
 | sdy.manual_computation (shard_map) and its collectives | mesh_shard in / out, the body, all_reduce all_gather reduce_scatter collective_permute (manual.py) |
 | compare (EQ NE GT GE LT LE), select | eq ne gt ge lt le (1 / 0 in the operands' element type), where |
@@ -41,6 +41,7 @@ from xdsl.utils.exceptions import VerifyException
 
 from meshc.errors import LocatedError
 from meshc.dialects import ttir
+from meshc.layout.compute_ops import stablehlo_spellings
 from meshc.dialects.ttir import tensor_shape
 from meshc.layout.errors import LayoutError
 from meshc.layout.limits import MAX_ELEMENTS, check_count
@@ -50,6 +51,9 @@ from meshc.importers.manual import HANDLERS as MANUAL_HANDLERS
 from meshc.importers.source import attr_of, dense_array, op_name, unregistered_body
 
 Handler = Callable[[ImportContext, Operation], None]
+
+OPS = ttir.COMPUTE_OPS
+"""The ttir op of each compute-op registry kind."""
 
 
 # ---- helpers ---------------------------------------------------------------------------------
@@ -103,7 +107,7 @@ def i64_array(values) -> DenseArrayBase:
 def reshape(imp: ImportContext, x: SSAValue, new_shape) -> SSAValue:
     if tensor_shape(x) == tuple(new_shape):
         return x
-    return imp.emit(ttir.ReshapeOp, [x], tensor_type(new_shape, element(x)))
+    return imp.emit(OPS["reshape"], [x], tensor_type(new_shape, element(x)))
 
 
 def permute(imp: ImportContext, x: SSAValue, perm) -> SSAValue:
@@ -114,14 +118,14 @@ def permute(imp: ImportContext, x: SSAValue, perm) -> SSAValue:
                            f"0..{len(s) - 1}", imp.located_at or imp.source)
     if perm == list(range(len(perm))):
         return x
-    return imp.emit(ttir.PermuteOp, [x], tensor_type([s[p] for p in perm], element(x)),
+    return imp.emit(OPS["permute"], [x], tensor_type([s[p] for p in perm], element(x)),
                     {"permutation": i64_array(perm)})
 
 
 def broadcast(imp: ImportContext, x: SSAValue, to) -> SSAValue:
     if tensor_shape(x) == tuple(to):
         return x
-    return imp.emit(ttir.BroadcastOp, [x], tensor_type(to, element(x)))
+    return imp.emit(OPS["broadcast"], [x], tensor_type(to, element(x)))
 
 
 def result(imp: ImportContext, op: Operation, i: int = 0, like: SSAValue | None = None) -> TensorType:
@@ -153,35 +157,21 @@ def iota(imp: ImportContext, op: Operation) -> None:
 
 # ---- elementwise -----------------------------------------------------------------------------
 
-UNARY = {
-    "stablehlo.exponential": ttir.ExpOp, "stablehlo.tanh": ttir.TanhOp, "stablehlo.logistic": ttir.SigmoidOp,
-    "stablehlo.negate": ttir.NegOp, "stablehlo.sqrt": ttir.SqrtOp, "stablehlo.log": ttir.LogOp,
-    "chlo.erf": ttir.ErfOp,
-}  # fmt: skip
-
-BINARY = {
-    "stablehlo.add": ttir.AddOp, "stablehlo.subtract": ttir.SubtractOp, "stablehlo.multiply": ttir.MultiplyOp,
-    "stablehlo.divide": ttir.DivOp, "stablehlo.maximum": ttir.MaximumOp, "stablehlo.minimum": ttir.MinimumOp,
-    "stablehlo.power": ttir.PowOp,
-}  # fmt: skip
+ELEMENTWISE = {name: OPS[e.name] for name, e in stablehlo_spellings().items()}
+"""StableHLO / CHLO op -> the ttir op it imports to one for one (the compute-op registry's spellings)."""
 
 
-def unary(imp: ImportContext, op: Operation) -> None:
-    x = imp.value(op.operands[0])
-    imp.values[op.results[0]] = imp.emit(UNARY[op_name(op)], [x], result(imp, op))
-
-
-def binary(imp: ImportContext, op: Operation) -> None:
-    a, b = (imp.value(v) for v in op.operands)
-    imp.values[op.results[0]] = imp.emit(BINARY[op_name(op)], [a, b], result(imp, op))
+def elementwise(imp: ImportContext, op: Operation) -> None:
+    xs = [imp.value(v) for v in op.operands]
+    imp.values[op.results[0]] = imp.emit(ELEMENTWISE[op_name(op)], xs, result(imp, op))
 
 
 def rsqrt(imp: ImportContext, op: Operation) -> None:
     t = result(imp, op)
     x = imp.value(op.operands[0])
-    root = imp.emit(ttir.SqrtOp, [x], t)
+    root = imp.emit(OPS["sqrt"], [x], t)
     one = imp.materialize(np.ones(tuple(t.get_shape())), t)
-    imp.values[op.results[0]] = imp.emit(ttir.DivOp, [one, root], t)
+    imp.values[op.results[0]] = imp.emit(OPS["div"], [one, root], t)
 
 
 def convert(imp: ImportContext, op: Operation) -> None:
@@ -194,11 +184,11 @@ def convert(imp: ImportContext, op: Operation) -> None:
     if element(x) == t.element_type:
         imp.values[op.results[0]] = x
     else:
-        imp.values[op.results[0]] = imp.emit(ttir.TypecastOp, [x], t)
+        imp.values[op.results[0]] = imp.emit(OPS["typecast"], [x], t)
 
 
-_COMPARISONS = {"EQ": ttir.EqualOp, "NE": ttir.NotEqualOp, "GT": ttir.GreaterThanOp,
-                "GE": ttir.GreaterEqualOp, "LT": ttir.LessThanOp, "LE": ttir.LessEqualOp}
+_COMPARISONS = {"EQ": OPS["eq"], "NE": OPS["ne"], "GT": OPS["gt"],
+                "GE": OPS["ge"], "LT": OPS["lt"], "LE": OPS["le"]}
 
 
 def compare(imp: ImportContext, op: Operation) -> None:
@@ -215,7 +205,7 @@ def compare(imp: ImportContext, op: Operation) -> None:
 def select(imp: ImportContext, op: Operation) -> None:
     t = result(imp, op)
     cond, a, b = (imp.value(v) for v in op.operands)
-    imp.values[op.results[0]] = imp.emit(ttir.WhereOp, [cond, a, b], t)
+    imp.values[op.results[0]] = imp.emit(OPS["where"], [cond, a, b], t)
 
 
 # ---- booleans ---------------------------------------------------------------------------------
@@ -249,9 +239,9 @@ def logical(imp: ImportContext, op: Operation) -> None:
     kind = op_name(op)
     if kind == "stablehlo.not":
         one = imp.materialize(np.ones(tuple(t.get_shape())), t)
-        imp.values[op.results[0]] = imp.emit(ttir.SubtractOp, [one, xs[0]], t)
+        imp.values[op.results[0]] = imp.emit(OPS["subtract"], [one, xs[0]], t)
         return
-    cls = {"stablehlo.and": ttir.MultiplyOp, "stablehlo.or": ttir.MaximumOp, "stablehlo.xor": ttir.NotEqualOp}[kind]
+    cls = {"stablehlo.and": OPS["multiply"], "stablehlo.or": OPS["maximum"], "stablehlo.xor": OPS["ne"]}[kind]
     imp.values[op.results[0]] = imp.emit(cls, xs, t)
 
 
@@ -321,21 +311,21 @@ def dot_general(imp: ImportContext, op: Operation) -> None:
     if not lb and len(lc) == 1 and len(rs) == 2:  # (free..., K) x (K, N): matmul broadcasts the free dims
         a = permute(imp, lhs, lf + lc)
         b = permute(imp, rhs, rc + rf)
-        out = imp.emit(ttir.MatmulOp, [a, b], tensor_type([ls[d] for d in lf] + [rs[rf[0]]], mm_element))
+        out = imp.emit(OPS["matmul"], [a, b], tensor_type([ls[d] for d in lf] + [rs[rf[0]]], mm_element))
     else:
         m, k, n = math.prod(ls[d] for d in lf), math.prod(ls[d] for d in lc), math.prod(rs[d] for d in rf)
         a = reshape(imp, permute(imp, lhs, lb + lf + lc), batch + [m, k])
         b = reshape(imp, permute(imp, rhs, rb + rc + rf), batch + [k, n])
-        out = imp.emit(ttir.MatmulOp, [a, b], tensor_type(batch + [m, n], mm_element))
+        out = imp.emit(OPS["matmul"], [a, b], tensor_type(batch + [m, n], mm_element))
         out = reshape(imp, out, batch + [ls[d] for d in lf] + [rs[d] for d in rf])
     if element(out) != t.element_type:
-        out = imp.emit(ttir.TypecastOp, [out], t)
+        out = imp.emit(OPS["typecast"], [out], t)
     imp.values[op.results[0]] = out
 
 
 # ---- reduce ----------------------------------------------------------------------------------
 
-_REDUCTIONS = {"stablehlo.add": (ttir.SumOp, 0.0), "stablehlo.maximum": (ttir.MaxOp, -np.inf)}
+_REDUCTIONS = {"stablehlo.add": (OPS["sum"], 0.0), "stablehlo.maximum": (OPS["max"], -np.inf)}
 
 
 def reduce(imp: ImportContext, op: Operation) -> None:
@@ -387,8 +377,7 @@ def custom_call(imp: ImportContext, op: Operation) -> None:
 # ---- the table -------------------------------------------------------------------------------
 
 HANDLERS: dict[str, Handler] = {
-    **{name: unary for name in UNARY},
-    **{name: binary for name in BINARY},
+    **{name: elementwise for name in ELEMENTWISE},
     "stablehlo.rsqrt": rsqrt,
     **{name: logical for name in ("stablehlo.and", "stablehlo.or", "stablehlo.xor", "stablehlo.not")},
     **MANUAL_HANDLERS,

@@ -150,7 +150,7 @@ class _Partitioner:
                                f"{[str(s) for s in chosen]}", op)
         for i, (v, spec) in enumerate(zip(list(op.operands), required)):
             op.operands[i] = self.reshard(v, spec, op)
-        if op.name == "ttir.constant" and any(chosen[0].dims) and not op.value.is_splat():  # type: ignore[attr-defined]
+        if isinstance(op, ttir.ConstantOp) and any(chosen[0].dims) and not op.value.is_splat():
             self.local_results(op, (replicated(self.mesh, len(chosen[0].dims)),))
             self.reshard_all_uses(op.results[0], chosen[0], op.next_op)  # type: ignore[arg-type]
         else:
@@ -170,17 +170,17 @@ class _Partitioner:
 
     def fix_attributes(self, op: Operation) -> None:
         out = tensor_shape(op.results[0])
-        if op.name == "ttir.reshape" and "shape" in op.attributes:
+        if isinstance(op, ttir.ReshapeBase) and "shape" in op.attributes:
             old = op.attributes["shape"]
             assert isinstance(old, ArrayAttr)
             kind = old.data[0].type if old.data else i64  # type: ignore[attr-defined]
             op.attributes["shape"] = ArrayAttr([IntegerAttr(n, kind) for n in out])
-        elif op.name == "ttir.broadcast" and "broadcast_dimensions" in op.attributes:
+        elif isinstance(op, ttir.BroadcastBase) and "broadcast_dimensions" in op.attributes:
             src = tensor_shape(op.operands[0])
             src = (1,) * (len(out) - len(src)) + src
             op.attributes["broadcast_dimensions"] = DenseArrayBase.from_list(
                 i64, [o // s if s != o else 1 for s, o in zip(src, out)])
-        elif op.name == "ttir.constant":
+        elif isinstance(op, ttir.ConstantOp):
             value = op.attributes["value"]
             assert isinstance(value, DenseIntOrFPElementsAttr)
             rt = op.results[0].type

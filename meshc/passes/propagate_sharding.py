@@ -180,8 +180,8 @@ def propagate_module(module: ModuleOp) -> bool:
     (nothing done) otherwise. Annotations in an SPMD program are a located error."""
     if not is_global_view(module):
         if has_annotations(module):
-            bad = next(o for o in module.walk() if o.name in ("ttir.sharding_constraint", "func.func")
-                       and (o.name != "func.func" or o.arg_attrs is not None or o.res_attrs is not None))
+            bad = next(o for o in module.walk() if isinstance(o, ShardingConstraintOp) or (
+                isinstance(o, func.FuncOp) and (o.arg_attrs is not None or o.res_attrs is not None)))
             raise LocatedError("sharding annotations belong to global-view programs; this one already has SPMD ops "
                                "(ttir.mesh_shard, collectives): drop the annotations or the SPMD ops", bad)
         return False

@@ -3,7 +3,8 @@ ttir-auto-shard: ttir ops as `meshc.layout.sharding_rules.OpInfo`, the function 
 chosen specs carried on ops (`tt.shardings`), and the bytes a reshard costs (the planner's).
 
 A module is *global view* when it has none of the SPMD ops (`ttir.mesh_shard`, collectives,
-reshards): those are written per device by hand, and the sharding passes leave them alone.
+reshards: the ops with the `ttir.PerDevice` trait): those are written per device by hand, and
+the sharding passes leave them alone.
 """
 
 from __future__ import annotations
@@ -25,17 +26,18 @@ from meshc.layout.mesh import Mesh, ShardingSpec
 from meshc.layout.sharding_rules import OpInfo, Rule, canonical, replicated, rule_for
 from meshc.passes.lowering_utils import module_mesh
 from meshc.dialects.shape_rules import ints_of
+from meshc.dialects import ttir
 from meshc.dialects.ttir import bool_value, int_value, tensor_shape
 from meshc.layout.reshard import plan_reshard
 
-SPMD_OPS = ("ttir.mesh_shard", "ttir.all_gather", "ttir.reduce_scatter", "ttir.all_reduce", "ttir.all_to_all",
-            "ttir.collective_permute", "ttir.reshard", "ttir.point_to_point", "ttir.all_slice")
 CHOSEN = "tt.shardings"
 """The op attribute ttir-propagate-sharding writes: one #tt.sharding a result."""
 
 
 def is_global_view(module: ModuleOp) -> bool:
-    return not any(op.name in SPMD_OPS for op in module.walk())
+    """No ttir op of the module is written per device (the `PerDevice` trait: mesh_shard, the
+    collectives, the reshards)."""
+    return not any(op.has_trait(ttir.PerDevice) and op.dialect_name() == "ttir" for op in module.walk())
 
 
 def has_annotations(module: ModuleOp) -> bool:
@@ -70,21 +72,21 @@ def op_info(op: Operation, shape_of=None) -> OpInfo:
     attrs: dict = {}
     rank = len(ins[0]) if ins else 0
     a = op.attributes
-    if kind in ("sum", "mean", "max"):
-        attrs["dims"] = tuple(op.reduced_dims())  # type: ignore[attr-defined]
+    if isinstance(op, ttir.ReductionBase):
+        attrs["dims"] = tuple(op.reduced_dims())
         attrs["keep_dim"] = bool_value(a.get("keep_dim"))
-    elif kind == "softmax":
+    elif isinstance(op, ttir.SoftmaxBase):
         attrs["dim"] = _dims([int_value(a["dimension"])], rank)[0]
-    elif kind == "concat":
+    elif isinstance(op, ttir.ConcatBase):
         attrs["dim"] = _dims([int_value(a["dim"])], rank)[0]
-    elif kind == "transpose":
-        d0, d1 = op.dims()  # type: ignore[attr-defined]
+    elif isinstance(op, ttir.TransposeBase):
+        d0, d1 = op.dims()
         perm = list(range(rank))
         perm[d0], perm[d1] = perm[d1], perm[d0]
         attrs["permutation"] = tuple(perm)
-    elif kind == "permute":
+    elif isinstance(op, ttir.PermuteBase):
         attrs["permutation"] = tuple(_dims(a["permutation"], rank))
-    elif kind == "matmul":
+    elif isinstance(op, ttir.MatmulBase):
         attrs["transpose_a"] = bool_value(a.get("transpose_a"))
         attrs["transpose_b"] = bool_value(a.get("transpose_b"))
     return OpInfo(kind, ins, outs, attrs)

@@ -40,7 +40,7 @@ class TTIRReinterpretGridPass(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         for o in op.walk():
-            if isinstance(o, ttir.TransposeOp):
+            if isinstance(o, ttir.COMPUTE_OPS["transpose"]):
                 t_in, t_out = o.input.type, o.result.type
                 assert isinstance(t_in, TensorType) and isinstance(t_out, TensorType)
                 enc = encoding_of(t_in)

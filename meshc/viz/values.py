@@ -29,7 +29,7 @@ from meshc.layout.mesh import ShardingSpec
 from meshc.viz.model import MeshView, mesh_view
 from meshc.layout.shapes import fmt_shape
 from meshc.dialects.shape_rules import ints_of
-from meshc.dialects import ttir
+from meshc.dialects import ttir, ttmetal, ttnn
 from meshc.dialects.ttir import tensor_shape
 from meshc.layout.memory_config import MemoryConfig
 from meshc.layout.placement import place
@@ -54,7 +54,9 @@ def _owner(v: SSAValue) -> Operation:
     return op
 
 
-_ELEMENTWISE_NAMES = {"ttnn.to_memory_config", "ttnn.to_layout", "ttir.to_layout"}
+_SAME_BLOCKS = (ttir.ElementwiseUnaryBase, ttir.ElementwiseBinaryBase, ttir.ToLayoutOp, ttnn.ToLayoutOp,
+                ttnn.ToMemoryConfigOp)
+"""Ops whose result holds the same blocks as their operand: elementwise ops and layout changes."""
 
 
 def value_names(module: ModuleOp) -> list[tuple[str, SSAValue]]:
@@ -94,22 +96,19 @@ def _ints(attr) -> tuple[int, ...]:
 
 def _boundary(op: Operation) -> tuple[SSAValue, SSAValue] | None:
     """(global host value, per-device value) of an op moving a tensor between host and mesh."""
-    n = op.name
-    if n == "ttir.mesh_shard":
-        full_first = op.attributes["shard_direction"].data == "full_to_shard"
-        return (op.operands[0], op.results[0]) if full_first else (op.results[0], op.operands[0])
-    if n == "ttnn.distribute_tensor":
+    if isinstance(op, ttir.MeshShardOp):
+        return (op.operands[0], op.results[0]) if op.is_full_to_shard else (op.results[0], op.operands[0])
+    if isinstance(op, ttnn.DistributeTensorOp):
         return op.operands[0], op.results[0]
-    if n == "ttmetal.enqueue_write_buffer":
+    if isinstance(op, ttmetal.EnqueueWriteBufferOp):
         return op.operands[0], op.operands[1]
-    if n in ("ttnn.aggregate_tensor", "ttmetal.enqueue_read_buffer"):
+    if isinstance(op, (ttnn.AggregateTensorOp, ttmetal.EnqueueReadBufferOp)):
         return op.results[0], op.operands[0]
     return None
 
 
 def _is_elementwise(op: Operation) -> bool:
-    bases = (ttir.ElementwiseUnaryBase, ttir.ElementwiseBinaryBase)
-    return isinstance(op, bases) or op.name in _ELEMENTWISE_NAMES
+    return isinstance(op, _SAME_BLOCKS)
 
 
 def _spec_at(v: SSAValue, mesh: tuple[int, ...]) -> tuple[ShardingSpec, tuple[int, ...], bool] | None:
@@ -150,12 +149,12 @@ def _local_placement(v: SSAValue, arch: str):
     """The Placement of a per-device value on its chip, from its ttnn layout or its buffer."""
     t = v.type
     enc = getattr(t, "encoding", None)
-    if isinstance(t, TensorType) and getattr(enc, "name", "") == "ttnn.ttnn_layout":
+    if isinstance(t, TensorType) and isinstance(enc, ttnn.TTNNLayoutAttr):
         if enc.memory_config.is_host:
             return None
         return enc.place(tensor_shape(v), arch=arch)
     owner = v.owner
-    if isinstance(owner, Operation) and owner.name == "ttmetal.create_buffer":
+    if isinstance(owner, ttmetal.CreateBufferOp):
         cfg = owner.memory_config.model()
         assert isinstance(cfg, MemoryConfig)
         tile = _ints(owner.tile) if owner.tile is not None else None

@@ -10,10 +10,11 @@ module's `#tt.device` describes (a module without one runs on a one-device mesh)
 Op families share bases (elementwise unary and binary with numpy broadcasting, reductions,
 collectives, resharding, MoE) whose verifiers check result shapes and name what is wrong; the
 ttnn ops of the same names are these bases under ttnn names. The shape rules themselves are
-plain functions in `shape_rules.py`.
+plain functions in `shape_rules.py`. The compute ops are made from the compute-op registry
+(meshc/layout/compute_ops.py): `COMPUTE_OPS` maps each registry kind to its class.
 
 The package's files, one family each: attributes.py (enum attributes), base.py (verifier
-helpers and op bases), compute.py, comparison.py (eq ... le, where), collectives.py (mesh_shard and the collectives),
+helpers and op bases), compute.py (the registry's ops), comparison.py (the comparison and where bases), collectives.py (mesh_shard and the collectives),
 reshard.py (reshard, point_to_point, all_slice), moe.py, sharding_constraint.py (the
 global-view annotations). The `TTIR` dialect object is here.
 """
@@ -30,11 +31,13 @@ from meshc.dialects.ttir.base import (
     ElementwiseBinaryBase,
     ElementwiseUnaryBase,
     HostTransfer,
+    PerDevice,
     ReductionBase,
     TTIROpBase,
     bool_value,
     check_attr_name,
     collective_args,
+    compute_op_classes,
     int_value,
     mesh_shape_of,
     tensor_shape,
@@ -52,60 +55,23 @@ from meshc.dialects.ttir.collectives import (
     ReduceScatterBase,
     ReduceScatterOp,
 )
-from meshc.dialects.ttir.comparison import (
-    COMPARISON_OPS,
-    CompareBase,
-    EqualOp,
-    GreaterEqualOp,
-    GreaterThanOp,
-    LessEqualOp,
-    LessThanOp,
-    NotEqualOp,
-    WhereBase,
-    WhereOp,
-)
+from meshc.dialects.ttir.comparison import CompareBase, WhereBase
 from meshc.dialects.ttir.compute import (
-    AddOp,
+    COMPUTE_OPS,
+    FAMILY_BASES,
     BroadcastBase,
-    BroadcastOp,
     ConcatBase,
-    ConcatOp,
     ConstantBase,
     ConstantOp,
-    DivOp,
     EmbeddingBase,
-    EmbeddingOp,
     EmptyOp,
-    ErfOp,
-    ExpOp,
-    GeluOp,
-    LogOp,
     MatmulBase,
-    MatmulOp,
-    MaximumOp,
-    MaxOp,
-    MeanOp,
-    MinimumOp,
-    MultiplyOp,
-    NegOp,
     PermuteBase,
-    PermuteOp,
-    PowOp,
-    ReluOp,
     ReshapeBase,
-    ReshapeOp,
-    SigmoidOp,
     SoftmaxBase,
-    SoftmaxOp,
-    SqrtOp,
-    SubtractOp,
-    SumOp,
-    TanhOp,
     ToLayoutOp,
     TransposeBase,
-    TransposeOp,
     TypecastBase,
-    TypecastOp,
 )
 from meshc.dialects.ttir.moe import (
     MoeCombineBase,
@@ -128,13 +94,9 @@ from meshc.dialects.ttir.collectives import MULTI_DEVICE_OPS, collective_op_tabl
 
 _ATTRIBUTES = [ShardTypeAttr, ShardDirectionAttr, ReduceTypeAttr]
 _OPS = [
-    ExpOp, LogOp, ReluOp, SigmoidOp, TanhOp, GeluOp, NegOp, SqrtOp, ErfOp, TypecastOp,
-    AddOp, SubtractOp, MultiplyOp, DivOp, MaximumOp, MinimumOp, PowOp,
-    MatmulOp, TransposeOp, PermuteOp, ReshapeOp, BroadcastOp, ConcatOp,
-    SumOp, MeanOp, MaxOp, SoftmaxOp, EmbeddingOp, EmptyOp, ConstantOp, ToLayoutOp,
+    *COMPUTE_OPS.values(), EmptyOp, ConstantOp, ToLayoutOp,
     *MULTI_DEVICE_OPS,
     ReshardOp, PointToPointOp, AllSliceOp, MoeRouteOp, MoeDispatchOp, MoeCombineOp,
-    *COMPARISON_OPS,
     ShardingConstraintOp,
 ]  # fmt: skip
 

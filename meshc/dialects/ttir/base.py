@@ -1,19 +1,23 @@
 """Shared pieces of the ttir ops: the helpers their verifiers use (the module's mesh, static
-shapes, attribute values) and the op-family bases (elementwise, reductions, collectives)."""
+shapes, attribute values), the op-family bases (elementwise, reductions, collectives), the
+`PerDevice` trait of the ops written per device, and `compute_op_classes`, which makes the op
+classes of the compute-op registry (meshc/layout/compute_ops.py) for a dialect."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import ClassVar
 
 from xdsl.dialects.builtin import AnyTensorTypeConstr, ArrayAttr, BoolAttr, IntegerAttr, TensorType
 from xdsl.ir import Attribute, Operation, SSAValue
-from xdsl.irdl import IRDLOperation, attr_def, operand_def, opt_attr_def, result_def, traits_def
-from xdsl.traits import NoMemoryEffect
+from xdsl.irdl import IRDLOperation, attr_def, irdl_op_definition, operand_def, opt_attr_def, result_def, traits_def
+from xdsl.traits import NoMemoryEffect, OpTrait
 from xdsl.utils.exceptions import VerifyException
 
 from meshc.dialects import shape_rules as rules
 from meshc.dialects.tt.module import mesh_shape_of
 from meshc.layout.collectives import Collective, CollectiveArgs
+from meshc.layout.compute_ops import COMPUTE_OPS, ComputeOp
 from meshc.layout.mesh import ShardingSpec, spec_from_shard_dims
 
 
@@ -101,6 +105,12 @@ def check_same_element_type(operand: SSAValue, result: SSAValue, advice: str = "
 # ----------------------------------------------------------------------------- op bases
 
 
+@dataclass(frozen=True)
+class PerDevice(OpTrait):
+    """An op written per device (SPMD): `mesh_shard`, the collectives, the reshards. The sharding
+    passes take a module holding one as placed by hand and leave it alone."""
+
+
 class TTIROpBase(IRDLOperation):
     """Common base of ttir ops (and ttnn's mirrored compute ops)."""
 
@@ -169,6 +179,7 @@ class CollectiveBase(TTIROpBase):
     input = operand_def(AnyTensorTypeConstr)
     result = result_def(AnyTensorTypeConstr)
     cluster_axis = attr_def(IntegerAttr)
+    traits = traits_def(PerDevice())
 
     def axis_size(self) -> int | None:
         """Devices along cluster_axis (None while the mesh is unknown)."""
@@ -198,3 +209,28 @@ def collective_args(op: Operation, kind: Collective, rank: int) -> CollectiveArg
     reduce = "sum" if rt is None else rt.data  # type: ignore[attr-defined]
     pairs = tuple(rules.pairs_of(attrs["source_target_pairs"])) if kind.pairs else ()
     return CollectiveArgs(dims, axis, reduce, pairs)
+
+
+# ----------------------------------------------------------------------------- registry ops
+
+
+def _class_name(name: str) -> str:
+    return "".join(part.capitalize() for part in name.split("_")) + "Op"
+
+
+def compute_op_classes(dialect: str, bases: dict[str, type[TTIROpBase]], module: str,
+                       entries: dict[str, ComputeOp] | None = None) -> dict[str, type[TTIROpBase]]:
+    """One op class an entry of the compute-op registry (default: all of `COMPUTE_OPS`), kind ->
+    class: `<dialect>.<name>` (ttnn: the entry's TTNN name) on the base of the entry's family,
+    its docstring the entry's `doc`, the entry itself its `COMPUTE` ClassVar. A family without
+    a base in `bases` is an AssertionError naming it (each dialect gives every family one)."""
+    out: dict[str, type[TTIROpBase]] = {}
+    for kind, entry in (COMPUTE_OPS if entries is None else entries).items():
+        base = bases.get(entry.family)
+        assert base is not None, f"{dialect} has no base class for the '{entry.family}' family of '{kind}'"
+        name = entry.ttnn_name if dialect == "ttnn" else entry.name
+        body = {"name": f"{dialect}.{name}", "COMPUTE": entry, "__module__": module,
+                "__qualname__": _class_name(name), "__doc__": f"{entry.doc}.",
+                "__annotations__": {"COMPUTE": ClassVar[ComputeOp]}}
+        out[kind] = irdl_op_definition(type(_class_name(name), (base,), body))
+    return out

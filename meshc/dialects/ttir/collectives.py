@@ -7,7 +7,7 @@ from typing import ClassVar
 
 from xdsl.dialects.builtin import AnyTensorTypeConstr, DenseArrayBase, DenseIntOrFPElementsAttr, IntegerAttr, i64
 from xdsl.ir import Attribute, SSAValue
-from xdsl.irdl import IRDLOperation, attr_def, irdl_op_definition, operand_def, result_def
+from xdsl.irdl import IRDLOperation, attr_def, irdl_op_definition, operand_def, result_def, traits_def
 from xdsl.utils.exceptions import VerifyException
 
 from meshc.dialects import shape_rules as rules
@@ -16,6 +16,7 @@ from meshc.dialects.ttir.attributes import ReduceTypeAttr, ShardDirectionAttr, S
 from meshc.dialects.ttir.base import (
     CollectiveBase,
     HostTransfer,
+    PerDevice,
     TTIROpBase,
     check_same_shape,
     int_value,
@@ -52,6 +53,7 @@ class MeshShardOp(HostTransfer, TTIROpBase):
     shard_direction = attr_def(ShardDirectionAttr)
     shard_shape = attr_def(DenseArrayBase)
     shard_dims = attr_def(DenseArrayBase)
+    traits = traits_def(PerDevice())
 
     @property
     def is_full_to_shard(self) -> bool:
@@ -219,6 +221,7 @@ class CollectivePermuteBase(TTIROpBase):
     input = operand_def(AnyTensorTypeConstr)
     result = result_def(AnyTensorTypeConstr)
     source_target_pairs = attr_def(DenseIntOrFPElementsAttr)
+    traits = traits_def(PerDevice())
 
     def pairs(self) -> list[tuple[int, int]]:
         return rules.pairs_of(self.source_target_pairs)

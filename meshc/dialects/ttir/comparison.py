@@ -1,4 +1,5 @@
-"""ttir comparisons and selection: `ttir.eq ne gt ge lt le` and `ttir.where`.
+"""The bases of ttir's comparisons (`ttir.eq ne gt ge lt le`) and selection (`ttir.where`); the ops
+themselves are the compute-op registry's (meshc/layout/compute_ops.py, made in compute.py).
 
 The device holds no booleans, so a comparison returns 1 where it holds and 0 elsewhere in the
 result's element type (as tt-mlir's comparisons do on TT hardware), with numpy broadcasting of
@@ -9,7 +10,7 @@ the three shapes broadcasting to the result's. StableHLO's `compare` / `select` 
 from __future__ import annotations
 
 from xdsl.dialects.builtin import AnyTensorTypeConstr, TensorType
-from xdsl.irdl import irdl_op_definition, operand_def, result_def, traits_def
+from xdsl.irdl import operand_def, result_def, traits_def
 from xdsl.traits import NoMemoryEffect
 from xdsl.utils.exceptions import VerifyException
 
@@ -19,36 +20,6 @@ from meshc.dialects.ttir.base import ElementwiseBinaryBase, TTIROpBase, tensor_s
 
 class CompareBase(ElementwiseBinaryBase):
     """1 where `lhs <relation> rhs` holds, else 0; the operands broadcast (numpy)."""
-
-
-@irdl_op_definition
-class EqualOp(CompareBase):
-    name = "ttir.eq"
-
-
-@irdl_op_definition
-class NotEqualOp(CompareBase):
-    name = "ttir.ne"
-
-
-@irdl_op_definition
-class GreaterThanOp(CompareBase):
-    name = "ttir.gt"
-
-
-@irdl_op_definition
-class GreaterEqualOp(CompareBase):
-    name = "ttir.ge"
-
-
-@irdl_op_definition
-class LessThanOp(CompareBase):
-    name = "ttir.lt"
-
-
-@irdl_op_definition
-class LessEqualOp(CompareBase):
-    name = "ttir.le"
 
 
 class WhereBase(TTIROpBase):
@@ -72,9 +43,3 @@ class WhereBase(TTIROpBase):
                 raise VerifyException(f"{what} has element type {t.element_type}, the result {rt.element_type}")
 
 
-@irdl_op_definition
-class WhereOp(WhereBase):
-    name = "ttir.where"
-
-
-COMPARISON_OPS = [EqualOp, NotEqualOp, GreaterThanOp, GreaterEqualOp, LessThanOp, LessEqualOp, WhereOp]

@@ -1,5 +1,10 @@
-"""ttir compute and data-movement ops: elementwise, matmul, transpose/permute/reshape/broadcast/
-concat, reductions, softmax, embedding, constants and layout changes."""
+"""ttir compute and data-movement ops: the base class of each family of the compute-op registry
+(meshc/layout/compute_ops.py), the op classes generated from it (`COMPUTE_OPS`), and the ops
+outside it: empty, constant, to_layout.
+
+Each registry entry is one op, `ttir.<name>`, on the base of its family (`FAMILY_BASES`): the
+base holds the operands, attributes and shape rule, the entry what the op means; the ttnn
+dialect makes its ops from the same bases."""
 
 from __future__ import annotations
 
@@ -28,11 +33,13 @@ from xdsl.traits import NoMemoryEffect
 from xdsl.utils.exceptions import VerifyException
 
 from meshc.dialects import shape_rules as rules
+from meshc.dialects.ttir.comparison import CompareBase, WhereBase
 from meshc.dialects.ttir.base import (
     ElementwiseBinaryBase,
     ElementwiseUnaryBase,
     ReductionBase,
     TTIROpBase,
+    compute_op_classes,
     check_same_element_type,
     check_same_shape,
     bool_value,
@@ -44,99 +51,10 @@ from meshc.dialects.ttir.base import (
 # ----------------------------------------------------------------------------- elementwise
 
 
-@irdl_op_definition
-class ExpOp(ElementwiseUnaryBase):
-    name = "ttir.exp"
-
-
-@irdl_op_definition
-class LogOp(ElementwiseUnaryBase):
-    name = "ttir.log"
-
-
-@irdl_op_definition
-class ReluOp(ElementwiseUnaryBase):
-    name = "ttir.relu"
-
-
-@irdl_op_definition
-class SigmoidOp(ElementwiseUnaryBase):
-    name = "ttir.sigmoid"
-
-
-@irdl_op_definition
-class TanhOp(ElementwiseUnaryBase):
-    name = "ttir.tanh"
-
-
-@irdl_op_definition
-class GeluOp(ElementwiseUnaryBase):
-    name = "ttir.gelu"
-
-
-@irdl_op_definition
-class NegOp(ElementwiseUnaryBase):
-    name = "ttir.neg"
-
-
-@irdl_op_definition
-class SqrtOp(ElementwiseUnaryBase):
-    name = "ttir.sqrt"
-
-
 class TypecastBase(ElementwiseUnaryBase):
     """Convert the element type; the shape is kept."""
 
     SAME_ELEMENT_TYPE: ClassVar[bool] = False
-
-
-@irdl_op_definition
-class TypecastOp(TypecastBase):
-    name = "ttir.typecast"
-
-
-@irdl_op_definition
-class AddOp(ElementwiseBinaryBase):
-    name = "ttir.add"
-
-
-@irdl_op_definition
-class SubtractOp(ElementwiseBinaryBase):
-    name = "ttir.subtract"
-
-
-@irdl_op_definition
-class MultiplyOp(ElementwiseBinaryBase):
-    name = "ttir.multiply"
-
-
-@irdl_op_definition
-class DivOp(ElementwiseBinaryBase):
-    name = "ttir.div"
-
-
-@irdl_op_definition
-class MaximumOp(ElementwiseBinaryBase):
-    name = "ttir.maximum"
-
-
-@irdl_op_definition
-class MinimumOp(ElementwiseBinaryBase):
-    name = "ttir.minimum"
-
-
-@irdl_op_definition
-class PowOp(ElementwiseBinaryBase):
-    """lhs ** rhs, elementwise (a negative base to a non-integer power is NaN, as in IEEE pow)."""
-
-    name = "ttir.pow"
-
-
-@irdl_op_definition
-class ErfOp(ElementwiseUnaryBase):
-    """The error function, elementwise."""
-
-    name = "ttir.erf"
 
 
 # ----------------------------------------------------------------------------- matmul, data movement
@@ -158,11 +76,6 @@ class MatmulBase(TTIROpBase):
                 tensor_shape(self.a), tensor_shape(self.b), bool_value(self.transpose_a), bool_value(self.transpose_b)
             )
         )
-
-
-@irdl_op_definition
-class MatmulOp(MatmulBase):
-    name = "ttir.matmul"
 
 
 class TransposeBase(TTIROpBase):
@@ -187,11 +100,6 @@ class TransposeBase(TTIROpBase):
         self.expect_result(tuple(shape))
 
 
-@irdl_op_definition
-class TransposeOp(TransposeBase):
-    name = "ttir.transpose"
-
-
 class PermuteBase(TTIROpBase):
     """result dim i = operand dim permutation[i]."""
 
@@ -206,11 +114,6 @@ class PermuteBase(TTIROpBase):
         self.expect_result(tuple(shape[p] for p in perm))
 
 
-@irdl_op_definition
-class PermuteOp(PermuteBase):
-    name = "ttir.permute"
-
-
 class ReshapeBase(TTIROpBase):
     """Same elements in row-major order, new shape (the result type; `shape` if given must agree)."""
 
@@ -223,11 +126,6 @@ class ReshapeBase(TTIROpBase):
         rules.check_reshape(tensor_shape(self.input), self.result_shape())
         if self.shape is not None:
             check_same_shape("result shape", self.result_shape(), tuple(rules.ints_of(self.shape)))
-
-
-@irdl_op_definition
-class ReshapeOp(ReshapeBase):
-    name = "ttir.reshape"
 
 
 class BroadcastBase(TTIROpBase):
@@ -246,11 +144,6 @@ class BroadcastBase(TTIROpBase):
         )
 
 
-@irdl_op_definition
-class BroadcastOp(BroadcastBase):
-    name = "ttir.broadcast"
-
-
 class ConcatBase(TTIROpBase):
     """Join the operands along `dim`."""
 
@@ -261,26 +154,6 @@ class ConcatBase(TTIROpBase):
 
     def verify_(self) -> None:
         self.expect_result(rules.concat_shape([tensor_shape(v) for v in self.inputs], int_value(self.dim)))
-
-
-@irdl_op_definition
-class ConcatOp(ConcatBase):
-    name = "ttir.concat"
-
-
-@irdl_op_definition
-class SumOp(ReductionBase):
-    name = "ttir.sum"
-
-
-@irdl_op_definition
-class MeanOp(ReductionBase):
-    name = "ttir.mean"
-
-
-@irdl_op_definition
-class MaxOp(ReductionBase):
-    name = "ttir.max"
 
 
 class SoftmaxBase(TTIROpBase):
@@ -297,11 +170,6 @@ class SoftmaxBase(TTIROpBase):
         self.expect_result(shape)
 
 
-@irdl_op_definition
-class SoftmaxOp(SoftmaxBase):
-    name = "ttir.softmax"
-
-
 class EmbeddingBase(TTIROpBase):
     """Rows of `weight` (V, D) gathered by integer `input` indices: result = input shape + (D,)."""
 
@@ -312,11 +180,6 @@ class EmbeddingBase(TTIROpBase):
 
     def verify_(self) -> None:
         self.expect_result(rules.embedding_shape(tensor_shape(self.input), tensor_shape(self.weight)))
-
-
-@irdl_op_definition
-class EmbeddingOp(EmbeddingBase):
-    name = "ttir.embedding"
 
 
 @irdl_op_definition
@@ -372,3 +235,27 @@ class ToLayoutOp(TTIROpBase):
     def verify_(self) -> None:
         self.expect_result(tensor_shape(self.input))
         check_same_element_type(self.input, self.result, "; use ttir.typecast to change it")
+
+
+# ----------------------------------------------------------------------------- the registry's ops
+
+FAMILY_BASES: dict[str, type[TTIROpBase]] = {
+    "unary": ElementwiseUnaryBase,
+    "typecast": TypecastBase,
+    "binary": ElementwiseBinaryBase,
+    "comparison": CompareBase,
+    "where": WhereBase,
+    "reduction": ReductionBase,
+    "matmul": MatmulBase,
+    "transpose": TransposeBase,
+    "permute": PermuteBase,
+    "reshape": ReshapeBase,
+    "broadcast": BroadcastBase,
+    "concat": ConcatBase,
+    "softmax": SoftmaxBase,
+    "embedding": EmbeddingBase,
+}
+"""Family of the compute-op registry -> the base class of its ops (ttir's and ttnn's)."""
+
+COMPUTE_OPS = compute_op_classes("ttir", FAMILY_BASES, __name__)
+"""Registry kind -> its ttir op class (meshc.layout.compute_ops.COMPUTE_OPS)."""

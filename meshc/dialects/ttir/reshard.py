@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from xdsl.dialects.builtin import AnyTensorTypeConstr, DenseArrayBase, IntegerAttr, StringAttr
 from xdsl.ir import Attribute, Operation
-from xdsl.irdl import attr_def, irdl_op_definition, operand_def, result_def
+from xdsl.irdl import attr_def, irdl_op_definition, operand_def, result_def, traits_def
 from xdsl.utils.exceptions import VerifyException
 
 from meshc.dialects import shape_rules as rules
-from meshc.dialects.ttir.base import CollectiveBase, TTIROpBase, int_value, mesh_shape_of, tensor_shape
+from meshc.dialects.ttir.base import CollectiveBase, PerDevice, TTIROpBase, int_value, mesh_shape_of, tensor_shape
 from meshc.layout.errors import LayoutError
 from meshc.layout.mesh import Mesh
 from meshc.layout.reshard import as_view
@@ -53,6 +53,7 @@ class ReshardBase(TTIROpBase):
     source = attr_def(Attribute)
     """A sharding-spec string or a `#tt.sharding` attribute."""
     target = attr_def(Attribute)
+    traits = traits_def(PerDevice())
 
     def specs(self):
         return (_spec_on_mesh(self, self.source, "source"), _spec_on_mesh(self, self.target, "target"))

@@ -3,8 +3,8 @@
 The package's files: memory.py (where a tensor lives on one chip: buffer type, memory layout,
 shard spec, memory config, `#ttnn.ttnn_layout`), distribution.py (how a host tensor spreads
 over the mesh: `#ttnn.mesh_mapper`, `#ttnn.sharded_buffer_config`), device.py (the mesh device,
-host <-> mesh transfers, layout and memory-config changes), compute.py (the ttir op families
-under ttnn names), collectives.py (collectives, resharding and MoE ops), pipeline.py (a
+host <-> mesh transfers, layout and memory-config changes), compute.py (the compute-op registry's ops
+under their ttnn names), collectives.py (collectives, resharding and MoE ops), pipeline.py (a
 tensor sent from one pipeline stage's device to the next's). The `TTNN` dialect
 object is here.
 """
@@ -25,46 +25,7 @@ from meshc.dialects.ttnn.collectives import (
     PointToPointOp,
     ReduceScatterOp,
 )
-from meshc.dialects.ttnn.compute import (
-    COMPUTE_OPS,
-    AddOp,
-    ConcatOp,
-    ConstantOp,
-    DivOp,
-    EmbeddingOp,
-    EmptyOp,
-    EqualOp,
-    ErfOp,
-    ExpOp,
-    GeluOp,
-    GreaterEqualOp,
-    GreaterThanOp,
-    LessEqualOp,
-    LessThanOp,
-    LogOp,
-    MatmulOp,
-    MaximumOp,
-    MaxOp,
-    MeanOp,
-    MinimumOp,
-    MultiplyOp,
-    NegOp,
-    NotEqualOp,
-    PermuteOp,
-    PowOp,
-    ReluOp,
-    RepeatOp,
-    ReshapeOp,
-    SigmoidOp,
-    SoftmaxOp,
-    SqrtOp,
-    SubtractOp,
-    SumOp,
-    TanhOp,
-    TransposeOp,
-    TypecastOp,
-    WhereOp,
-)
+from meshc.dialects.ttnn.compute import COMPUTE_OPS, ConstantOp, EmptyOp
 from meshc.dialects.ttnn.device import (
     AggregateTensorOp,
     DeviceType,
