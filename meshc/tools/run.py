@@ -55,7 +55,8 @@ def _arg_parser() -> argparse.ArgumentParser:
     p.add_argument("input_file", help="the .mlir module to run")
     p.add_argument("--entry", help="function to run (default: @main, else the first public function)")
     p.add_argument("--input", action="append", default=[], metavar="NAME=FILE.npy",
-                   help="an input from a .npy file (NAME: the argument's name, e.g. arg0), NAME=FILE.npz "
+                   help="an input from a .npy file (NAME: the argument's name as the program prints it, x for %%x; "
+                        "arg0, arg1, ... also work), NAME=FILE.npz "
                         "(the array NAME in it, or its only array), or FILE.npz (every array by name); repeatable")
     p.add_argument("--seed", type=int, default=0, help="seed of the random inputs not given (default 0)")
     p.add_argument("--check", action="store_true", help="compare every output with the golden numpy run")
