@@ -28,7 +28,8 @@ from xdsl.ir import Block, Operation, Region
 
 from meshc.dialects import ttmetal, ttnn
 from meshc.dialects.shape_rules import ints_of
-from meshc.dialects.tt import batch_args, called_stage, microbatches_of, module_devices
+from meshc.dialects.tt import STAGE_ATTR, batch_args, called_stage, microbatches_of, module_devices, stage_functions, \
+    stage_index
 from meshc.errors import LocatedError
 from meshc.interp.common import element_dtype_name
 from meshc.interp.func import FuncFunctions
@@ -52,7 +53,7 @@ class StageEvent:
     """One stage call or one transfer of a run: which, for which microbatch, and its seconds."""
 
     kind: str
-    """"stage" or "transfer"."""
+    """"stage", "transfer" or "load" (a weight written to a stage's devices once, before its calls)."""
     stage: int
     """The stage called, or a transfer's target stage."""
     microbatch: int
@@ -72,34 +73,52 @@ class PipelineTrace:
 
 
 def run_host(f: func.FuncOp, args: tuple, call_stage: Callable[[int, func.FuncOp, tuple], tuple],
-             transfer: Callable[[Operation, object], object], release: Callable[[object], None]) -> tuple:
-    """Walk the host function `f` of a pipelined module (see the module docstring)."""
+             transfer: Callable[[Operation, object], object], release: Callable[[object], None],
+             on_stage: Callable[[int, Operation, tuple], tuple] | None = None,
+             once: dict | None = None) -> tuple:
+    """Walk the host function `f` of a pipelined module (see the module docstring). An op marked
+    `tt.stage = i` (a weight written to stage i's devices) runs through `on_stage`; one that reads
+    only arguments that are not batched (`tt.batch`) is the same for every microbatch: with a
+    `once` dict shared by the microbatches it runs for the first and its values are kept (and
+    not released: the caller releases `once`'s values after the last microbatch)."""
     block = f.body.blocks.first
     env = dict(zip(block.args, args))
+    batched = set(batch_args(f))
+    invariant = {a for a in block.args if a.index not in batched}
     ops = list(block.ops)
     last_use = {}
     for op in ops:
         for v in op.operands:
             last_use[v] = op
     returned = set(ops[-1].operands)
+    kept = set()
     for op in ops:
         if isinstance(op, func.ReturnOp):
             return tuple(env[v] for v in op.operands)
         vals = tuple(env[v] for v in op.operands)
-        if isinstance(op, func.CallOp):
+        staged = STAGE_ATTR in op.attributes and not isinstance(op, func.CallOp)
+        if staged and once is not None and all(v in invariant for v in op.operands):
+            invariant.update(op.results)
+            kept.update(op.results)
+            if op not in once:
+                once[op] = tuple(on_stage(stage_index(op), op, vals))
+            outs = once[op]
+        elif staged:
+            outs = tuple(on_stage(stage_index(op), op, vals))
+        elif isinstance(op, func.CallOp):
             stage, i = called_stage(op)
             outs = call_stage(i, stage, vals)
         elif isinstance(op, TRANSFER_OPS):
             outs = (transfer(op, vals[0]),)
         else:
             raise LocatedError(f"the host function of a pipelined module runs '{op.name}', which is neither a "
-                               "stage call nor a transfer", op)
+                               "stage call, a transfer nor an op of a stage", op)
         env.update(zip(op.results, outs))
         for v in set(op.operands):
-            if last_use.get(v) is op and v not in returned:
+            if last_use.get(v) is op and v not in returned and v not in kept:
                 release(env[v])
         for r in op.results:
-            if r not in last_use and r not in returned:
+            if r not in last_use and r not in returned and r not in kept:
                 release(env[r])
     raise LocatedError("the host function does not end with func.return", f)
 
@@ -217,24 +236,33 @@ def simulate(module, f: func.FuncOp, batches: list[list], system: SystemDesc, ab
     interps = []
     for i, m in enumerate(stages.machines):
         functions, rt = (metal_functions if metal else sim_functions)(m)
+        functions.stages = stages  # a transfer op needs both stages' machines
         stages.runtimes[i] = rt
         interps.append((functions, rt))
     trace = PipelineTrace()
+    stage_of = {stage_index(g): g for g in stage_functions(module).values()}
     built: dict[int, Interpreter] = {}
+    for i, (functions, rt) in enumerate(interps):
+        own = [] if metal or i not in stage_of else [BufferLifetimes.of_program(rt, module, stage_of[i])]
+        built[i] = _stage_interpreter(module, functions, [*listeners, *own])
 
     def call_stage(i: int, g: func.FuncOp, vals: tuple) -> tuple:
-        if i not in built:
-            functions, rt = interps[i]
-            own = [] if metal else [BufferLifetimes.of_program(rt, module, g)]
-            built[i] = _stage_interpreter(module, functions, [*listeners, *own])
         before = len(stages.ops)
         out = call(built[i], g, vals)
         trace.events.append(StageEvent("stage", i, trace.microbatch, sum(o.seconds for o in stages.ops[before:])))
         return out
 
+    def on_stage(i: int, op: Operation, vals: tuple) -> tuple:
+        """An op of the host function run on stage i's devices (a weight written once): its time is
+        the stage's, before its first call."""
+        before = len(stages.ops)
+        out = built[i].run_op(op, vals)
+        trace.events.append(StageEvent("load", i, trace.microbatch, sum(o.seconds for o in stages.ops[before:])))
+        return out
+
     def transfer(op: Operation, value) -> object:
         before = len(stages.ops)
-        out = stages.transfer(op, value)
+        (out,) = built[int(op.target_stage.value.data)].run_op(op, (value,))
         rec = stages.ops[before:]
         trace.events.append(StageEvent("transfer", int(op.target_stage.value.data), trace.microbatch,
                                        sum(o.seconds for o in rec), int(op.source_stage.value.data),
@@ -242,9 +270,13 @@ def simulate(module, f: func.FuncOp, batches: list[list], system: SystemDesc, ab
         return out
 
     values = []
+    once: dict = {}  # the ops every microbatch shares (weights written once), run for the first
     for m, args in enumerate(batches):
         trace.microbatch = m
-        values.append(run_host(f, tuple(args), call_stage, transfer, stages.release))
+        values.append(run_host(f, tuple(args), call_stage, transfer, stages.release, on_stage, once))
+    for outs in once.values():
+        for v in outs:
+            stages.release(v)
     return values, stages, trace
 
 
@@ -317,7 +349,7 @@ def join_batch(values: list[tuple], abstract: bool) -> list:
 
 def schedule_of(trace: PipelineTrace, stages: int) -> Schedule:
     """The GPipe timeline of a run's stage calls and transfers (meshc.layout.pipeline_schedule)."""
-    return gpipe([Call(e.stage, e.microbatch, e.seconds, e.source if e.kind == "transfer" else -1)
+    return gpipe([Call(e.stage, e.microbatch, e.seconds, e.source if e.kind == "transfer" else -1, e.kind)
                   for e in trace.events], stages)
 
 
@@ -336,7 +368,7 @@ def pipeline_report(trace: PipelineTrace, f: func.FuncOp, devices, samples: int)
         "serial_s": sched.serial,
         "bubble_fraction": sched.bubble,
         "throughput_samples_per_s": sched.throughput(samples),
-        "timeline": [{"kind": "transfer" if s.call.is_transfer else "stage", "stage": s.call.stage,
+        "timeline": [{"kind": s.call.kind or ("transfer" if s.call.is_transfer else "stage"), "stage": s.call.stage,
                       "source": s.call.source, "microbatch": s.call.microbatch, "start_s": s.start,
                       "seconds": s.call.seconds} for s in sched.slots],
     }

@@ -43,7 +43,7 @@ def pipeline_trace_events(p: dict) -> list[dict]:
             name = f"transfer {e['source']}->{e['stage']} mb{e['microbatch']}"
         else:
             tid = e["stage"]
-            name = f"stage {e['stage']} mb{e['microbatch']}"
+            name = f"stage {e['stage']} {'weights' if e['kind'] == 'load' else 'mb' + str(e['microbatch'])}"
         events.append({"name": name, "cat": "pipeline", "ph": "X", "pid": STAGES_PID, "tid": tid,
                        "ts": e["start_s"] * us, "dur": e["seconds"] * us, "args": {"microbatch": e["microbatch"]}})
     meta = [{"name": "process_name", "ph": "M", "pid": STAGES_PID,

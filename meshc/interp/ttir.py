@@ -19,6 +19,8 @@ from xdsl.interpreter import impl, register_impls
 from meshc.dialects.ttir.base import tensor_shape
 from meshc.errors import LocatedError
 from meshc.dialects import ttir, ttnn
+from meshc.dialects.shape_rules import ints_of
+from meshc.dialects.tt import enclosing_module, module_devices
 from meshc.dialects.ttir import collective_args
 from meshc.interp.common import Distributed, element_dtype_name, kernel_attrs, located, run_at_op
 from meshc.interp.op_families import TTIRCollectiveImpls, TTIRComputeImpls, TTNNCollectiveImpls, TTNNComputeImpls
@@ -32,7 +34,7 @@ from meshc.interp.spmd import (
 )
 from meshc.layout.collectives import collective
 from meshc.layout.dtypes import get_dtype
-from meshc.layout.mesh import ShardingSpec
+from meshc.layout.mesh import ShardingSpec, spec_from_shard_dims
 from meshc.sim.compute import run_kernel
 from meshc.sim.encoding import quantize
 
@@ -184,6 +186,21 @@ class GoldenFunctions(TTIRComputeImpls, TTNNComputeImpls, TTIRCollectiveImpls, T
             return (split_to_devices(x, spec),)
         full = tensor_shape(op.results[0])
         return (assemble(list(self.on_devices(x)), spec, full),)
+
+    @impl(ttnn.PipelineTransferOp)
+    @located
+    def run_pipeline_transfer(self, interpreter, op, args):
+        """A value sent from one pipeline stage's devices to a later one's (each on its own mesh of
+        the module's tt.devices): the source pieces assembled, cut into the target's."""
+        devices = module_devices(enclosing_module(op))
+        shape = tuple(ints_of(op.shape))
+        src = spec_from_shard_dims(ints_of(op.source_shard_dims), len(shape),
+                                   devices[int(op.source_stage.value.data)].mesh_shape)
+        tgt = spec_from_shard_dims(ints_of(op.target_shard_dims), len(shape),
+                                   devices[int(op.target_stage.value.data)].mesh_shape)
+        x = args[0]
+        pieces = list(x) if isinstance(x, Distributed) else [np.asarray(x)] * src.mesh.size
+        return (split_to_devices(assemble(pieces, src, shape), tgt),)
 
     @impl(ttir.MeshShardOp)
     def run_mesh_shard(self, interpreter, op, args):

@@ -28,6 +28,7 @@ from meshc.dialects import ttmetal
 from meshc.dialects.shape_rules import ints_of
 from meshc.interp.common import Distributed, element_dtype_name, located, transfer_config
 from meshc.interp.runtime import SimRuntime
+from meshc.interp.stage_transfer_impls import TTMetalStageTransferImpls
 from meshc.interp.ttir import dense_value
 from meshc.interp.ttnn import run_collective
 from meshc.layout.affine import parse_map
@@ -90,7 +91,7 @@ def _replicate_device0(m: Machine, delta) -> None:
 
 
 @register_impls
-class TTMetalSimFunctions(InterpreterFunctions):
+class TTMetalSimFunctions(TTMetalStageTransferImpls):
     """The ttmetal ops on the simulator `machine`: buffers, host transfers, programs and CCLs."""
 
     def __init__(self, machine: Machine):

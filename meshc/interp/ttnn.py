@@ -39,6 +39,7 @@ from meshc.interp.common import Distributed, charged, element_dtype_name, kernel
 from meshc.interp.op_families import TTNNCollectiveImpls, TTNNComputeImpls
 from meshc.interp.runtime import DEFAULT_WHERE, SimRuntime, SimTensor, Where, placement_of, where_of
 from meshc.interp.spmd_sim import TTNNSpmdSimImpls
+from meshc.interp.stage_transfer_impls import TTNNStageTransferImpls
 from meshc.interp.timing import charge_compute
 from meshc.interp.ttir import constant_value
 from meshc.layout.buffer_pieces import mesh_pieces
@@ -74,7 +75,7 @@ def run_collective(rt: SimRuntime, op, kind: str, vals: list[np.ndarray], dtype:
 
 
 @register_impls
-class TTNNSimFunctions(TTNNComputeImpls, TTNNCollectiveImpls, TTNNSpmdSimImpls):
+class TTNNSimFunctions(TTNNComputeImpls, TTNNCollectiveImpls, TTNNSpmdSimImpls, TTNNStageTransferImpls):
     """The ttnn ops on the simulator `machine`: every device tensor a mesh buffer, every move counted."""
 
     def __init__(self, machine: Machine):

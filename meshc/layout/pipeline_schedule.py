@@ -2,7 +2,8 @@
 each transfer takes (the seconds the simulator charged; nothing here knows what an op costs).
 
 GPipe (forward): the batch is split into M microbatches; stage s runs microbatch 0, 1, ..., M-1 in
-order, each as soon as the stage is free and every value it reads has arrived. A transfer from
+order, each as soon as the stage is free and every value it reads has arrived (a stage's weights,
+written once from the host, as soon as the stage is free). A transfer from
 stage j to stage i of microbatch m starts when stage j has finished m and the previous transfer on
 the same pair of devices has arrived (the links between two devices carry one transfer at a time),
 and arrives its seconds later. Stages and transfers run concurrently otherwise, so the stages
@@ -28,6 +29,9 @@ class Call:
     microbatch: int
     seconds: float
     source: int = -1
+    kind: str = ""
+    """What the call is, for the timeline ("load": a stage's weights written once); the stage is
+    busy for it like for a call."""
 
     @property
     def is_transfer(self) -> bool:
@@ -92,8 +96,9 @@ def gpipe(calls: list[Call], stages: int) -> Schedule:
             pair_free[pair] = end
             key = (c.stage, c.microbatch)
             arrived[key] = max(arrived.get(key, 0.0), end)
-        else:
-            start = max(stage_free[c.stage], arrived.get((c.stage, c.microbatch), 0.0))
+        else:  # a load (a weight from the host) waits for the stage only, a call for its inputs too
+            ready = 0.0 if c.kind == "load" else arrived.get((c.stage, c.microbatch), 0.0)
+            start = max(stage_free[c.stage], ready)
             end = start + c.seconds
             stage_free[c.stage] = end
             done[(c.stage, c.microbatch)] = end

@@ -16,7 +16,11 @@ do for a module carrying `tt.devices`:
    placement and memory config of that write, whose buffer the stage still frees). Between the
    two calls the host function sends it: `ttnn.pipeline_transfer` / `ttmetal.enqueue_transfer`,
    from the source stage's sharding to the target's (the fewest-bytes plan of
-   meshc.layout.stage_transfer, run by the simulator over the links).
+   meshc.layout.stage_transfer, run by the simulator over the links);
+4. a stage argument the host function passes unbatched (no `tt.batch`: a weight, the same for every
+   microbatch) is written to the stage's devices by the host function itself, marked
+   `tt.stage = i`, and the stage takes it on its devices and no longer frees it: the simulator runs
+   that write once for all the microbatches and keeps the weight resident.
 
 Located errors: a host function doing anything but calling stages, pipeline options naming a
 system or a mesh (a pipelined module names its devices), a stage result read both by the host and
@@ -43,6 +47,7 @@ from meshc.dialects.tt import (
     SYSTEM_DESC_ATTR,
     DeviceAttr,
     SystemDescAttr,
+    batch_args,
     called_stage,
     module_devices,
     pipeline_system,
@@ -102,6 +107,7 @@ def lower_stages(ctx: Context, module: ModuleOp, front: Callable[[ModuleOp], lis
             else:
                 module.body.block.add_op(f)
     _join_stages(module)
+    _hoist_weights(module)
 
 
 # ----------------------------------------------------------------------------- transfers
@@ -262,3 +268,74 @@ def _transfer(metal: bool, value: SSAValue, result_type, j: int, i: int, shape, 
     }
     op_class = ttmetal.EnqueueTransferOp if metal else ttnn.PipelineTransferOp
     return op_class.create(operands=[value], result_types=[result_type], attributes=common)
+
+
+# ----------------------------------------------------------------------------- resident weights
+
+
+def _hoist_weights(module: ModuleOp) -> None:
+    """A stage argument that the host function passes unbatched (no `tt.batch`: the same for every
+    microbatch, a weight) is written to the stage's devices by the host function itself, once,
+    before the stage's first call: the stage's distribute (TTNN) or create_buffer + write (TTMetal)
+    moves into the host function, marked `tt.stage = i` (it runs on stage i's devices), and the
+    stage takes the device value (and no longer frees it: it stays for the next microbatch)."""
+    for host in [f for f in module.body.block.ops if isinstance(f, func.FuncOp) and STAGE_ATTR not in f.attributes]:
+        batched = set(batch_args(host))
+        calls = [op for op in host.walk() if isinstance(op, func.CallOp) and called_stage(op) is not None]
+        names = [called_stage(c)[0].sym_name.data for c in calls]
+        for call in calls:
+            stage, i = called_stage(call)
+            if names.count(stage.sym_name.data) != 1:
+                continue  # a stage called twice: its arguments stay its own
+            for n, v in enumerate(list(call.arguments)):
+                if not (isinstance(v.owner, type(host.body.blocks.first)) and v.index not in batched):
+                    continue
+                moved = _hoist_write(stage, n, i, call)
+                if moved is not None:
+                    call.operands[n] = moved
+            _fix_type(stage)
+        for call in calls:
+            _retype_call(call, called_stage(call)[0])
+
+
+def _hoist_write(stage: func.FuncOp, n: int, i: int, call: func.CallOp) -> SSAValue | None:
+    """Move the write of stage argument #n before `call` (see _hoist_weights); its device value."""
+    arg = stage.body.blocks.first.args[n]
+    users = [u.operation for u in arg.uses]
+    if len(users) != 1:
+        return None
+    write = users[0]
+    stage_attr = IntegerAttr(i, i64)
+    if isinstance(write, ttnn.DistributeTensorOp) and write.input is arg:
+        new = ttnn.DistributeTensorOp.create(operands=[call.arguments[n]], result_types=[write.result.type],
+                                             attributes={**write.attributes, STAGE_ATTR: stage_attr})
+        new.location = write.location
+        Rewriter.insert_op(new, InsertPoint.before(call))
+        device_value = write.results[0]
+        drop = [write]
+    elif isinstance(write, ttmetal.EnqueueWriteBufferOp) and write.operands[0] is arg:
+        create = write.operands[1].owner
+        if not isinstance(create, ttmetal.CreateBufferOp):
+            return None
+        new_create = ttmetal.CreateBufferOp.create(result_types=[create.results[0].type],
+                                                   attributes={**create.attributes, STAGE_ATTR: stage_attr})
+        new_write = ttmetal.EnqueueWriteBufferOp.create(operands=[call.arguments[n], new_create.results[0]],
+                                                        attributes={**write.attributes, STAGE_ATTR: stage_attr})
+        new_create.location, new_write.location = create.location, write.location
+        Rewriter.insert_op(new_create, InsertPoint.before(call))
+        Rewriter.insert_op(new_write, InsertPoint.before(call))
+        new = new_create
+        device_value = create.results[0]
+        drop = [write, create]
+        for op in list(stage.body.blocks.first.ops):  # the buffer stays for the next microbatch
+            if isinstance(op, ttmetal.DeallocateBufferOp) and op.operands[0] is device_value:
+                op.detach()
+                op.erase()
+    else:
+        return None
+    Rewriter.replace_value_with_new_type(arg, device_value.type)
+    device_value.replace_all_uses_with(stage.body.blocks.first.args[n])
+    for op in drop:
+        op.detach()
+        op.erase()
+    return new.results[0]

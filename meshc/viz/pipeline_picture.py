@@ -1,5 +1,6 @@
 """A pipelined run's GPipe schedule as a picture (matplotlib): one row a stage and one a pair of
-stages a transfer joins, time along x, each stage call a box labelled with its microbatch, the
+stages a transfer joins, time along x, each stage call a box labelled with its microbatch (grey: a stage's weights written
+once before its first call), the
 bubble and the throughput in the title. Drawn from the `pipeline` section of a run's report
 (meshc.interp.pipeline_run.pipeline_report); `meshc-run --plot DIR` writes it as pipeline.png."""
 
@@ -27,13 +28,13 @@ def pipeline_figure(p: dict):
     for e in p["timeline"]:
         key = ("transfer", (e["source"], e["stage"])) if e["kind"] == "transfer" else ("stage", e["stage"])
         y = len(rows) - 1 - row_of[key]
-        colour = pal(e["microbatch"] % 10)
+        colour = "lightgrey" if e["kind"] == "load" else pal(e["microbatch"] % 10)
         alpha = 0.45 if e["kind"] == "transfer" else 0.9
         ax.barh(y, e["seconds"] * us, left=e["start_s"] * us, height=0.6, color=colour, alpha=alpha,
                 edgecolor="black", linewidth=0.6)
         if e["seconds"] * us > 0.04 * p["makespan_s"] * us:
-            ax.text((e["start_s"] + e["seconds"] / 2) * us, y, f"mb{e['microbatch']}", ha="center", va="center",
-                    fontsize=8)
+            label = "weights" if e["kind"] == "load" else f"mb{e['microbatch']}"
+            ax.text((e["start_s"] + e["seconds"] / 2) * us, y, label, ha="center", va="center", fontsize=8)
     ax.set_yticks(range(len(rows)))
     ax.set_yticklabels(list(reversed(rows)), fontsize=8)
     ax.set_xlabel("simulated time (us)")

@@ -47,3 +47,13 @@ def test_a_slow_transfer_holds_the_next_stage():
     sched = gpipe(calls, 2)
     # transfers [1, 4] and [4, 7]; stage 1 runs [4, 5] and [7, 8]
     assert sched.makespan == pytest.approx(8.0)
+
+
+def test_a_load_waits_for_its_stage_only():
+    # stage 1 writes its weights (2 s) at time 0, while stage 0 computes; its first call waits for
+    # both the load and the transfer: stage 0 [0, 1], transfer [1, 1.5], load [0, 2], stage 1 [2, 3]
+    calls = [Call(0, 0, 1.0), Call(1, 0, 0.5, source=0), Call(1, 0, 2.0, kind="load"), Call(1, 0, 1.0)]
+    sched = gpipe(calls, 2)
+    starts = {(s.call.kind, s.call.stage, s.call.source): s.start for s in sched.slots}
+    assert starts[("load", 1, -1)] == 0.0 and starts[("", 1, -1)] == 2.0
+    assert sched.makespan == pytest.approx(3.0) and sched.busy(1) == pytest.approx(3.0)

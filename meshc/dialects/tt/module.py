@@ -86,8 +86,14 @@ def batch_args(f: func.FuncOp) -> list[int]:
 
 
 def stage_device(op: Operation) -> Device | None:
-    """The virtual device of the pipeline stage an op is in, or None (not in a stage, or an index
-    outside tt.devices: pipeline.py reports it)."""
+    """The virtual device of the pipeline stage an op is in (or runs on: a host function's op
+    marked `tt.stage`, a stage's weight written before its calls), or None (not in a stage, or an
+    index outside tt.devices: pipeline.py reports it)."""
+    if not isinstance(op, func.FuncOp) and STAGE_ATTR in op.attributes:
+        module = enclosing_module(op)
+        devices = None if module is None else module_devices(module)
+        i = stage_index(op)
+        return devices[i] if devices is not None and i is not None and 0 <= i < len(devices) else None
     f = op if isinstance(op, func.FuncOp) else op.parent_op()
     while f is not None and not isinstance(f, func.FuncOp):
         f = f.parent_op()

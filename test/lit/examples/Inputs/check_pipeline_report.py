@@ -15,6 +15,9 @@ for s in range(len(p["stages"])):
     runs = [e for e in p["timeline"] if e["kind"] == "stage" and e["stage"] == s]
     ok &= [e["microbatch"] for e in runs] == list(range(p["microbatches"]))
     ok &= all(a["start_s"] + a["seconds"] <= b["start_s"] + 1e-15 for a, b in zip(runs, runs[1:]))
+loads = [e for e in p["timeline"] if e["kind"] == "load"]
+ok &= all(x["start_s"] >= e["start_s"] + e["seconds"] - 1e-15 for e in loads for x in p["timeline"]
+          if x["kind"] == "stage" and x["stage"] == e["stage"])  # weights before the stage's calls
 for e in p["timeline"]:
     if e["kind"] == "transfer":
         after = [x for x in p["timeline"] if x["kind"] == "stage" and x["stage"] == e["stage"]
