@@ -3,11 +3,9 @@
 
 from __future__ import annotations
 
-from typing import ClassVar
-
 from xdsl.dialects.builtin import AnyTensorTypeConstr, DenseArrayBase, DenseIntOrFPElementsAttr, IntegerAttr, i64
 from xdsl.ir import Attribute, SSAValue
-from xdsl.irdl import IRDLOperation, attr_def, irdl_op_definition, operand_def, result_def, traits_def
+from xdsl.irdl import attr_def, irdl_op_definition, operand_def, result_def, traits_def
 from xdsl.utils.exceptions import VerifyException
 
 from meshc.dialects import shape_rules as rules
@@ -183,17 +181,6 @@ class AllReduceOp(AllReduceBase):
     name = "ttir.all_reduce"
 
 
-@irdl_op_definition
-class AllReduceAsyncOp(AllReduceBase):
-    """tt-mlir's `ttir.all_reduce_async`: an all_reduce whose transfer may overlap the ops after
-    it until its result is used. meshc reads it as `ttir.all_reduce {async}` (ttmlir_spelling's
-    normalize_module), so every layer sees one all_reduce; the unit attribute goes with it to
-    ttnn, where the time model lets the transfer overlap."""
-
-    name = "ttir.all_reduce_async"
-    SYNCHRONOUS: ClassVar[type[IRDLOperation]] = AllReduceOp
-
-
 class AllToAllBase(CollectiveBase):
     """Split `split_dim` into one piece per device of cluster_axis, exchange, concat on `concat_dim`."""
 
@@ -237,8 +224,7 @@ class CollectivePermuteOp(CollectivePermuteBase):
     name = "ttir.collective_permute"
 
 
-MULTI_DEVICE_OPS = (MeshShardOp, AllGatherOp, ReduceScatterOp, AllReduceOp, AllToAllOp, CollectivePermuteOp,
-                    AllReduceAsyncOp)
+MULTI_DEVICE_OPS = (MeshShardOp, AllGatherOp, ReduceScatterOp, AllReduceOp, AllToAllOp, CollectivePermuteOp)
 """The ops of this file, in the dialect's order: a new collective's ttir op joins them here, and
 the TTIR dialect and COLLECTIVE_OPS take it from this tuple."""
 
