@@ -36,6 +36,7 @@ from meshc.dialects.ttir.base import tensor_shape
 from meshc.dialects import ttnn
 from meshc.dialects.ttir import collective_args
 from meshc.interp.common import Distributed, charged, element_dtype_name, kernel_attrs, run_at_op, transfer_config
+from meshc.interp.moe_ttmlir import TTMLIRMoeSimImpls
 from meshc.interp.op_families import TTNNCollectiveImpls, TTNNComputeImpls
 from meshc.interp.runtime import DEFAULT_WHERE, SimRuntime, SimTensor, Where, placement_of, where_of
 from meshc.interp.spmd_sim import TTNNSpmdSimImpls
@@ -75,7 +76,8 @@ def run_collective(rt: SimRuntime, op, kind: str, vals: list[np.ndarray], dtype:
 
 
 @register_impls
-class TTNNSimFunctions(TTNNComputeImpls, TTNNCollectiveImpls, TTNNSpmdSimImpls, TTNNStageTransferImpls):
+class TTNNSimFunctions(TTNNComputeImpls, TTNNCollectiveImpls, TTNNSpmdSimImpls, TTNNStageTransferImpls,
+                       TTMLIRMoeSimImpls):
     """The ttnn ops on the simulator `machine`: every device tensor a mesh buffer, every move counted."""
 
     def __init__(self, machine: Machine):

@@ -28,6 +28,8 @@ COMPUTE_OPS: dict[type[Operation], type[Operation]] = {
     ttir.MoeRouteOp: ttnn.MoeRouteOp,
     ttir.MoeDispatchOp: ttnn.MoeDispatchOp,
     ttir.MoeCombineOp: ttnn.MoeCombineOp,
+    # tt-mlir's MoE ops (meshc/dialects/ttir/moe_ttmlir.py), each to its ttnn twin
+    **dict(zip(ttir.TTMLIR_MOE_OPS, ttnn.TTMLIR_MOE_OPS)),
 }  # fmt: skip
 """ttir compute / data-movement op -> its ttnn op."""
 

@@ -81,6 +81,14 @@ from meshc.dialects.ttir.moe import (
     MoeRouteBase,
     MoeRouteOp,
 )
+from meshc.dialects.ttir.moe_ttmlir import (
+    TTMLIR_MOE_OPS,
+    AllToAllCombineOp,
+    AllToAllDispatchMetadataOp,
+    AllToAllDispatchOp,
+    MoeExpertTokenRemapOp,
+    SparseMatmulOp,
+)
 from meshc.dialects.ttir.reshard import (
     AllSliceBase,
     AllSliceOp,
@@ -97,7 +105,7 @@ _OPS = [
     *COMPUTE_OPS.values(), EmptyOp, ConstantOp, ToLayoutOp,
     *MULTI_DEVICE_OPS,
     ReshardOp, PointToPointOp, AllSliceOp, MoeRouteOp, MoeDispatchOp, MoeCombineOp,
-    ShardingConstraintOp,
+    *TTMLIR_MOE_OPS, ShardingConstraintOp,
 ]  # fmt: skip
 
 COLLECTIVE_OPS = collective_op_table(_OPS, "ttir")

@@ -37,6 +37,14 @@ from meshc.dialects.ttnn.device import (
     ToMemoryConfigOp,
 )
 from meshc.dialects.ttnn.distribution import MeshMapperAttr, ShardedBufferConfigAttr
+from meshc.dialects.ttnn.moe_ttmlir import (
+    TTMLIR_MOE_OPS,
+    AllToAllCombineOp,
+    AllToAllDispatchMetadataOp,
+    AllToAllDispatchOp,
+    MoeExpertTokenRemapOp,
+    SparseMatmulOp,
+)
 from meshc.dialects.ttnn.pipeline import PipelineTransferOp
 from meshc.dialects.ttnn.memory import (
     BufferTypeAttr,
@@ -59,7 +67,7 @@ _ATTRIBUTES = [
 _OPS = [
     GetDeviceOp, DistributeTensorOp, AggregateTensorOp, ToDeviceOp, FromDeviceOp, ToLayoutOp,
     ToMemoryConfigOp, EmptyOp, ConstantOp, *COMPUTE_OPS.values(),
-    *MULTI_DEVICE_OPS, PipelineTransferOp,
+    *MULTI_DEVICE_OPS, *TTMLIR_MOE_OPS, PipelineTransferOp,
 ]  # fmt: skip
 
 COLLECTIVE_OPS = collective_op_table(_OPS, "ttnn")
