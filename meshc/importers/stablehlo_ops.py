@@ -304,6 +304,12 @@ def dot_general(imp: ImportContext, op: Operation) -> None:
     if len(lb) != len(rb) or len(lc) != len(rc) or any(ls[a] != rs[b] for a, b in zip(lb + lc, rb + rc)):
         raise LocatedError(f"pairs lhs dims {lb + lc} of {fmt_shape(ls)} with rhs dims {rb + rc} of {fmt_shape(rs)}; "
                            "expected as many of each, of equal sizes", op)
+    # K is the contracting dims merged: any order of the pairs gives the same sums, so take the
+    # lhs's own order. The merged K of a reshape is then split where its major dim is split (a
+    # heads dim sharded in `bqhd,bkhd->bqk`), and the matmul's sum factor leaves partial sums
+    # (one all_reduce of the output) instead of both operands gathered (docs/propagation.md)
+    if lc:
+        lc, rc = (list(t) for t in zip(*sorted(zip(lc, rc))))
     lf = [d for d in range(len(ls)) if d not in lb and d not in lc]
     rf = [d for d in range(len(rs)) if d not in rb and d not in rc]
     batch = [ls[d] for d in lb]

@@ -5,7 +5,13 @@ reproducible from the log, and the too-slow health check (which measures the mac
 code) is off. Each test still sets its own max_examples and deadline.
 """
 
+import os
+
 from hypothesis import HealthCheck, settings
+
+# JAX's CPU backend makes its host devices once, when it starts: 8 give the 2x4 meshes of the
+# JAX tests whichever test module imports jax first (tests of 2x2 meshes use 4 of them)
+os.environ.setdefault("XLA_FLAGS", "--xla_force_host_platform_device_count=8")
 
 settings.register_profile("meshc", derandomize=True, suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile("meshc")
