@@ -129,7 +129,7 @@ class Mutator:
         if pipe and r.random() < 0.1:
             pipe = self._mutate_pipeline(pipe)
             names.append("pipeline")
-        elif r.random() < 0.04:
+        elif r.random() < 0.01:  # seconds each: a few in fuzz-short, hundreds in a long campaign
             pipe = f"{r.choice(('ttir-to-ttnn-pipeline', 'ttir-to-ttmetal-pipeline'))}{{mesh-shape={r.choice(HUGE_MESHES)}}}"
             names.append("huge-mesh")
         argv = ["{dir}/in.mlir"]
