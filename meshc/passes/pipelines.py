@@ -3,8 +3,8 @@
 `ttir-to-ttnn-pipeline{system=t3k mesh-shape=2,4}` = tt-register-device{...}, inline (every
 func.call replaced by its callee's body), ttir-propagate-sharding and ttir-partition (a global-view program becomes SPMD; an SPMD one is
 left alone), reshard-to-collectives, ttir-layout{...}, ttir-reinterpret-grid, convert-ttir-to-ttnn,
-ttnn-check-l1{spill-to-dram=...} (`check-l1=false` leaves the L1 check out, `spill-to-dram=true`
-moves tensors to DRAM interleaved until the program fits);
+ttnn-check-l1{spill-to-dram=...} (`check-l1=false` leaves the L1 check out; by default it moves
+tensors to DRAM interleaved until the program fits, `spill-to-dram=false` fails instead);
 `ttir-to-ttmetal-pipeline{...}` ends with convert-ttir-to-ttmetal instead (no L1 check: a
 ttmetal program allocates its buffers itself). Both keep the ttir program they lower as the
 module's reference (meshc/dialects/reference.py), for `meshc-run --check` of the lowered file
@@ -50,7 +50,7 @@ class _PipelineBase(ModulePass):
     tiled: bool = True
     reinterpret_grid: bool = True
     check_l1: bool = True
-    spill_to_dram: bool = False
+    spill_to_dram: bool = True
     keep_reference: bool = True
 
     def front(self, op: ModuleOp) -> list[ModulePass]:

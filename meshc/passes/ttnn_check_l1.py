@@ -12,9 +12,10 @@ the op whose tensor reaches the peak, naming the tensor, the core, the bytes liv
 shortfall, and saying that DRAM interleaved tensors (or `spill-to-dram=true`) make it fit.
 
 With `spill-to-dram=true` the pass instead moves tensors to DRAM interleaved until the program
-fits: each round, the tensor live at the peak with the most bytes on the peak core (the longest
-lived among equals) gets a DRAM interleaved memory config (its op's `memory_config` and its
-result's `#ttnn.ttnn_layout`). The L1 capacity is the module's `#tt.system_desc` chip's, else a
+fits: each round, of the tensors live where a core first overflows, the one whose move costs the
+least modelled time per L1 byte it frees there (`meshc.layout.timemodel`: written once and read at
+each use through DRAM instead of over the NoC; then the most bytes, then the longest lived) gets
+a DRAM interleaved memory config (its op's `memory_config` and its result's `#ttnn.ttnn_layout`). The L1 capacity is the module's `#tt.system_desc` chip's, else a
 wormhole_b0 core's.
 
 Then DRAM (`meshc.layout.dram_budget`): when the DRAM tensors live at some op need more than a
@@ -47,7 +48,8 @@ from meshc.layout.memory_config import MemoryConfig
 from meshc.layout.system import get_arch
 from meshc.passes.lowering_utils import fix_function_types
 from meshc.layout.shapes import fmt_shape
-from meshc.layout.hardware import DEFAULT_ARCH
+from meshc.layout.hardware import ARCH_FACTS, DEFAULT_ARCH
+from meshc.layout.timemodel import dram_s, noc_s
 
 DRAM = MemoryConfig("dram", "interleaved")
 _HOST_RESULTS = (ttnn.GetDeviceOp, ttnn.ConstantOp, ttnn.AggregateTensorOp, ttnn.FromDeviceOp)
@@ -178,6 +180,15 @@ def _unplaceable(tensors: list[_Tensor], lives: list[LiveTensor], arch: str, spi
     return spilled
 
 
+def _spill_cost(t: _Tensor, lt: LiveTensor, arch: str) -> float:
+    """Modelled seconds a tensor costs in DRAM beyond L1 (meshc.layout.timemodel): written once and
+    read at each use through the chip's DRAM instead of over the NoC from the cores holding it."""
+    cores, per_core = lt.l1_footprint(arch)
+    moved = len(cores) * per_core * (1 + sum(1 for _ in t.value.uses))
+    facts = ARCH_FACTS[arch]
+    return max(0.0, dram_s(facts, moved) - noc_s(facts, moved, len(cores)))
+
+
 def _spill(t: _Tensor) -> None:
     """Put a tensor in DRAM interleaved: its op's memory_config and its result's ttnn_layout."""
     o, r = t.op, t.value
@@ -238,7 +249,8 @@ class TTNNCheckL1Pass(ModulePass):
                 if not self.spill_to_dram:
                     raise self._error(tensors, budget, arch)
                 at = budget.first_overflow
-                victim = max(at.live, key=lambda i: (at.bytes_of[i], tensors[i].end - tensors[i].start))
+                victim = min(at.live, key=lambda i: (_spill_cost(tensors[i], lives[i], arch) / at.bytes_of[i],
+                                                     -at.bytes_of[i], tensors[i].start - tensors[i].end))
                 _spill(tensors[victim])
                 spilled = True
             banks, bank_size = module_dram(op)
