@@ -8,7 +8,9 @@ ttnn simulator (meshc/interp/ttnn.py) the ttnn ops: the data each device ends wi
 function's, and every element a device sends another (a token to the device owning its expert,
 an expert output back, the all-gathered ids) is a routed chip-to-chip move `Machine.send` counts
 on each link it crosses, at the operand's data type's width. remap and sparse_matmul are local:
-operands read and results written over the NOC, nothing on the links. With `--abstract` (no
+operands read and results written over the NOC, nothing on the links; sparse_matmul's compute
+is charged as the dense batched matmul of its result (an upper bound: TT-Metal skips the blocks
+the sparsity marks 0). With `--abstract` (no
 data) the routing is unknown: results are written, nothing is sent.
 """
 
@@ -21,7 +23,8 @@ from meshc.dialects import ttir, ttnn
 from meshc.dialects.ttir import moe_ttmlir as ops
 from meshc.dialects.ttir.base import int_value, tensor_shape
 from meshc.interp.common import Distributed, charged, element_dtype_name, located
-from meshc.interp.runtime import DEFAULT_WHERE, where_of
+from meshc.interp.runtime import DEFAULT_WHERE, SimTensor, where_of
+from meshc.interp.timing import charge_compute
 from meshc.interp.spmd import device_values
 from meshc.layout import moe_ttmlir as moe
 from meshc.layout.dtypes import get_dtype
@@ -167,4 +170,7 @@ class TTMLIRMoeSimImpls(InterpreterFunctions):
     @impl(ttnn.SparseMatmulOp)
     @charged
     def run_sparse_matmul(self, interpreter, op, args):
-        return self.simulate(op, args)
+        outs = self.simulate(op, args)
+        if all(isinstance(a, SimTensor) for a in args[:2]):
+            charge_compute(self.machine, "matmul", {}, list(args[:2]), outs[0], op)
+        return outs

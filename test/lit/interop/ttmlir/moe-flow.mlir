@@ -15,6 +15,8 @@
 // RUN: meshc-opt %s -p 'ttir-to-ttnn-pipeline' | filecheck %s --check-prefix=TTNN
 // RUN: meshc-run %s --input %t.in.npz --check --report --save-outputs %t.out | filecheck %s
 // RUN: python -c "import numpy as np; z = np.load('%t.in.npz'); x, ids, tk, w = z['x'][:, 0, 0], z['ids'][:, 0, 0], z['topk'], z['w'][0]; want = np.stack([np.stack([x[t] @ w[ids[t, k]] for t in range(4)]) for k in range(2)])[:, :, None]; np.testing.assert_allclose(np.load('%t.out/result0.npy'), want, rtol=1e-6); np.testing.assert_array_equal(np.load('%t.out/result1.npy'), np.stack([tk[..., 2 * d:2 * d + 2] for d in range(2)])); np.testing.assert_array_equal(np.load('%t.out/result2.npy'), np.stack([np.where((ids // 2 == d).any(axis=1)[:, None], x, 0)[None, :, None] for d in range(2)])); print('numpy agrees')" | filecheck %s --check-prefix=NUMPY
+// RUN: meshc-opt %s --emit=ttmlir | filecheck %s --check-prefix=EMIT
+// RUN: meshc-opt %s --emit=ttmlir | meshc-opt | filecheck %s --check-prefix=BACK
 // RUN: not meshc-run %s --input %t.in.npz --target ttmetal 2>&1 | filecheck %s --check-prefix=METAL
 // TTNN: "ttnn.all_to_all_dispatch"
 // TTNN: "ttnn.moe_expert_token_remap"
@@ -28,6 +30,10 @@
 // CHECK-DAG: check: result1: 0 of 16 elements differ
 // CHECK-DAG: check: result2: 0 of 32 elements differ
 // NUMPY: numpy agrees
+// EMIT: "ttir.all_to_all_dispatch"(%{{.*}}) <{cluster_axis = 1 : i64, num_devices = 2 : i64}>
+// EMIT: "ttir.sparse_matmul"(%{{.*}}) <{is_input_a_sparse = false, is_input_b_sparse = true}>
+// EMIT: "ttir.all_to_all_combine"(%{{.*}}) <{cluster_axis = 1 : i64, num_devices = 2 : i64, num_experts_per_tok = 2 : i64, output_shard_dim = 1 : i64}>
+// BACK: "ttir.all_to_all_combine"(%{{.*}}) {cluster_axis = 1 : i64, num_devices = 2 : i64, num_experts_per_tok = 2 : i64, output_shard_dim = 1 : i64}
 // METAL: moe-flow.mlir:{{[0-9]+}}:5: error: 'ttir.all_to_all_dispatch' op convert-ttir-to-ttmetal cannot lower 'ttir.all_to_all_dispatch'
 module attributes {ttcore.meshes = #ttcore.meshes<[<"mesh" = 1x2>]>} {
   func.func @main(%x: tensor<4x1x1x4xf32>, %ids: tensor<4x1x1x2xsi32>, %map: tensor<1x1x4x2xsi32>, %topk: tensor<1x4x1x4xf32>, %w: tensor<1x4x4x4xf32>) -> (tensor<2x4x1x4xf32>, tensor<1x4x1x2xf32>, tensor<1x4x1x4xf32>) {
