@@ -17,6 +17,7 @@ the block's type), `tile_where`, `tile_matmul`, `tile_reduce` and
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
 from xdsl.dialects.builtin import (
@@ -51,6 +52,7 @@ from xdsl.utils.exceptions import VerifyException
 from meshc.dialects import shape_rules as rules
 from meshc.dialects.tt.pipeline import check_stage_transfer
 from meshc.dialects.ttir import HostTransfer, check_attr_name, tensor_shape
+from meshc.dialects.ttmetal_select import TileConcatOp, TileSliceOp
 from meshc.layout.collectives import COLLECTIVES
 from meshc.layout.compute_ops import tile_ops
 from meshc.layout.shapes import fold_2d
@@ -405,13 +407,75 @@ class TileWhereOp(IRDLOperation):
 
 @irdl_op_definition
 class TileMatmulOp(IRDLOperation):
+    """`(m, k) x (k, n) -> (m, n)`; with `batch = n` the blocks hold n matrices stacked by rows,
+    `(n*m, k) x (n*k, p) -> (n*m, p)`, the i-th of a times the i-th of b (a batched matmul)."""
+
     name = "ttmetal.tile_matmul"
     a = operand_def(AnyTensorTypeConstr)
     b = operand_def(AnyTensorTypeConstr)
     result = result_def(AnyTensorTypeConstr)
+    batch = opt_attr_def(IntegerAttr)
+
+    def batch_size(self) -> int:
+        return 1 if self.batch is None else int(self.batch.value.data)
 
     def verify_(self) -> None:
-        _expect_block(self.result, rules.matmul_shape(tensor_shape(self.a), tensor_shape(self.b), False, False))
+        n = self.batch_size()
+        a, b = tensor_shape(self.a), tensor_shape(self.b)
+        if n < 1 or len(a) != 2 or len(b) != 2 or a[0] % n or b[0] % n:
+            raise VerifyException(f"batch {n} must be positive and split the rows of both blocks "
+                                  f"{rules.fmt(a)} and {rules.fmt(b)}")
+        m, k = rules.matmul_shape((a[0] // n, a[1]), (b[0] // n, b[1]), False, False)
+        _expect_block(self.result, (n * m, k))
+
+
+@irdl_op_definition
+class TilePermuteOp(IRDLOperation):
+    """Move a block's elements within the core: the block read row-major as a tensor of `shape`,
+    its dims permuted by `permutation`, read row-major into the result block (any 2-d shape of
+    the same size). An identity permutation is a reshape."""
+
+    name = "ttmetal.tile_permute"
+    input = operand_def(AnyTensorTypeConstr)
+    result = result_def(AnyTensorTypeConstr)
+    shape = attr_def(DenseArrayBase)
+    permutation = attr_def(DenseArrayBase)
+
+    def verify_(self) -> None:
+        shape, perm = rules.ints_of(self.shape), rules.ints_of(self.permutation)
+        size = math.prod(tensor_shape(self.input))
+        if math.prod(shape) != size or any(n < 0 for n in shape):
+            raise VerifyException(f"shape {rules.fmt(shape)} does not hold the {size} elements of the block "
+                                  f"{rules.fmt(tensor_shape(self.input))}")
+        if sorted(perm) != list(range(len(shape))):
+            raise VerifyException(f"permutation {list(perm)} is not a permutation of the {len(shape)} dims of "
+                                  f"shape {rules.fmt(shape)}")
+        if math.prod(tensor_shape(self.result)) != size:
+            raise VerifyException(f"result block {rules.fmt(tensor_shape(self.result))} does not hold {size} elements")
+
+
+@irdl_op_definition
+class TileBroadcastOp(IRDLOperation):
+    """Repeat a block's elements within the core: the block read row-major as a tensor of
+    `shape`, broadcast (numpy rules) to `to`, read row-major into the result block."""
+
+    name = "ttmetal.tile_broadcast"
+    input = operand_def(AnyTensorTypeConstr)
+    result = result_def(AnyTensorTypeConstr)
+    shape = attr_def(DenseArrayBase)
+    to = attr_def(DenseArrayBase)
+
+    def verify_(self) -> None:
+        shape, to = rules.ints_of(self.shape), rules.ints_of(self.to)
+        size = math.prod(tensor_shape(self.input))
+        if math.prod(shape) != size:
+            raise VerifyException(f"shape {rules.fmt(shape)} does not hold the {size} elements of the block "
+                                  f"{rules.fmt(tensor_shape(self.input))}")
+        if len(shape) != len(to) or any(a not in (1, b) for a, b in zip(shape, to)):
+            raise VerifyException(f"shape {rules.fmt(shape)} does not broadcast to {rules.fmt(to)}")
+        if math.prod(tensor_shape(self.result)) != math.prod(to):
+            raise VerifyException(f"result block {rules.fmt(tensor_shape(self.result))} does not hold the "
+                                  f"{math.prod(to)} elements of {rules.fmt(to)}")
 
 
 @irdl_op_definition
@@ -483,7 +547,8 @@ _ATTRIBUTES: list[type[Attribute]] = [BufferType]
 _OPS: list[type[Operation]] = [
     CreateBufferOp, EnqueueWriteBufferOp, EnqueueReadBufferOp, EnqueueReadShardsOp, EnqueueWriteConstantOp, DeallocateBufferOp, FinishOp,
     EnqueueCclOp, EnqueueProgramOp, ReadTilesOp, WriteTilesOp, TileUnaryOp, TileBinaryOp, TileWhereOp,
-    TileMatmulOp, TileReduceOp, TileTransposeOp, KernelEndOp, EnqueueTransferOp,
+    TileMatmulOp, TilePermuteOp, TileBroadcastOp, TileReduceOp, TileTransposeOp, KernelEndOp, EnqueueTransferOp,
+    TileSliceOp, TileConcatOp,
 ]  # fmt: skip
 
 TTMetal = Dialect("ttmetal", _OPS, _ATTRIBUTES)

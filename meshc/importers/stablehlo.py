@@ -27,6 +27,8 @@ from xdsl.context import Context
 from xdsl.dialects import func
 from xdsl.dialects.builtin import (
     ArrayAttr,
+    BFloat16Type,
+    IntegerType,
     SymbolRefAttr,
     DictionaryAttr,
     FunctionType,
@@ -61,6 +63,12 @@ from meshc.layout.system import SYSTEMS
 from meshc.layout.system import system as system_desc
 from meshc.passes.register_device import RegisterDevicePass
 from meshc.layout.shapes import fmt_shape
+
+
+BOOLEAN_HELD_AS = BFloat16Type()
+"""The element type a boolean (i1) is held in inside the program, 1 / 0: tt-mlir's element-type
+normalisation gives TTNN booleans as bf16 (a comparison's result keeps its operands' type
+instead, stablehlo_ops.compare). At the function's boundary i1 is refused."""
 
 
 class Importer:
@@ -176,11 +184,13 @@ class Importer:
 
     # ---- types -------------------------------------------------------------------------------
 
-    def check_type(self, t: Attribute, at: Operation, what: str) -> TensorType:
+    def check_type(self, t: Attribute, at: Operation, what: str, boundary: bool = False) -> TensorType:
         if not isinstance(t, TensorType):
             raise LocatedError(f"{what} has type {t}; meshc imports ranked tensors only", at)
         if any(n < 0 for n in t.get_shape()):
             raise LocatedError(f"{what} has the dynamic shape {t}; meshc imports static shapes only", at)
+        if t.element_type == IntegerType(1) and not boundary:
+            return TensorType(BOOLEAN_HELD_AS, t.get_shape())  # 1 / 0, as TTNN holds booleans
         if data_type_name(t.element_type) is None:
             raise LocatedError(f"{what} has element type {t.element_type}, which the device does not hold "
                                "(f32, bf16, f16, i32, ui32, ui16, ui8); convert it in the program", at)
@@ -208,8 +218,8 @@ class Importer:
             raise LocatedError(f"the entry function has {len(f.body.blocks)} blocks; meshc imports a function with "
                                "one", f)
         ftype = f.function_type
-        arg_types = [self.check_type(t, f, f"argument {i}") for i, t in enumerate(ftype.inputs.data)]
-        res_types = [self.check_type(t, f, f"result {i}") for i, t in enumerate(ftype.outputs.data)]
+        arg_types = [self.check_type(t, f, f"argument {i}", boundary=True) for i, t in enumerate(ftype.inputs.data)]
+        res_types = [self.check_type(t, f, f"result {i}", boundary=True) for i, t in enumerate(ftype.outputs.data)]
         block = Block(arg_types=arg_types)
         self.block = block
         src_args = f.body.blocks.first.args  # type: ignore[union-attr]

@@ -203,8 +203,12 @@ def compare(imp: ImportContext, op: Operation) -> None:
 
 
 def select(imp: ImportContext, op: Operation) -> None:
-    t = result(imp, op)
+    """where; selecting between booleans, the result is held as on_true is, and an on_false held
+    in another type is converted to it (1 / 0 stay exact)."""
     cond, a, b = (imp.value(v) for v in op.operands)
+    t = result(imp, op, like=a)
+    if element(b) != t.element_type:
+        b = imp.emit(OPS["typecast"], [b], tensor_type(tensor_shape(b), t.element_type))
     imp.values[op.results[0]] = imp.emit(OPS["where"], [cond, a, b], t)
 
 
@@ -331,28 +335,43 @@ def dot_general(imp: ImportContext, op: Operation) -> None:
 
 # ---- reduce ----------------------------------------------------------------------------------
 
-_REDUCTIONS = {"stablehlo.add": (OPS["sum"], 0.0), "stablehlo.maximum": (OPS["max"], -np.inf)}
+_REDUCTIONS = {"stablehlo.add": (OPS["sum"], 0.0), "stablehlo.maximum": (OPS["max"], -np.inf),
+               "stablehlo.or": (OPS["max"], 0.0), "stablehlo.and": (OPS["max"], 1.0)}
+"""Reduce body -> the ttir reduction and the init it must start from. On booleans (1 / 0) `or`
+(jnp.any) is the max from false, `and` (jnp.all) 1 - the max of 1 - x, from true."""
 
 
 def reduce(imp: ImportContext, op: Operation) -> None:
     if len(op.operands) != 2 or len(op.results) != 1:
         raise LocatedError(f"reduces {len(op.operands) // 2} tensors at once; meshc imports single-tensor "
                            "sums and maxima", op)
-    t = result(imp, op)
+    x = imp.value(op.operands[0])
+    t = result(imp, op, like=x)
     body = [o for o in op.regions[0].blocks.first.ops if op_name(o) != "stablehlo.return"]  # type: ignore
     kind = op_name(body[0]) if len(body) == 1 else None
+    boolean = isinstance(op.results[0].type, TensorType) and op.results[0].type.element_type == IntegerType(1)
+    if kind in ("stablehlo.and", "stablehlo.or") and not boolean:
+        raise LocatedError(f"reduces with {kind} over {op.results[0].type}; meshc imports and / or reductions of "
+                           "booleans (i1) only", op)
     if kind not in _REDUCTIONS:
         raise LocatedError(f"reduces with {', '.join(op_name(o) for o in body) or 'nothing'}; meshc imports "
                            "reductions by stablehlo.add (sum) and stablehlo.maximum (max)", op)
     cls, identity = _REDUCTIONS[kind]
     init = imp.constants.get(op.operands[1])
+    if boolean and init is not None:  # an i1 constant's true may read as 1 or -1
+        init = (np.asarray(init) != 0).astype(np.float64)
     ok_init = init is not None and (np.all(init == identity) or (identity < 0 and np.all(init <= -3.0e38)))
     if not ok_init:
         raise LocatedError(f"starts the {cls.name.split('.')[1]} from a value other than {identity}; meshc imports "
                            "reductions from their identity", op)
-    x = imp.value(op.operands[0])
     dims = dims_of(op, "dimensions", len(tensor_shape(x)))
     attrs = {"dim_arg": ArrayAttr([IntegerAttr(d, i32) for d in dims])}
+    if kind == "stablehlo.and":  # all(x) = 1 - any(1 - x) on 1 / 0 values
+        ones = imp.materialize(np.ones(tensor_shape(x)), x.type)
+        flipped = imp.emit(cls, [imp.emit(OPS["subtract"], [ones, x], x.type)], t, attrs)
+        one = imp.materialize(np.ones(tuple(t.get_shape())), t)
+        imp.values[op.results[0]] = imp.emit(OPS["subtract"], [one, flipped], t)
+        return
     imp.values[op.results[0]] = imp.emit(cls, [x], t, attrs)
 
 

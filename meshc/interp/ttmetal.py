@@ -28,6 +28,7 @@ from meshc.dialects import ttmetal
 from meshc.dialects.shape_rules import ints_of
 from meshc.interp.common import Distributed, element_dtype_name, located, transfer_config
 from meshc.interp.runtime import SimRuntime
+from meshc.interp.select_impls import TTMetalSelectImpls
 from meshc.interp.stage_transfer_impls import TTMetalStageTransferImpls
 from meshc.interp.ttir import dense_value
 from meshc.interp.ttnn import run_collective
@@ -39,6 +40,11 @@ from meshc.sim.machine import Machine
 from meshc.sim.memory import MeshBuffer
 
 # ----------------------------------------------------------------------------- cores and blocks
+
+
+ONE_ELEMENT = (1,)
+"""The shape a 0-d tensor crosses between host and device in: one element (TTNN holds a scalar
+as a one-element tensor too)."""
 
 
 def _buffer_dtype(t) -> str:
@@ -91,7 +97,7 @@ def _replicate_device0(m: Machine, delta) -> None:
 
 
 @register_impls
-class TTMetalSimFunctions(TTMetalStageTransferImpls):
+class TTMetalSimFunctions(TTMetalStageTransferImpls, TTMetalSelectImpls):
     """The ttmetal ops on the simulator `machine`: buffers, host transfers, programs and CCLs."""
 
     def __init__(self, machine: Machine):
@@ -145,8 +151,8 @@ class TTMetalSimFunctions(TTMetalStageTransferImpls):
         x, buf = args
         x = np.asarray(x)
         config = transfer_config(op, x.shape, m.mesh_shape, _buffer_dtype(op.buffer.type))
-        with m.op(op.name):
-            m.write_host(buf, x, config)
+        with m.op(op.name):  # a scalar travels as the one-element tensor its config moves
+            m.write_host(buf, x.reshape(x.shape or ONE_ELEMENT), config)
         return ()
 
     @impl(ttmetal.EnqueueWriteConstantOp)
@@ -166,8 +172,8 @@ class TTMetalSimFunctions(TTMetalStageTransferImpls):
         (buf,) = args
         full = tensor_shape(op.results[0])
         config = transfer_config(op, full, m.mesh_shape, _buffer_dtype(op.buffer.type))
-        with m.op(op.name):
-            return (m.read_host(buf, config, full),)
+        with m.op(op.name):  # a scalar comes back 0-d from the one element its config moves
+            return (m.read_host(buf, config, full or ONE_ELEMENT).reshape(full),)
 
     @impl(ttmetal.EnqueueReadShardsOp)
     @located
@@ -288,7 +294,22 @@ class TTMetalSimFunctions(TTMetalStageTransferImpls):
     @impl(ttmetal.TileMatmulOp)
     @located
     def run_tile_matmul(self, interpreter, op, args):
-        return (quantize(run_kernel("matmul", list(args), {}), _result_dtype(op)),)
+        n = op.batch_size()
+        a, b = (x.reshape(n, x.shape[0] // n, x.shape[1]) for x in args)
+        y = run_kernel("matmul", [a, b], {}).reshape(tensor_shape(op.result))
+        return (quantize(y, _result_dtype(op)),)
+
+    @impl(ttmetal.TilePermuteOp)
+    @located
+    def run_tile_permute(self, interpreter, op, args):
+        y = np.transpose(args[0].reshape(ints_of(op.shape)), ints_of(op.permutation))
+        return (np.ascontiguousarray(y).reshape(tensor_shape(op.result)),)
+
+    @impl(ttmetal.TileBroadcastOp)
+    @located
+    def run_tile_broadcast(self, interpreter, op, args):
+        y = np.broadcast_to(args[0].reshape(ints_of(op.shape)), ints_of(op.to))
+        return (np.ascontiguousarray(y).reshape(tensor_shape(op.result)),)
 
     @impl(ttmetal.TileReduceOp)
     @located

@@ -378,11 +378,20 @@ def datum_size(dtype) -> int:
     return 1 if d.is_block_float else d.itemsize
 
 
+def _scalar_as_one(shape: tuple[int, ...], spec: ShardingSpec) -> tuple[tuple[int, ...], ShardingSpec]:
+    """A 0-d tensor as the one-element, replicated 1-d tensor its transfer moves (TTNN holds a
+    scalar as a one-element tensor); any other shape and spec as they are."""
+    if shape:
+        return shape, spec
+    return (1,), ShardingSpec(spec.mesh, ((),), spec.partial)
+
+
 def lower_distribution(tensor_shape: Sequence[int], spec: ShardingSpec, datum_size: int):
     """The config distributing `tensor_shape` as `spec` says: the faithful 2D config
     (ShardedBufferConfig) or, where TT-Mesh's 2D infra cannot express it, the ND one
-    (NDShardedBufferConfig); the config's class is its form. LayoutError when neither expresses it."""
-    shape = tuple(int(n) for n in tensor_shape)
+    (NDShardedBufferConfig); the config's class is its form. LayoutError when neither expresses it.
+    A 0-d tensor (a scalar, which no mesh axis can split) travels as one element, replicated."""
+    shape, spec = _scalar_as_one(tuple(int(n) for n in tensor_shape), spec)
     try:
         return lower_mesh_mapper(shape, spec.mesh, spec, datum_size)
     except UnsupportedSharding:
@@ -395,6 +404,8 @@ def check_config_fits(config, full_shape: Sequence[int], local_shape: Sequence[i
     datums over `mesh_shape` so that every device receives exactly one `local_shape` piece."""
     full = tuple(int(n) for n in full_shape)
     local = tuple(int(n) for n in local_shape)
+    if not full:  # a scalar: one element on every device
+        full = local = (1,)
     size = math.prod(full) * int(datum_size)
     if config.global_buffer_size != size:
         raise LayoutError(f"global_buffer_size {config.global_buffer_size} is not the {size} bytes of the "
@@ -429,7 +440,7 @@ def check_config_places(config, spec: ShardingSpec, full_shape: Sequence[int], d
     """LayoutError unless `config` gives every device of `spec`'s mesh exactly the block of the
     `full_shape` host tensor that `spec` gives it (in either form: 2D or ND). `spec` must split the
     tensor evenly (the transfer ops check that first)."""
-    full = tuple(int(n) for n in full_shape)
+    full, spec = _scalar_as_one(tuple(int(n) for n in full_shape), spec)
     mesh = spec.mesh
     local = spec.local_shape(full, (0,) * mesh.rank)
     check_config_fits(config, full, local, mesh, datum_size)

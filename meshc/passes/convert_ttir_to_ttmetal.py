@@ -48,6 +48,19 @@ from meshc.layout.mesh import Mesh, ShardingSpec
 from meshc.layout.sharding_rules import replicated
 from meshc.layout.shapes import fmt_shape, fold_2d
 from meshc.passes.convert_ttir_to_ttmetal_kernel import KernelBuilder, result_grid
+from meshc.passes.convert_ttir_to_ttmetal_select import concat_kernel, select_grid, slice_kernel
+from meshc.passes.convert_ttir_to_ttmetal_movement import (
+    batched_matmul_grid,
+    batched_matmul_kernel,
+    block_broadcast,
+    broadcast_grid,
+    broadcast_kernel,
+    matmul_batch,
+    movement_grid,
+    movement_kernel,
+    reduce_grid,
+    reduce_kernel,
+)
 from meshc.passes.convert_ttir_to_ttmetal_table import BUFFER_OPS, TTIR_TO_TTMETAL, Kernel, ccl_kind
 from meshc.passes.convert_ttir_to_ttmetal_table import lowers_to_ccl  # noqa: F401 (this pass's answer to 'is it a collective?')
 from meshc.passes.lowering_utils import (
@@ -85,6 +98,9 @@ class MetalLowering:
     block: Block
     buffers: dict[SSAValue, SSAValue] = field(default_factory=dict)
     created: list[SSAValue] = field(default_factory=list)
+    whole: set[SSAValue] = field(default_factory=set)
+    """Values every device holds whole: host tensors written replicated, and what programs compute
+    from them and constants alone (a returned one is read back once, not a device each)."""
     pending: list[Operation] = field(default_factory=list)
 
     @staticmethod
@@ -113,17 +129,24 @@ class MetalLowering:
         return new.results[0]
 
     def buffer_of(self, v: SSAValue, user: Operation, rewriter: PatternRewriter) -> SSAValue:
-        """The buffer holding `v`: a lowered device tensor's, or a host argument replicated onto
-        every device at the start of the func."""
+        """The buffer holding `v`: a lowered device tensor's, or a host tensor replicated onto every
+        device: a host argument at the start of the func, a tensor a shard_to_full read back (a
+        shard_map's result the program goes on computing with) right after the read. That is a
+        host round trip, as the program states it: the pieces come to the host whole and go back
+        to every device, each byte counted as host traffic."""
         hit = self.buffers.get(v)
         if hit is not None:
             return hit
-        if not isinstance(v.owner, Block):
+        if isinstance(v.owner, Block):
+            at = self.block.first_op
+        elif isinstance(v.owner, ttmetal.EnqueueReadBufferOp) and v.owner.next_op is not None:
+            at = v.owner.next_op
+        else:
             raise LocatedError("convert-ttir-to-ttmetal: operand is not a device tensor", user)
-        first = self.block.first_op
-        buf = self.create_buffer(v.type, first, user, rewriter, host=True)
-        self.write(v, buf, replicated(Mesh(self.mesh), len(v.type.get_shape())), first, user, rewriter)
+        buf = self.create_buffer(v.type, at, user, rewriter, host=True)
+        self.write(v, buf, replicated(Mesh(self.mesh), len(v.type.get_shape())), at, user, rewriter)
         self.buffers[v] = buf
+        self.whole.add(v)
         return buf
 
     def write(self, v: SSAValue, buf: SSAValue, spec: ShardingSpec, before: Operation, origin: Operation,
@@ -233,7 +256,7 @@ class ReturnReadsBuffers(MetalPattern):
             if buf is None:
                 continue
             rt = TensorType(v.type.element_type, v.type.get_shape())
-            if prod(lo.mesh) > 1:  # the result stays distributed: every device's tensor is read back
+            if prod(lo.mesh) > 1 and v not in lo.whole:  # distributed: every device's tensor is read back
                 new = ttmetal.EnqueueReadShardsOp.create(operands=[buf], result_types=[rt])
             else:
                 new = ttmetal.EnqueueReadBufferOp.create(
@@ -253,8 +276,8 @@ class UnloweredTTIROp(RewritePattern):
         if op.dialect_name() == "ttir" and type(op) not in BUFFER_OPS:
             raise LocatedError(
                 f"convert-ttir-to-ttmetal cannot lower '{op.name}': TTMetal kernels here cover elementwise ops "
-                "(comparisons and where included), "
-                "matmul, 2-d transpose, last-dim reductions and softmax, to_layout, constants and collectives", op)
+                "(comparisons and where included), matmul (batched too), transpose, permute, reshape, broadcast, "
+                "sum / mean / max, softmax, to_layout, constants and collectives", op)
 
 
 # ----------------------------------------------------------------------------- programs
@@ -278,9 +301,12 @@ class OpToProgram(MetalPattern):
         ins = [lo.buffer_of(v, op, rewriter) for v in op.operands]
         out = lo.create_buffer(out_t, op, op, rewriter)
         H, W = fold_2d(tuple(out_t.get_shape()))
-        if kernel.family in ("reduce", "softmax"):
-            grid = self.row_grid(op, kernel, grid)
-        if H % grid[0] or W % grid[1]:
+        program_grid = PROGRAM_GRIDS.get(kernel.family)
+        if kernel.family == "matmul" and matmul_batch(op) is not None:
+            program_grid = batched_matmul_grid
+        if program_grid is not None:  # its own grid: a block that does not split is the builder's error
+            grid = program_grid(op, kernel, grid)
+        elif H % grid[0] or W % grid[1]:
             raise LocatedError(
                 f"convert-ttir-to-ttmetal: the result {fmt_shape((H, W))} (folded to 2-d) does not split evenly over the "
                 f"core grid {fmt_shape(grid)}", op)
@@ -288,31 +314,21 @@ class OpToProgram(MetalPattern):
         KERNEL_BODIES[kernel.family](op, kernel, k, len(ins))
         lo.insert(k.build(), op, op.location, rewriter)
         lo.lowered(op, out, rewriter)
-
-    @staticmethod
-    def row_grid(op: Operation, kernel: Kernel, grid: tuple[int, int]) -> tuple[int, int]:
-        """A reduction or softmax runs on one column of cores (one row for a 2-d reduction over dim 0)."""
-        rank = len(op.operands[0].type.get_shape())
-        if kernel.family == "reduce" and rank == 2 and op.reduced_dims() == (0,):
-            return (1, grid[1])
-        return (grid[0], 1)
+        consts = [v for v in op.operands if isinstance(v.owner, ttir.ConstantOp)]
+        if len(consts) < len(op.operands) and all(v in lo.whole for v in op.operands if v not in consts):
+            lo.whole.add(op.results[0])
 
 
 def broadcast_selectors(v: SSAValue, out_t: TensorType, op: Operation) -> tuple[str, str]:
     """The selectors a binary kernel reads operand `v` with: its own block, or all of a row, a
     column or a scalar broadcast to the result."""
     s, os = tuple(v.type.get_shape()), tuple(out_t.get_shape())
-    if s == os:
-        return YX
-    h, w = fold_2d(s)
-    H, W = fold_2d(os)
-    padded = (1,) * (len(os) - len(s)) + s
-    rows_ok = h == H and padded[:-1] == os[:-1] or h == 1
-    if not rows_ok or w not in (1, W):
+    sel = block_broadcast(s, os)
+    if sel is None:
         raise LocatedError(
             f"convert-ttir-to-ttmetal broadcasts a row, a column or a scalar only; cannot broadcast "
             f"{list(s)} to {list(os)}", op)
-    return ("y" if h == H and H != 1 else "all", "x" if w == W and W != 1 else "all")
+    return sel
 
 
 # ----------------------------------------------------------------------------- kernel bodies
@@ -347,13 +363,14 @@ def matmul_kernel(op: Operation, kernel: Kernel, k: KernelBuilder, n: int) -> No
     tb = ttir.bool_value(op.attributes.get("transpose_b"))
     # (..., M, K) x (K, N): the batch dims of a fold into M, as the 2-d buffers store them;
     # a b whose batch dims are all 1 is 2-d (a transposed a must be 2-d the same way)
+    if matmul_batch(op) is not None:  # both operands batched: a batch block a core
+        batched_matmul_kernel(op, k, n)
+        return
     a_batch = tuple(op.operands[0].type.get_shape())[:-2]
-    b_batch = tuple(op.operands[1].type.get_shape())[:-2]
-    folds = prod(b_batch) == 1 and (not ta or prod(a_batch) == 1)
-    if not folds:
+    if ta and prod(a_batch) != 1:
         raise LocatedError(
-            "convert-ttir-to-ttmetal lowers 2-d matmul, or a batched a (not transposed) times a 2-d b, "
-            f"only; b has batch dims {list(b_batch)}: fold them first", op)
+            "convert-ttir-to-ttmetal lowers a transposed a with batch dims only when b has the same batch dims; "
+            f"a has batch dims {list(a_batch)} and b none", op)
     a = k.transpose(k.read(0, ("all", "y"))) if ta else k.read(0, ("y", "all"))
     b = k.transpose(k.read(1, ("x", "all"))) if tb else k.read(1, ("all", "x"))
     k.write(k.matmul(a, b), n, YX)
@@ -363,21 +380,6 @@ def transpose_kernel(op: Operation, kernel: Kernel, k: KernelBuilder, n: int) ->
     if len(op.results[0].type.get_shape()) != 2:
         raise LocatedError("convert-ttir-to-ttmetal lowers 2-d transpose only", op)
     k.write(k.transpose(k.read(0, ("x", "y"))), n, YX)
-
-
-def reduce_kernel(op: Operation, kernel: Kernel, k: KernelBuilder, n: int) -> None:
-    dims = op.reduced_dims()
-    rank = len(op.input.type.get_shape())
-    if not ttir.bool_value(op.attributes.get("keep_dim")):
-        raise LocatedError(f"convert-ttir-to-ttmetal lowers '{op.name}' with keep_dim = true only", op)
-    if dims == (rank - 1,):
-        k.write(k.reduce(kernel.tile_op, k.read(0, ("y", "all")), 1), n, ("y", "all"))
-    elif rank == 2 and dims == (0,):
-        k.write(k.reduce(kernel.tile_op, k.read(0, ("all", "x")), 0), n, ("all", "x"))
-    else:
-        raise LocatedError(
-            f"convert-ttir-to-ttmetal lowers '{op.name}' over the last dim (or dim 0 of a 2-d tensor) only, "
-            f"not over dims {list(dims)}", op)
 
 
 def softmax_kernel(op: Operation, kernel: Kernel, k: KernelBuilder, n: int) -> None:
@@ -399,8 +401,24 @@ KERNEL_BODIES = {
     "transpose": transpose_kernel,
     "reduce": reduce_kernel,
     "softmax": softmax_kernel,
+    "reshape": movement_kernel,
+    "permute": movement_kernel,
+    "broadcast": broadcast_kernel,
+    "slice": slice_kernel,
+    "concat": concat_kernel,
 }
 """Kernel family (convert_ttir_to_ttmetal_table.Kernel.family) -> the function writing its body."""
+
+PROGRAM_GRIDS = {
+    "reduce": reduce_grid,
+    "softmax": lambda op, kernel, grid: (grid[0], 1),  # one column of cores: a core has whole rows
+    "reshape": movement_grid,
+    "permute": movement_grid,
+    "broadcast": broadcast_grid,
+    "slice": select_grid,
+    "concat": select_grid,
+}
+"""Kernel family -> its program's core grid from the result's grid (absent: the result's grid)."""
 
 
 # ----------------------------------------------------------------------------- the pass

@@ -67,9 +67,19 @@ class KernelBuilder:
         t = TensorType(a.type.element_type, shape)
         return self._add(ttmetal.TileWhereOp.create(operands=[c, a, b], result_types=[t])).results[0]
 
-    def matmul(self, a: SSAValue, b: SSAValue) -> SSAValue:
+    def matmul(self, a: SSAValue, b: SSAValue, batch: int = 1) -> SSAValue:
         t = TensorType(a.type.element_type, (a.type.get_shape()[0], b.type.get_shape()[1]))
-        return self._add(ttmetal.TileMatmulOp.create(operands=[a, b], result_types=[t])).results[0]
+        attrs = {} if batch == 1 else {"batch": IntegerAttr(batch, i64)}
+        return self._add(ttmetal.TileMatmulOp.create(operands=[a, b], result_types=[t], attributes=attrs)).results[0]
+
+    def permute(self, v: SSAValue, shape: tuple[int, ...], perm: tuple[int, ...], out: tuple[int, int]) -> SSAValue:
+        """The block read as a tensor of `shape`, its dims permuted by `perm`, as an `out` block
+        (an identity `perm` reshapes)."""
+        op = ttmetal.TilePermuteOp.create(
+            operands=[v], result_types=[TensorType(v.type.element_type, out)],
+            attributes={"shape": DenseArrayBase.from_list(i64, list(shape)),
+                        "permutation": DenseArrayBase.from_list(i64, list(perm))})
+        return self._add(op).results[0]
 
     def transpose(self, v: SSAValue) -> SSAValue:
         s = v.type.get_shape()
@@ -84,6 +94,33 @@ class KernelBuilder:
             operands=[v], result_types=[t],
             attributes={"op": StringAttr(kind), "dim": IntegerAttr(dim, i64)})).results[0]
 
+    def broadcast(self, v: SSAValue, shape: tuple[int, ...], to: tuple[int, ...], out: tuple[int, int]) -> SSAValue:
+        """The block read as a tensor of `shape`, broadcast to `to`, as an `out` block."""
+        op = ttmetal.TileBroadcastOp.create(
+            operands=[v], result_types=[TensorType(v.type.element_type, out)],
+            attributes={"shape": DenseArrayBase.from_list(i64, list(shape)),
+                        "to": DenseArrayBase.from_list(i64, list(to))})
+        return self._add(op).results[0]
+
+    def slice(self, v: SSAValue, shape: tuple[int, ...], bounds, out: tuple[int, int]) -> SSAValue:
+        """The block read as a tensor of `shape`, sliced by `bounds` (begins, ends, step), as an
+        `out` block."""
+        attrs = {k: DenseArrayBase.from_list(i64, list(x)) for k, x in zip(("shape", "begins", "ends", "step"),
+                                                                              (shape, *bounds))}
+        op = ttmetal.TileSliceOp.create(operands=[v], result_types=[TensorType(v.type.element_type, out)],
+                                        attributes=attrs)
+        return self._add(op).results[0]
+
+    def concat(self, vs: list[SSAValue], shape: tuple[int, ...], sizes: list[int], dim: int,
+               out: tuple[int, int]) -> SSAValue:
+        """The blocks read as tensors of `shape` with `sizes[i]` along `dim`, joined along `dim`, as
+        an `out` block."""
+        op = ttmetal.TileConcatOp.create(
+            operands=vs, result_types=[TensorType(vs[0].type.element_type, out)],
+            attributes={"shape": DenseArrayBase.from_list(i64, list(shape)),
+                        "sizes": DenseArrayBase.from_list(i64, list(sizes)), "dim": IntegerAttr(dim, i64)})
+        return self._add(op).results[0]
+
     def build(self) -> Operation:
         self._add(ttmetal.KernelEndOp.create())
         attrs: dict[str, Attribute] = {"grid": DenseArrayBase.from_list(i64, list(self.grid))}
@@ -97,6 +134,8 @@ class KernelBuilder:
 def result_grid(t: TensorType, op: Operation) -> tuple[int, int]:
     """The 2-d core grid of a result's `#tt.metal_layout` (a 1-d grid is one row)."""
     enc = encoding_of(t)
+    if enc is None and not t.get_shape():
+        return (1, 1)  # a 0-d tensor: one element in one page (ttir-layout gives it no layout)
     if enc is None or enc.name != "tt.metal_layout":
         raise LocatedError(f"convert-ttir-to-ttmetal: the result {t} has no #tt.metal_layout; run ttir-layout first", op)
     g = tuple(enc.model().grid)

@@ -50,14 +50,15 @@ def _tile_op(family: str, kind: str):
 @pytest.mark.parametrize("op, kernel", sorted(TTIR_TO_TTMETAL.items(), key=lambda kv: kv[0].name),
                          ids=lambda x: getattr(x, "name", ""))
 def test_ttmetal_table_names_tile_ops_the_dialect_accepts(op, kernel):
-    """An elementwise or reduction kernel's tile op verifies in ttmetal; where, matmul, transpose and
-    softmax name none."""
+    """An elementwise or reduction kernel's tile op verifies in ttmetal; where, matmul, transpose,
+    softmax and the element moves (reshape, permute, broadcast) name none."""
     assert op in ttir.TTIR.operations
     assert op not in BUFFER_OPS and op not in ttir.COLLECTIVE_OPS.values()
     if kernel.family in ("unary", "copy", "binary", "reduce"):
         _tile_op(kernel.family, kernel.tile_op).verify_()
     else:
-        assert kernel.family in ("where", "matmul", "transpose", "softmax") and not kernel.tile_op
+        assert kernel.family in ("where", "matmul", "transpose", "softmax", "reshape", "permute", "broadcast") \
+            and not kernel.tile_op
 
 
 def test_a_tile_op_the_dialect_lacks_fails_to_verify():

@@ -1,26 +1,20 @@
 // RUN: meshc-opt %s --split-input-file --verify-diagnostics -p 'ttir-layout,convert-ttir-to-ttmetal'
 
-func.func @reshape(%a: tensor<64x64xf32>) {
-  // expected-error @+1 {{convert-ttir-to-ttmetal cannot lower 'ttir.reshape': TTMetal kernels here cover elementwise ops (comparisons and where included), matmul, 2-d transpose, last-dim reductions and softmax, to_layout, constants and collectives}}
-  %0 = "ttir.reshape"(%a) : (tensor<64x64xf32>) -> tensor<32x128xf32>
+func.func @embedding(%ids: tensor<32xui32>, %w: tensor<64x64xf32>) {
+  // expected-error @+1 {{convert-ttir-to-ttmetal cannot lower 'ttir.embedding': TTMetal kernels here cover elementwise ops (comparisons and where included), matmul (batched too), transpose, permute, reshape, broadcast, sum / mean / max, softmax, to_layout, constants and collectives}}
+  %0 = "ttir.embedding"(%ids, %w) : (tensor<32xui32>, tensor<64x64xf32>) -> tensor<32x64xf32>
   func.return
 }
 // -----
-func.func @bmm(%a: tensor<2x64x64xf32>) {
-  // expected-error @+1 {{convert-ttir-to-ttmetal lowers 2-d matmul, or a batched a (not transposed) times a 2-d b, only; b has batch dims [2]: fold them first}}
-  %0 = "ttir.matmul"(%a, %a) : (tensor<2x64x64xf32>, tensor<2x64x64xf32>) -> tensor<2x64x64xf32>
+func.func @bmm_broadcast(%a: tensor<64x64xf32>, %b: tensor<2x64x64xf32>) {
+  // expected-error @+1 {{convert-ttir-to-ttmetal lowers a batched matmul whose operands have the same batch dims; a has [], b has [2]: broadcast them first}}
+  %0 = "ttir.matmul"(%a, %b) : (tensor<64x64xf32>, tensor<2x64x64xf32>) -> tensor<2x64x64xf32>
   func.return
 }
 // -----
-func.func @keep(%a: tensor<64x64xf32>) {
-  // expected-error @+1 {{convert-ttir-to-ttmetal lowers 'ttir.sum' with keep_dim = true only}}
-  %0 = "ttir.sum"(%a) {dim_arg = [1 : i32]} : (tensor<64x64xf32>) -> tensor<64xf32>
-  func.return
-}
-// -----
-func.func @dims(%a: tensor<2x64x64xf32>) {
-  // expected-error @+1 {{convert-ttir-to-ttmetal lowers 'ttir.mean' over the last dim (or dim 0 of a 2-d tensor) only, not over dims [1]}}
-  %0 = "ttir.mean"(%a) {dim_arg = [1 : i32], keep_dim = true} : (tensor<2x64x64xf32>) -> tensor<2x1x64xf32>
+func.func @transposed_batched_a(%a: tensor<2x64x64xf32>, %b: tensor<64x64xf32>) {
+  // expected-error @+1 {{convert-ttir-to-ttmetal lowers a transposed a with batch dims only when b has the same batch dims; a has batch dims [2] and b none}}
+  %0 = "ttir.matmul"(%a, %b) {transpose_a = true} : (tensor<2x64x64xf32>, tensor<64x64xf32>) -> tensor<2x64x64xf32>
   func.return
 }
 // -----
