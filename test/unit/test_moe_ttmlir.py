@@ -141,3 +141,30 @@ def test_run_errors_name_what_is_wrong():
     with pytest.raises(LayoutError, match=r"the dispatched result must be \[1, 12, 1, 5\] here"):
         tm.all_to_all_dispatch([x[:B].reshape(B, 1, 1, H)] * D, [ids[:B].reshape(B, 1, 1, K)] * D,
                                [mapping] * D, (1, D), 1, D, ((1, D * B, 1, H + 1), (1, D * B, 1, K)))
+
+
+def test_dispatch_and_combine_stay_in_their_cluster_axis_group():
+    # a 2x2 mesh, cluster_axis 0: the groups are the columns {0, 2} and {1, 3}; expert e lives on
+    # device e (and, for the mapping's other column, nowhere else), so a token of device 0 whose
+    # expert is on device 1 (another column) reaches no device, and its combined row is zeros
+    mesh, h = (2, 2), 2
+    mapping = np.eye(4, dtype=np.int32)[None, None]  # [1, 1, E=4, D=4]
+    x = [np.full((1, 1, 1, h), 1.0 + d, np.float32) for d in range(4)]
+    ids = [np.array([[[[e]]]], np.int32) for e in (2, 1, 0, 0)]  # device d's one token chose ids[d]
+    run = tm.all_to_all_dispatch(x, ids, [mapping] * 4, mesh, 0, 2, ((1, 2, 1, h), (1, 2, 1, 1)))
+    # column {0, 2}: device 0's token (expert 2) goes to device 2, device 2's (expert 0) to device 0
+    np.testing.assert_array_equal(run.results[0][2][0, :, 0, 0], [1.0, 0.0])
+    np.testing.assert_array_equal(run.results[0][0][0, :, 0, 0], [0.0, 3.0])
+    # column {1, 3}: device 1's token chose expert 1 (its own), device 3's chose expert 0 (column {0, 2})
+    np.testing.assert_array_equal(run.results[0][1][0, :, 0, 0], [2.0, 0.0])
+    np.testing.assert_array_equal(run.results[0][3][0, :, 0, 0], [0.0, 0.0])
+    want = np.zeros((4, 4), np.int64)
+    want[0, 2] = want[2, 0] = h  # the two tokens that cross, inside column {0, 2}
+    np.testing.assert_array_equal(run.moves[0], want)
+    outs = [np.full((1, 2, 1, h), 10.0 * (d + 1), np.float32) for d in range(4)]
+    comb = tm.all_to_all_combine(outs, run.results[1], [mapping] * 4, mesh, 0, 2, 1, 1, (1, 1, 1, h))
+    # each token's expert output comes from the expert's device in its column; device 3's expert 0
+    # has no device in column {1, 3}: zeros
+    got = [float(c[0, 0, 0, 0]) for c in comb.results[0]]
+    assert got == [30.0, 20.0, 10.0, 0.0]
+    np.testing.assert_array_equal(comb.moves[0], want)  # the two outputs cross back inside column {0, 2}
