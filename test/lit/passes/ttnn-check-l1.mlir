@@ -8,10 +8,8 @@
 // and %s are live together at the add (%a and %e are read by it): 3 x 524,288 = 1,572,864 B on
 // core (0, 0), 73,728 B more than its L1. The error is at the op that allocates the third.
 // CHECK: ttnn-check-l1.mlir:20:5: error: 'ttnn.add' op ttnn-check-l1: %s (512x512xf32) does not fit in L1: with it, core (0, 0) holds 1,572,864 B (%a (512x512xf32) 524,288 B, %e (512x512xf32) 524,288 B, %s (512x512xf32) 524,288 B), but a wormhole_b0 core's L1 holds 1,499,136 B: 73,728 B short; put tensors in DRAM interleaved ({{.*}}), or let the pass do it with ttnn-check-l1{{[{]}}spill-to-dram=true} (ttir-to-ttnn-pipeline{{[{]}}spill-to-dram=true})
-// The spill moves the tensor whose move costs the least modelled time per L1 byte freed. From two
-// cores the NoC (2 x 28.1 B a cycle) is slower than the chip's DRAM, so no move costs any time and
-// all free the same bytes: the longest-lived of the three (%a, read by both ops) goes to DRAM;
-// %e and %s take their operand's placement, so they follow it.
+// No move costs modelled time (from 2 cores the NoC is slower than DRAM) and all free the same bytes:
+// the longest-lived (%a, read by both ops) goes to DRAM; %e and %s follow their operand's placement.
 // SPILL-LABEL: func.func @three_live
 // SPILL: %a = "ttnn.to_device"(%x, %d) {memory_config = #ttnn.memory_config<#ttnn.buffer_type<dram>, <interleaved>>}
 module {
