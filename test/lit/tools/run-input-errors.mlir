@@ -24,8 +24,9 @@
 // A tensor the host cannot hold, or a dynamic one, is refused at the argument or op, before allocation.
 // HUGE: run-huge-tensors.mlir:2:3: error: 'func.func' op input 'x' of type tensor<65536x65536xf32> holds 17179869184 bytes, more than the simulator materialises (536870912 bytes, meshc.layout.limits.MAX_TENSOR_BYTES)
 // HUGE: run-huge-tensors.mlir:8:3: error: 'func.func' op input 'x' of type tensor<?x4xf32> has a dynamic or negative dimension; the simulator runs static shapes only
-// (the lowering's compile-time L1 check, ttnn-check-l1, finds the op's shard too large for L1 first)
-// HUGE: run-huge-tensors.mlir:15:5: error: 'ttnn.repeat' op ttnn-check-l1: {{.*}}(65536x65536xf32) does not fit in L1
+// (the lowering's compile-time check, ttnn-check-l1, finds the op's 16 GiB result too large for L1
+// and then for the 12 GiB of DRAM of a chip: it fits nowhere)
+// HUGE: run-huge-tensors.mlir:15:5: error: 'ttnn.repeat' op ttnn-check-l1: {{.*}}(65536x65536xf32) does not fit in DRAM
 // HUGE-NOT: internal error
 // A one-device program returning its result still on the device checks as equal to the golden run
 // (of its reference: the same ttnn program, read by the numpy interpreter).
