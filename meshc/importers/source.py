@@ -34,8 +34,11 @@ def unregistered_body(attr: Attribute | None, name: str) -> str | None:
 
 
 def dense_array(attr: DenseIntOrFPElementsAttr) -> np.ndarray:
-    """The values of a dense elements attribute as an array of its shape (a splat filled in)."""
+    """The values of a dense elements attribute as an array of its shape (a splat filled in); a
+    boolean (i1) is 1 or 0 (xDSL reads true as the signless bit's -1)."""
     vals = np.asarray(attr.get_values())
+    if attr.get_element_type() == IntegerType(1):
+        vals = (vals != 0).astype(np.uint8)
     s = tuple(attr.get_shape())
     return np.broadcast_to(vals.reshape(()), s) if vals.size == 1 and math.prod(s) != 1 else vals.reshape(s)
 

@@ -74,7 +74,9 @@ class KernelBuilder:
 
     def permute(self, v: SSAValue, shape: tuple[int, ...], perm: tuple[int, ...], out: tuple[int, int]) -> SSAValue:
         """The block read as a tensor of `shape`, its dims permuted by `perm`, as an `out` block
-        (an identity `perm` reshapes)."""
+        (an identity `perm` reshapes; one that leaves the block as it is emits nothing)."""
+        if list(perm) == sorted(perm) and tuple(v.type.get_shape()) == tuple(out):
+            return v
         op = ttmetal.TilePermuteOp.create(
             operands=[v], result_types=[TensorType(v.type.element_type, out)],
             attributes={"shape": DenseArrayBase.from_list(i64, list(shape)),
