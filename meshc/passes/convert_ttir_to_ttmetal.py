@@ -7,11 +7,14 @@ replicated) and leave through `enqueue_read_buffer`. Each compute op becomes an
 `enqueue_program` over its result's core grid (2-d, from the layout; a reinterpreted grid
 runs on the cores its `core_map` names) whose kernel reads blocks, computes on them and
 writes its block. Lowered: elementwise unary/binary and comparisons (broadcasting a row or a column), where,
-typecast, 2-d matmul (with transposes; a batched `a` times a 2-d `b` folds the batch into the
-rows), 2-d transpose, reductions over the last (or, in 2-d, the first) dim with keep_dim,
-softmax over the last dim, to_layout, constant (`enqueue_write_constant`), empty and the
-collectives (`enqueue_ccl`). Anything else is a located error naming the op and why: never
-a silently wrong lowering.
+typecast, matmul (with transposes; a batched `a` times a 2-d `b` folds the batch into the
+rows; both batched, a batch block a core), 2-d transpose, softmax over the last dim, to_layout,
+constant (`enqueue_write_constant`), empty, the collectives (`enqueue_ccl`), and the element
+moves of convert_ttir_to_ttmetal_movement.py: reshape, permute, broadcast and sum / mean / max
+over any dims, kept or dropped (a 0-d result is a one-element buffer). A host tensor a
+shard_to_full read back is written to every device again where an op uses it (the host round
+trip the program states). Anything else is a located error naming the op and why: never a
+silently wrong lowering.
 
 Which ttir op runs which kernel, and which collective kind, is the op table in
 convert_ttir_to_ttmetal_table.py; the kernels are built by convert_ttir_to_ttmetal_kernel.py.

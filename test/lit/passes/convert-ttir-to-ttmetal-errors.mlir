@@ -1,11 +1,5 @@
 // RUN: meshc-opt %s --split-input-file --verify-diagnostics -p 'ttir-layout,convert-ttir-to-ttmetal'
 
-func.func @embedding(%ids: tensor<32xui32>, %w: tensor<64x64xf32>) {
-  // expected-error @+1 {{convert-ttir-to-ttmetal cannot lower 'ttir.embedding': TTMetal kernels here cover elementwise ops (comparisons and where included), matmul (batched too), transpose, permute, reshape, broadcast, sum / mean / max, softmax, to_layout, constants and collectives}}
-  %0 = "ttir.embedding"(%ids, %w) : (tensor<32xui32>, tensor<64x64xf32>) -> tensor<32x64xf32>
-  func.return
-}
-// -----
 func.func @bmm_broadcast(%a: tensor<64x64xf32>, %b: tensor<2x64x64xf32>) {
   // expected-error @+1 {{convert-ttir-to-ttmetal lowers a batched matmul whose operands have the same batch dims; a has [], b has [2]: broadcast them first}}
   %0 = "ttir.matmul"(%a, %b) : (tensor<64x64xf32>, tensor<2x64x64xf32>) -> tensor<2x64x64xf32>
