@@ -11,6 +11,8 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from meshc.layout.limits import MAX_ELEMENTS
+
 ROOT = Path(__file__).resolve().parent.parent
 
 PIPELINES = (
@@ -39,9 +41,30 @@ class Seed:
     """Whether the text holds `// -----` chunks (run with --split-input-file)."""
     pipelines: tuple[str, ...]
     runnable: bool
-    """Whether it holds a function meshc-run may execute."""
+    """Whether it holds a function meshc-run may execute within the harness's per-input limits (no
+    tensor over RUN_ELEMENTS elements)."""
     stablehlo: bool = False
     """Whether it is StableHLO that its file's RUN lines give to meshc-import."""
+
+
+RUN_ELEMENTS = 1 << 24
+"""Elements of the largest tensor a seed meshc-run executes may have (64 MiB of f32), unless the
+simulator refuses it at once (past MAX_ELEMENTS). A 8192x8192 f32 relu takes meshc-run 16 s and
+1.7 GB, and 47 s and 4.1 GB with --check: past the 10 CPU seconds and 2 GiB an input gets, by size
+and not by a defect; such seeds still go to meshc-opt."""
+_TENSOR = re.compile(r"tensor<((?:\d+x)+)")
+
+
+def _runs_in_limits(text: str) -> bool:
+    """Whether no static tensor type in `text` is too big to run in the limits yet small enough
+    for the simulator to hold (RUN_ELEMENTS < elements <= MAX_ELEMENTS)."""
+    for m in _TENSOR.finditer(text):
+        n = 1
+        for d in m.group(1).rstrip("x").split("x"):
+            n *= int(d)
+        if RUN_ELEMENTS < n <= MAX_ELEMENTS:
+            return False
+    return True
 
 
 def _pipelines_of(text: str) -> tuple[str, ...]:
@@ -74,10 +97,11 @@ def load_corpus(root: Path = ROOT) -> list[Seed]:
         text = _strip_run_lines(raw)
         origin = str(path.relative_to(root))
         chunks = [c for c in re.split(r"(?m)^// -----\s*$", text) if c.strip()]
-        runnable = "func.func" in text
+        runnable = "func.func" in text and _runs_in_limits(text)
         hlo = "meshc-import" in raw
         seeds.append(Seed(origin, text, len(chunks) > 1, pipes, runnable, hlo))
         if len(chunks) > 1:
             for i, c in enumerate(chunks):
-                seeds.append(Seed(f"{origin}#{i}", c.strip("\n") + "\n", False, pipes, "func.func" in c, hlo))
+                seeds.append(Seed(f"{origin}#{i}", c.strip("\n") + "\n", False, pipes,
+                                  "func.func" in c and _runs_in_limits(c), hlo))
     return seeds

@@ -58,6 +58,22 @@ _TOKEN = re.compile(rb"""
 """, re.X)
 
 
+_SDY_MESH = re.compile(rb'<\[((?:\s*"\w+"\s*=\s*\d+\s*,?)+)\]')
+_NAMED_MESH = re.compile(rb"mesh = \[((?:\s*\w+\s*=\s*\d+\s*,?)+)\]")
+_MESH = re.compile(_SDY_MESH.pattern + b"|" + _NAMED_MESH.pattern)
+"""Meshes that name their axes: Shardy's (`<["x"=2, "y"=4]>`) and a named #tt.sharding mesh."""
+
+
+def _in_comment(data: bytes, at: int) -> bool:
+    """Whether offset `at` follows a `//` on its line (a comment: what it holds is not parsed)."""
+    return b"//" in data[data.rfind(b"\n", 0, at) + 1: at]
+
+
+def _has_mesh(data: bytes) -> bool:
+    """Whether the text holds a mesh that names its axes outside comments."""
+    return any(not _in_comment(data, m.start()) for m in _MESH.finditer(data))
+
+
 class Mutator:
     """Builds mutated cases from seeds, deterministically from `rng`."""
 
@@ -73,7 +89,6 @@ class Mutator:
             (2, "delete-line", self._delete_line), (1, "duplicate-line", self._duplicate_line),
             (2, "swap-ops", self._swap_ops), (2, "truncate", self._truncate), (2, "bytes", self._bad_bytes),
             (2, "delete-token", self._delete_token), (1, "splice", self._splice), (1, "punct", self._punct),
-            (1, "nest", self._nest), (1, "mesh-axes", self._mesh_axes),
         ]
         self.must_fail = ""
         self._weights = [w for w, _, _ in self.ops]
@@ -91,10 +106,21 @@ class Mutator:
         data = seed.text.encode("utf-8")
         names = []
         self.must_fail = ""
+        meshy = [s for s in pool if _has_mesh(s.text.encode())] if r.random() < 0.03 else []
+        if meshy:  # a mesh that names an axis twice, on a seed that has a mesh
+            seed = r.choice(meshy)
+            data = seed.text.encode("utf-8")
         for _ in range(r.choice((1, 1, 1, 2, 2, 3))):
             _, name, fn = r.choices(self.ops, self._weights)[0]
             data = fn(data)
             names.append(name)
+        # the mutations that make an input bad by construction come last, so no other undoes them
+        if meshy:
+            data = self._mesh_axes(data)
+            names.append("mesh-axes")
+        elif r.random() < 0.05:
+            data = self._nest(data)
+            names.append("nest")
         if imp:
             case = self._import_case(seed, data, names)
         elif run:
@@ -389,8 +415,7 @@ class Mutator:
             if n > MAX_NESTING:
                 self.must_fail = self.must_fail or f"{n} nested regions"
             return wrapped
-        ms = [m for m in self._tokens(data, "num")  # none after a `//` on its line: not in a comment
-              if b"//" not in data[data.rfind(b"\n", 0, m.start()) + 1: m.start()]]
+        ms = [m for m in self._tokens(data, "num") if not _in_comment(data, m.start())]
         if not ms:
             return self._truncate(data)
         m = r.choice(ms)
@@ -403,8 +428,8 @@ class Mutator:
         """A mesh that names one axis twice: Shardy's `#sdy.mesh<["x"=2, "y"=4]>` / `sdy.mesh @m =
         <[...]>`, or a named `#tt.sharding` mesh `mesh = [data=2, model=4]`."""
         r = self.rng
-        meshes = list(re.finditer(rb'<\[((?:\s*"\w+"\s*=\s*\d+\s*,?)+)\]', data))
-        named = list(re.finditer(rb"mesh = \[((?:\s*\w+\s*=\s*\d+\s*,?)+)\]", data))
+        meshes = [m for m in _SDY_MESH.finditer(data) if not _in_comment(data, m.start())]
+        named = [m for m in _NAMED_MESH.finditer(data) if not _in_comment(data, m.start())]
         if not meshes and not named:
             return self._word(data)
         m = r.choice(meshes + named)

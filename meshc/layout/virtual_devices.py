@@ -65,7 +65,11 @@ def hops_from(system: SystemDesc, sources: Sequence[int]) -> np.ndarray:
 
 
 def hops_between(system: SystemDesc, a: Sequence[int], b: Sequence[int]) -> np.ndarray:
-    """(len(a), len(b)) link distances from the chips `a` to the chips `b` (-1: not joined)."""
+    """(len(a), len(b)) link distances from the chips `a` to the chips `b` (-1: not joined);
+    LayoutError for a chip the system does not have (it would index past the distance table)."""
+    outside = [int(c) for c in (*a, *b) if not 0 <= int(c) < system.num_chips]
+    if outside:
+        raise LayoutError(f"chip {outside[0]} is not in the system, which has chips 0..{system.num_chips - 1}")
     return hops_from(system, a)[:, np.asarray(b, dtype=np.int64)]
 
 
