@@ -148,6 +148,21 @@ def concat_shape(shapes: Sequence[Shape], dim: int | None) -> Shape:
     return tuple(out)
 
 
+def slice_shape(shape: Shape, begins: Sequence[int], ends: Sequence[int], step: Sequence[int]) -> Shape:
+    """The shape of `shape` sliced by begins / ends / step (one entry a dim each)."""
+    for name, vals in (("begins", begins), ("ends", ends), ("step", step)):
+        if len(vals) != len(shape):
+            raise VerifyException(f"{name} has {len(vals)} entries, expected one per dim of {fmt(shape)} ({len(shape)})")
+    out = []
+    for d, (n, b, e, s) in enumerate(zip(shape, begins, ends, step)):
+        if s < 1:
+            raise VerifyException(f"step {s} of dim {d} must be 1 or more")
+        if not 0 <= b <= e <= n:
+            raise VerifyException(f"dim {d} of {fmt(shape)} sliced from {b} to {e}; expected 0 <= begin <= end <= {n}")
+        out.append(-(-(e - b) // s))
+    return tuple(out)
+
+
 def embedding_shape(indices: Shape, weight: Shape) -> Shape:
     if len(weight) != 2:
         raise VerifyException(f"embedding weight must be 2-d (rows, features), got {fmt(weight)}")

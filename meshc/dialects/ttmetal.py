@@ -52,7 +52,7 @@ from xdsl.utils.exceptions import VerifyException
 from meshc.dialects import shape_rules as rules
 from meshc.dialects.tt.pipeline import check_stage_transfer
 from meshc.dialects.ttir import HostTransfer, check_attr_name, tensor_shape
-from meshc.dialects.ttmetal_select import TileConcatOp, TileSliceOp
+from meshc.dialects.ttmetal_select import TileConcatOp, TileEmbeddingOp, TileSliceOp
 from meshc.layout.collectives import COLLECTIVES
 from meshc.layout.compute_ops import tile_ops
 from meshc.layout.shapes import fold_2d
@@ -548,7 +548,7 @@ _OPS: list[type[Operation]] = [
     CreateBufferOp, EnqueueWriteBufferOp, EnqueueReadBufferOp, EnqueueReadShardsOp, EnqueueWriteConstantOp, DeallocateBufferOp, FinishOp,
     EnqueueCclOp, EnqueueProgramOp, ReadTilesOp, WriteTilesOp, TileUnaryOp, TileBinaryOp, TileWhereOp,
     TileMatmulOp, TilePermuteOp, TileBroadcastOp, TileReduceOp, TileTransposeOp, KernelEndOp, EnqueueTransferOp,
-    TileSliceOp, TileConcatOp,
+    TileSliceOp, TileConcatOp, TileEmbeddingOp,
 ]  # fmt: skip
 
 TTMetal = Dialect("ttmetal", _OPS, _ATTRIBUTES)

@@ -11,6 +11,7 @@
 | reduce (add / maximum body) | sum / max over `dimensions` |
 | broadcast_in_dim | permute (dims out of order) + reshape (insert 1s) + broadcast |
 | transpose, reshape, convert | permute, reshape, typecast (identity when the type is kept) |
+| slice concatenate dynamic_slice dynamic_update_slice gather | slice, concat, embedding (stablehlo_select.py) |
 | constant, iota | constant (folded through broadcast_in_dim and convert; iota computed at import) |
 | sdy.sharding_constraint, custom_call @Sharding | ttir.sharding_constraint |
 
@@ -48,6 +49,7 @@ from meshc.layout.limits import MAX_ELEMENTS, check_count
 from meshc.layout.shapes import fmt_shape
 from meshc.importers.context import ImportContext
 from meshc.importers.manual import HANDLERS as MANUAL_HANDLERS
+from meshc.importers.stablehlo_select import HANDLERS as SELECT_HANDLERS
 from meshc.importers.source import attr_of, dense_array, op_name, unregistered_body
 
 Handler = Callable[[ImportContext, Operation], None]
@@ -406,6 +408,7 @@ HANDLERS: dict[str, Handler] = {
     "stablehlo.rsqrt": rsqrt,
     **{name: logical for name in ("stablehlo.and", "stablehlo.or", "stablehlo.xor", "stablehlo.not")},
     **MANUAL_HANDLERS,
+    **SELECT_HANDLERS,
     "stablehlo.compare": compare,
     "stablehlo.select": select,
     "stablehlo.convert": convert,

@@ -117,6 +117,8 @@ def kernel_attrs(op: Operation) -> dict:
         rank = len(tensor_shape(op.operands[0]))
         d = _int(op.attributes["dim"])
         a["dim"] = d + rank if d < 0 else d
+    if hasattr(op, "bounds") and "begins" in op.attributes:
+        a["begins"], a["ends"], a["step"] = op.bounds()
     for flag in ("transpose_a", "transpose_b"):
         f = op.attributes.get(flag)
         a[flag] = bool(f is not None and f.value.data)

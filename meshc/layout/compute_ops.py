@@ -49,7 +49,7 @@ COST_CLASSES = (ELEMENTWISE_FPU, ELEMENTWISE_SFPU, MATMUL, REDUCTION, DATA_MOVEM
 """Every cost class an op may have (see the module docstring)."""
 
 FAMILIES = ("unary", "typecast", "binary", "comparison", "where", "reduction", "matmul", "transpose",
-            "permute", "reshape", "broadcast", "concat", "softmax", "embedding")
+            "permute", "reshape", "broadcast", "concat", "softmax", "embedding", "slice")
 """Every family: the ops of one family share their dialect base (operands, attributes, shape
 rule). unary / binary / comparison / where are elementwise, with numpy broadcasting."""
 
@@ -61,7 +61,7 @@ class Kernel:
     """The TTMetal program a ttir op runs on every core of its result's grid."""
 
     family: str
-    """unary | binary | where | reduce | matmul | transpose | softmax | copy."""
+    """unary | binary | where | reduce | matmul | transpose | softmax | copy | slice | concat | embedding."""
     tile_op: str = ""
     """The `op` of the tile op an elementwise or reduction kernel applies."""
 
@@ -174,6 +174,11 @@ def _embedding(xs, attrs):
     return w[idx]
 
 
+def _slice(xs, attrs):
+    """x[begins[d]:ends[d]:step[d]] along every dim d."""
+    return xs[0][tuple(slice(b, e, s) for b, e, s in zip(attrs["begins"], attrs["ends"], attrs["step"]))].copy()
+
+
 # ----------------------------------------------------------------------------- entries by family
 
 
@@ -254,14 +259,18 @@ _ENTRIES = (
               "the operand broadcast to the result shape (numpy rules)", ttnn="repeat", linear=True,
               arithmetic=False),
     ComputeOp("concat", "concat", None, lambda xs, a: np.concatenate(xs, axis=a["dim"]), factors.keep_dim_attr,
-              DATA_MOVEMENT, "the operands joined along dim", linear=True, arithmetic=False),
+              DATA_MOVEMENT, "the operands joined along dim", Kernel("concat"), linear=True, arithmetic=False),
+    ComputeOp("slice", "slice", 1, _slice, factors.slice_dims, DATA_MOVEMENT,
+              "the elements begins[d], begins[d] + step[d], ... below ends[d] of every dim d", Kernel("slice"),
+              linear=True, arithmetic=False),
     reduction("sum", np.sum, "the sum over dim_arg", summed=True, arithmetic=True),
     reduction("mean", np.mean, "the mean over dim_arg", summed=False, arithmetic=True),
     reduction("max", np.max, "the largest element over dim_arg", summed=False, arithmetic=False),
     ComputeOp("softmax", "softmax", 1, _softmax, factors.keep_dim_attr, REDUCTION,
               "e ** x / sum(e ** x) along dimension", Kernel("softmax")),
     ComputeOp("embedding", "embedding", 2, _embedding, factors.embedding, DATA_MOVEMENT,
-              "rows of weight gathered by the integer input indices", arithmetic=False),
+              "rows of weight gathered by the integer input indices", Kernel("embedding"),
+              arithmetic=False),
 )
 
 COMPUTE_OPS: dict[str, ComputeOp] = {e.name: e for e in _ENTRIES}

@@ -152,6 +152,14 @@ def reshape(info: OpInfo) -> list[Factor]:
     return factors
 
 
+def slice_dims(info: OpInfo) -> list[Factor]:
+    """A dim the slice keeps whole (the result has all of it) `pass`; a sliced dim `keep`: a
+    device holding a piece of the operand's dim does not hold the piece of the result's dim at
+    the same place, so only the sliced dims of a sharded operand are gathered."""
+    src, dst = info.operands[0], info.results[0]
+    return [Factor("pass" if src[d] == dst[d] else "keep", [d], [d], dst[d]) for d in range(len(dst))]
+
+
 def broadcast(info: OpInfo) -> list[Factor]:
     """A dim the operand has (> 1) `pass`, a broadcast dim `bcast`."""
     src, dst = info.operands[0], info.results[0]
@@ -166,12 +174,14 @@ def broadcast(info: OpInfo) -> list[Factor]:
 
 
 def embedding(info: OpInfo) -> list[Factor]:
-    """The indices' dims `pass` to the leading result dims, the table's rows `keep` (they are
-    gathered), its columns `pass` to the last result dim."""
+    """The indices' dims `pass` to the leading result dims, the table's rows `sum` (a table split
+    by rows is looked up where it lies, each device giving the rows it holds and 0 for the
+    others: partial sums, ttir-partition's vocab-parallel lookup), its columns `pass` to the
+    last result dim."""
     idx, weight = info.operands
     out = info.results[0]
     factors = [Factor("pass", [d, None], [d], out[d]) for d in range(len(idx))]
-    factors.append(Factor("keep", [None, 0], [None], weight[0]))
+    factors.append(Factor("sum", [None, 0], [None], weight[0]))
     factors.append(Factor("pass", [None, 1], [len(out) - 1], out[-1]))
     return factors
 

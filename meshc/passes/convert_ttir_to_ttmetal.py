@@ -51,7 +51,7 @@ from meshc.layout.mesh import Mesh, ShardingSpec
 from meshc.layout.sharding_rules import replicated
 from meshc.layout.shapes import fmt_shape, fold_2d
 from meshc.passes.convert_ttir_to_ttmetal_kernel import KernelBuilder, result_grid
-from meshc.passes.convert_ttir_to_ttmetal_select import concat_kernel, select_grid, slice_kernel
+from meshc.passes.convert_ttir_to_ttmetal_select import concat_kernel, embedding_kernel, select_grid, slice_kernel
 from meshc.passes.convert_ttir_to_ttmetal_movement import (
     batched_matmul_grid,
     batched_matmul_kernel,
@@ -409,6 +409,7 @@ KERNEL_BODIES = {
     "broadcast": broadcast_kernel,
     "slice": slice_kernel,
     "concat": concat_kernel,
+    "embedding": embedding_kernel,
 }
 """Kernel family (convert_ttir_to_ttmetal_table.Kernel.family) -> the function writing its body."""
 
@@ -420,6 +421,7 @@ PROGRAM_GRIDS = {
     "broadcast": broadcast_grid,
     "slice": select_grid,
     "concat": select_grid,
+    "embedding": select_grid,
 }
 """Kernel family -> its program's core grid from the result's grid (absent: the result's grid)."""
 

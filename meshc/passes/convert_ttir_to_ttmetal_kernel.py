@@ -123,6 +123,11 @@ class KernelBuilder:
                         "sizes": DenseArrayBase.from_list(i64, list(sizes)), "dim": IntegerAttr(dim, i64)})
         return self._add(op).results[0]
 
+    def embedding(self, idx: SSAValue, table: SSAValue, out: tuple[int, int]) -> SSAValue:
+        """The rows of the `table` block the `idx` block names, as an `out` block."""
+        op = ttmetal.TileEmbeddingOp.create(operands=[idx, table], result_types=[TensorType(table.type.element_type, out)])
+        return self._add(op).results[0]
+
     def build(self) -> Operation:
         self._add(ttmetal.KernelEndOp.create())
         attrs: dict[str, Attribute] = {"grid": DenseArrayBase.from_list(i64, list(self.grid))}

@@ -11,6 +11,8 @@ own runs it when the module carries no chosen shardings), then per function:
   point-to-point moves; a partial sum reaching an op that needs the value becomes an all_reduce
   (or a reduce_scatter) that way;
 * `ttir.sharding_constraint` becomes the reshard to its spec (or nothing);
+* an embedding whose table rows are split is a masked local lookup leaving partial sums
+  (meshc/passes/partition_embedding.py);
 * each result is resharded to its spec and leaves through `ttir.mesh_shard shard_to_full`.
 
 Shape-carrying attributes follow the local shapes (reshape's `shape`, broadcast's repeat
@@ -46,6 +48,7 @@ from meshc.dialects.ttir.sharding_constraint import ShardingConstraintOp
 from meshc.layout.errors import LayoutError
 from meshc.layout.mesh import Mesh, ShardingSpec, states_shard_dims
 from meshc.layout.sharding_rules import local_shape, replicated
+from meshc.passes.partition_embedding import vocab_parallel_lookup
 from meshc.passes.propagate_sharding import PropagateShardingPass
 from meshc.passes.sharding_ir import (
     CHOSEN,
@@ -155,6 +158,8 @@ class _Partitioner:
             self.reshard_all_uses(op.results[0], chosen[0], op.next_op)  # type: ignore[arg-type]
         else:
             self.local_results(op, chosen)
+        if isinstance(op, ttir.EmbeddingBase) and required[1].dims[0]:  # a vocab-parallel table
+            vocab_parallel_lookup(self, op, required[1].dims[0])
         del op.attributes[CHOSEN]
 
     def local_results(self, op: Operation, specs) -> None:
@@ -180,6 +185,12 @@ class _Partitioner:
             src = (1,) * (len(out) - len(src)) + src
             op.attributes["broadcast_dimensions"] = DenseArrayBase.from_list(
                 i64, [o // s if s != o else 1 for s, o in zip(src, out)])
+        elif isinstance(op, ttir.SliceBase):
+            # a dim sliced from 0 by step 1 ends at its result's extent: the local one of a split dim
+            begins, ends, steps = op.bounds()
+            kind = op.ends.data[0].type if ends else i64  # type: ignore[attr-defined]
+            op.attributes["ends"] = ArrayAttr([IntegerAttr(n if (b, s) == (0, 1) else e, kind)
+                                               for b, e, s, n in zip(begins, ends, steps, out)])
         elif isinstance(op, ttir.ConstantOp):
             value = op.attributes["value"]
             assert isinstance(value, DenseIntOrFPElementsAttr)

@@ -51,13 +51,15 @@ def _tile_op(family: str, kind: str):
                          ids=lambda x: getattr(x, "name", ""))
 def test_ttmetal_table_names_tile_ops_the_dialect_accepts(op, kernel):
     """An elementwise or reduction kernel's tile op verifies in ttmetal; where, matmul, transpose,
-    softmax and the element moves (reshape, permute, broadcast) name none."""
+    softmax, the element moves (reshape, permute, broadcast) and the selections (slice, concat,
+    embedding) name none."""
     assert op in ttir.TTIR.operations
     assert op not in BUFFER_OPS and op not in ttir.COLLECTIVE_OPS.values()
     if kernel.family in ("unary", "copy", "binary", "reduce"):
         _tile_op(kernel.family, kernel.tile_op).verify_()
     else:
-        assert kernel.family in ("where", "matmul", "transpose", "softmax", "reshape", "permute", "broadcast") \
+        assert kernel.family in ("where", "matmul", "transpose", "softmax", "reshape", "permute", "broadcast", "slice",
+                                 "concat", "embedding") \
             and not kernel.tile_op
 
 

@@ -68,6 +68,7 @@ from meshc.dialects.ttir.compute import (
     MatmulBase,
     PermuteBase,
     ReshapeBase,
+    SliceBase,
     SoftmaxBase,
     ToLayoutOp,
     TransposeBase,

@@ -170,6 +170,24 @@ class SoftmaxBase(TTIROpBase):
         self.expect_result(shape)
 
 
+class SliceBase(TTIROpBase):
+    """The elements `begins[d]`, `begins[d] + step[d]`, ... below `ends[d]` of every dim d
+    (tt-mlir's slice: one entry a dim, 0 <= begins <= ends <= the dim's size, steps >= 1)."""
+
+    input = operand_def(AnyTensorTypeConstr)
+    result = result_def(AnyTensorTypeConstr)
+    begins = attr_def(ArrayAttr)
+    ends = attr_def(ArrayAttr)
+    step = attr_def(ArrayAttr)
+    traits = traits_def(NoMemoryEffect())
+
+    def bounds(self) -> tuple[list[int], list[int], list[int]]:
+        return rules.ints_of(self.begins), rules.ints_of(self.ends), rules.ints_of(self.step)
+
+    def verify_(self) -> None:
+        self.expect_result(rules.slice_shape(tensor_shape(self.input), *self.bounds()))
+
+
 class EmbeddingBase(TTIROpBase):
     """Rows of `weight` (V, D) gathered by integer `input` indices: result = input shape + (D,)."""
 
@@ -254,6 +272,7 @@ FAMILY_BASES: dict[str, type[TTIROpBase]] = {
     "concat": ConcatBase,
     "softmax": SoftmaxBase,
     "embedding": EmbeddingBase,
+    "slice": SliceBase,
 }
 """Family of the compute-op registry -> the base class of its ops (ttir's and ttnn's)."""
 

@@ -109,11 +109,12 @@ func.func @concat(%x: tensor<32x64xf32> {tt.sharding = #tt.sharding<[S0, S1]>}, 
 
 // -----
 
-// Embedding (gather): the indices' dims lead the result, the table's columns end it; the
-// table's rows (the vocabulary) are gathered from, so they stay whole.
+// Embedding (gather): the indices' dims lead the result, the table's columns end it; a table
+// split by rows (the vocabulary, over y) is looked up where it lies: each device gives the rows
+// it holds and 0 for the others, partial sums over y (P(1)), never the table gathered.
 // CHECK-LABEL: func.func @embedding
 // CHECK: "ttir.embedding"{{.*}}tt.shardings = [#tt.sharding<[S0, R, S1], mesh = 2x4>]
-// CHECK: "ttir.embedding"{{.*}}tt.shardings = [#tt.sharding<[S0, R, R], mesh = 2x4>]
+// CHECK: "ttir.embedding"{{.*}}tt.shardings = [#tt.sharding<[S0, R, R] P(1), mesh = 2x4>]
 func.func @embedding(%i: tensor<8x16xui32> {tt.sharding = #tt.sharding<[S0, R]>}, %w: tensor<128x64xf32> {tt.sharding = #tt.sharding<[R, S1]>}, %v: tensor<128x64xf32> {tt.sharding = #tt.sharding<[S1, R]>}) -> (tensor<8x16x64xf32>, tensor<8x16x64xf32>) {
   %0 = "ttir.embedding"(%i, %w) : (tensor<8x16xui32>, tensor<128x64xf32>) -> tensor<8x16x64xf32>
   %1 = "ttir.embedding"(%i, %v) : (tensor<8x16xui32>, tensor<128x64xf32>) -> tensor<8x16x64xf32>

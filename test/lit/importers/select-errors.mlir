@@ -1,0 +1,47 @@
+// The select ops the importer refuses, located at the op, naming what to write instead.
+// RUN: meshc-import --split-input-file --verify-diagnostics %s
+
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8x8xf32>, tensor<i32>) -> tensor<4x4xf32>, sym_name = "main"}> ({
+  ^bb0(%x: tensor<8x8xf32>, %pos: tensor<i32>):
+    %c0 = "stablehlo.constant"() <{value = dense<0> : tensor<i32>}> : () -> tensor<i32>
+    // expected-error @+1 {{'stablehlo.dynamic_slice' op takes its start indices from values known only when the program runs; meshc imports dynamic_slice at constant starts (write the position as a Python int, or select with a mask: jnp.where(jnp.arange(n) == pos, ...))}}
+    %0 = "stablehlo.dynamic_slice"(%x, %c0, %pos) <{slice_sizes = array<i64: 4, 4>}> : (tensor<8x8xf32>, tensor<i32>, tensor<i32>) -> tensor<4x4xf32>
+    "func.return"(%0) : (tensor<4x4xf32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// -----
+
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8x8xf32>, tensor<1x8xf32>, tensor<i32>) -> tensor<8x8xf32>, sym_name = "main"}> ({
+  ^bb0(%x: tensor<8x8xf32>, %u: tensor<1x8xf32>, %pos: tensor<i32>):
+    %c0 = "stablehlo.constant"() <{value = dense<0> : tensor<i32>}> : () -> tensor<i32>
+    // expected-error @+1 {{'stablehlo.dynamic_update_slice' op takes its start indices from values known only when the program runs; meshc imports dynamic_update_slice at constant starts}}
+    %0 = "stablehlo.dynamic_update_slice"(%x, %u, %pos, %c0) : (tensor<8x8xf32>, tensor<1x8xf32>, tensor<i32>, tensor<i32>) -> tensor<8x8xf32>
+    "func.return"(%0) : (tensor<8x8xf32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// -----
+
+// jnp.take(x, ids, axis=1): columns, not rows.
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8x16xf32>, tensor<3x1xi32>) -> tensor<8x3xf32>, sym_name = "main"}> ({
+  ^bb0(%x: tensor<8x16xf32>, %ids: tensor<3x1xi32>):
+    // expected-error @+1 {{'stablehlo.gather' op gathers in a form other than whole rows of a 2-d table; meshc imports emb[ids] and jnp.take(emb, ids, axis=0) on a 2-d emb (reshape the table to 2-d, or move the axis taken from to the front)}}
+    %0 = "stablehlo.gather"(%x, %ids) <{dimension_numbers = #stablehlo.gather<offset_dims = [0], collapsed_slice_dims = [1], start_index_map = [1], index_vector_dim = 1>, indices_are_sorted = false, slice_sizes = array<i64: 8, 1>}> : (tensor<8x16xf32>, tensor<3x1xi32>) -> tensor<8x3xf32>
+    "func.return"(%0) : (tensor<8x3xf32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// -----
+
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8x8xf32>) -> tensor<2x8xf32>, sym_name = "main"}> ({
+  ^bb0(%x: tensor<8x8xf32>):
+    // expected-error @+1 {{'stablehlo.slice' op slices [8, 8] from [6, 0] to [10, 8] by [1, 1]; expected one start, limit and stride a dim, 0 <= start <= limit <= the dim's size, strides 1 or more}}
+    %0 = "stablehlo.slice"(%x) <{limit_indices = array<i64: 10, 8>, start_indices = array<i64: 6, 0>, strides = array<i64: 1, 1>}> : (tensor<8x8xf32>) -> tensor<2x8xf32>
+    "func.return"(%0) : (tensor<2x8xf32>) -> ()
+  }) : () -> ()
+}) : () -> ()

@@ -1,0 +1,97 @@
+// The StableHLO ops that select and join elements, as ttir (docs/importers.md's table):
+// slice, concatenate, dynamic_slice and dynamic_update_slice at constant starts, and a gather
+// of whole rows of a 2-d table (emb[ids]).
+// RUN: meshc-import --split-input-file %s | filecheck %s
+
+// slice [1:7:2, 3:8] of 8x8: begins 1, 3; ends 7, 8; steps 2, 1; 3x5.
+// CHECK-LABEL: func.func @main
+// CHECK: "ttir.slice"(%x) {begins = [1 : i32, 3 : i32], ends = [7 : i32, 8 : i32], step = [2 : i32, 1 : i32]} : (tensor<8x8xf32>) -> tensor<3x5xf32>
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8x8xf32>) -> tensor<3x5xf32>, sym_name = "main"}> ({
+  ^bb0(%x: tensor<8x8xf32>):
+    %0 = "stablehlo.slice"(%x) <{limit_indices = array<i64: 7, 8>, start_indices = array<i64: 1, 3>, strides = array<i64: 2, 1>}> : (tensor<8x8xf32>) -> tensor<3x5xf32>
+    "func.return"(%0) : (tensor<3x5xf32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// -----
+
+// concatenate along dim 1.
+// CHECK-LABEL: func.func @main
+// CHECK: "ttir.concat"(%a, %b) {dim = 1 : i32} : (tensor<8x8xf32>, tensor<8x4xf32>) -> tensor<8x12xf32>
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8x8xf32>, tensor<8x4xf32>) -> tensor<8x12xf32>, sym_name = "main"}> ({
+  ^bb0(%a: tensor<8x8xf32>, %b: tensor<8x4xf32>):
+    %0 = "stablehlo.concatenate"(%a, %b) <{dimension = 1 : i64}> : (tensor<8x8xf32>, tensor<8x4xf32>) -> tensor<8x12xf32>
+    "func.return"(%0) : (tensor<8x12xf32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// -----
+
+// dynamic_slice of 4x4 at (0, 6) of 8x8: StableHLO clamps the start 6 to 8 - 4 = 4.
+// CHECK-LABEL: func.func @main
+// CHECK: "ttir.slice"(%x) {begins = [0 : i32, 4 : i32], ends = [4 : i32, 8 : i32], step = [1 : i32, 1 : i32]} : (tensor<8x8xf32>) -> tensor<4x4xf32>
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8x8xf32>) -> tensor<4x4xf32>, sym_name = "main"}> ({
+  ^bb0(%x: tensor<8x8xf32>):
+    %c0 = "stablehlo.constant"() <{value = dense<0> : tensor<i32>}> : () -> tensor<i32>
+    %c6 = "stablehlo.constant"() <{value = dense<6> : tensor<i32>}> : () -> tensor<i32>
+    %0 = "stablehlo.dynamic_slice"(%x, %c0, %c6) <{slice_sizes = array<i64: 4, 4>}> : (tensor<8x8xf32>, tensor<i32>, tensor<i32>) -> tensor<4x4xf32>
+    "func.return"(%0) : (tensor<4x4xf32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// -----
+
+// dynamic_update_slice of a 2x4 update at (3, 4) of 8x8: rows 0-2, then rows 3-4 (columns 0-3
+// of x joined with the update), then rows 5-7, joined along dim 0.
+// CHECK-LABEL: func.func @main
+// CHECK: %[[TOP:.*]] = "ttir.slice"(%x) {begins = [0 : i32, 0 : i32], ends = [3 : i32, 8 : i32], {{.*}} -> tensor<3x8xf32>
+// CHECK: %[[BAND:.*]] = "ttir.slice"(%x) {begins = [3 : i32, 0 : i32], ends = [5 : i32, 8 : i32], {{.*}} -> tensor<2x8xf32>
+// CHECK: %[[LEFT:.*]] = "ttir.slice"(%[[BAND]]) {begins = [0 : i32, 0 : i32], ends = [2 : i32, 4 : i32], {{.*}} -> tensor<2x4xf32>
+// CHECK: %[[MID:.*]] = "ttir.concat"(%[[LEFT]], %u) {dim = 1 : i32} : (tensor<2x4xf32>, tensor<2x4xf32>) -> tensor<2x8xf32>
+// CHECK: %[[LOW:.*]] = "ttir.slice"(%x) {begins = [5 : i32, 0 : i32], ends = [8 : i32, 8 : i32], {{.*}} -> tensor<3x8xf32>
+// CHECK: "ttir.concat"(%[[TOP]], %[[MID]], %[[LOW]]) {dim = 0 : i32} : (tensor<3x8xf32>, tensor<2x8xf32>, tensor<3x8xf32>) -> tensor<8x8xf32>
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8x8xf32>, tensor<2x4xf32>) -> tensor<8x8xf32>, sym_name = "main"}> ({
+  ^bb0(%x: tensor<8x8xf32>, %u: tensor<2x4xf32>):
+    %c3 = "stablehlo.constant"() <{value = dense<3> : tensor<i32>}> : () -> tensor<i32>
+    %c4 = "stablehlo.constant"() <{value = dense<4> : tensor<i32>}> : () -> tensor<i32>
+    %0 = "stablehlo.dynamic_update_slice"(%x, %u, %c3, %c4) : (tensor<8x8xf32>, tensor<2x4xf32>, tensor<i32>, tensor<i32>) -> tensor<8x8xf32>
+    "func.return"(%0) : (tensor<8x8xf32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// -----
+
+// emb[ids] as JAX writes it: the indices with a trailing index-vector dim of 1, whole rows
+// (slice_sizes 1, 8); the indices clamped into the 16 rows (as StableHLO clamps), then looked up.
+// CHECK-LABEL: func.func @main
+// CHECK: %[[I:.*]] = "ttir.reshape"(%ids) : (tensor<2x3x1xi32>) -> tensor<2x3xi32>
+// CHECK: %[[Z:.*]] = "ttir.constant"() {value = dense<0> : tensor<2x3xi32>}
+// CHECK: %[[LO:.*]] = "ttir.maximum"(%[[I]], %[[Z]])
+// CHECK: %[[T:.*]] = "ttir.constant"() {value = dense<15> : tensor<2x3xi32>}
+// CHECK: %[[C:.*]] = "ttir.minimum"(%[[LO]], %[[T]])
+// CHECK: "ttir.embedding"(%[[C]], %emb) : (tensor<2x3xi32>, tensor<16x8xf32>) -> tensor<2x3x8xf32>
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<16x8xf32>, tensor<2x3x1xi32>) -> tensor<2x3x8xf32>, sym_name = "main"}> ({
+  ^bb0(%emb: tensor<16x8xf32>, %ids: tensor<2x3x1xi32>):
+    %0 = "stablehlo.gather"(%emb, %ids) <{dimension_numbers = #stablehlo.gather<offset_dims = [2], collapsed_slice_dims = [0], start_index_map = [0], index_vector_dim = 2>, indices_are_sorted = false, slice_sizes = array<i64: 1, 8>}> : (tensor<16x8xf32>, tensor<2x3x1xi32>) -> tensor<2x3x8xf32>
+    "func.return"(%0) : (tensor<2x3x8xf32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// -----
+
+// A slice of constants folds at import: one constant, rows 2 and 3 of iota 0..7.
+// CHECK-LABEL: func.func @main
+// CHECK: "ttir.constant"() {value = dense<[2.000000e+00, 3.000000e+00]> : tensor<2xf32>}
+// CHECK-NOT: ttir.slice
+"builtin.module"() ({
+  "func.func"() <{function_type = () -> tensor<2xf32>, sym_name = "main"}> ({
+    %0 = "stablehlo.iota"() <{iota_dimension = 0 : i64}> : () -> tensor<8xf32>
+    %1 = "stablehlo.slice"(%0) <{limit_indices = array<i64: 4>, start_indices = array<i64: 2>, strides = array<i64: 1>}> : (tensor<8xf32>) -> tensor<2xf32>
+    "func.return"(%1) : (tensor<2xf32>) -> ()
+  }) : () -> ()
+}) : () -> ()
