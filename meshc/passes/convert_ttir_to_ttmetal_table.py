@@ -26,10 +26,6 @@ __all__ = ["BUFFER_OPS", "TTIR_TO_TTMETAL", "Kernel", "ccl_kind", "lowers_to_ccl
 TTIR_TO_TTMETAL: dict[type[Operation], Kernel] = {
     **{ttir.COMPUTE_OPS[kind]: e.ttmetal for kind, e in COMPUTE_OPS.items() if e.ttmetal is not None},
     ttir.ToLayoutOp: Kernel("copy", COPY),
-    # element moves, kernels of their own (meshc/passes/convert_ttir_to_ttmetal_movement.py)
-    ttir.COMPUTE_OPS["reshape"]: Kernel("reshape"),
-    ttir.COMPUTE_OPS["permute"]: Kernel("permute"),
-    ttir.COMPUTE_OPS["broadcast"]: Kernel("broadcast"),
 }
 """ttir compute op -> the kernel of its `ttmetal.enqueue_program` (the registry's `ttmetal`)."""
 
