@@ -3,9 +3,9 @@
 | StableHLO | ttir |
 |---|---|
 | the compute-op registry's spellings (meshc/layout/compute_ops.py `stablehlo`) | its op, one for one (`ELEMENTWISE`) |
-| rsqrt | div(1, sqrt) |
-| and or xor not (on i1) | multiply maximum ne, 1 - x on the 1 / 0 values |
+| and or xor not | on i1: multiply maximum ne, 1 - x on the 1 / 0 values; on integers: the registry's bitwise ops |
 | sdy.manual_computation (shard_map) and its collectives | mesh_shard in / out, the body, all_reduce all_gather reduce_scatter collective_permute (manual.py) |
+| clamp | minimum(maximum(x, min), max) |
 | compare (EQ NE GT GE LT LE), select | eq ne gt ge lt le (1 / 0 in the operands' element type), where |
 | dot_general | permute + reshape each operand to (batch..., M, K) x (batch..., K, N), matmul, reshape |
 | reduce (add / maximum body) | sum / max over `dimensions` |
@@ -168,14 +168,6 @@ def elementwise(imp: ImportContext, op: Operation) -> None:
     imp.values[op.results[0]] = imp.emit(ELEMENTWISE[op_name(op)], xs, result(imp, op))
 
 
-def rsqrt(imp: ImportContext, op: Operation) -> None:
-    t = result(imp, op)
-    x = imp.value(op.operands[0])
-    root = imp.emit(OPS["sqrt"], [x], t)
-    one = imp.materialize(np.ones(tuple(t.get_shape())), t)
-    imp.values[op.results[0]] = imp.emit(OPS["div"], [one, root], t)
-
-
 def convert(imp: ImportContext, op: Operation) -> None:
     t = result(imp, op)
     src = op.operands[0]
@@ -214,6 +206,23 @@ def select(imp: ImportContext, op: Operation) -> None:
     imp.values[op.results[0]] = imp.emit(OPS["where"], [cond, a, b], t)
 
 
+def clamp(imp: ImportContext, op: Operation) -> None:
+    """clamp(min, x, max) = minimum(maximum(x, min), max), as StableHLO defines it; a scalar bound
+    is broadcast to x's shape."""
+    t = result(imp, op)
+    full = tuple(t.get_shape())
+    lo, x, hi = op.operands
+
+    def bound(v: SSAValue) -> SSAValue:
+        if v in imp.constants and v not in imp.values:
+            return imp.materialize(np.broadcast_to(np.asarray(imp.constants[v]), full), t)
+        b = imp.value(v)
+        return b if tensor_shape(b) == full else broadcast(imp, reshape(imp, b, [1] * len(full)), full)
+
+    low = imp.emit(OPS["maximum"], [imp.value(x), bound(lo)], t)
+    imp.values[op.results[0]] = imp.emit(OPS["minimum"], [low, bound(hi)], t)
+
+
 # ---- booleans ---------------------------------------------------------------------------------
 
 def _boolean_operands(imp: ImportContext, op: Operation) -> list[SSAValue]:
@@ -239,7 +248,12 @@ def _boolean_operands(imp: ImportContext, op: Operation) -> list[SSAValue]:
 
 
 def logical(imp: ImportContext, op: Operation) -> None:
-    """and / or / xor / not on 1 / 0 values: multiply, maximum, ne, 1 - x (exact on 1 and 0)."""
+    """and / or / xor / not on 1 / 0 values: multiply, maximum, ne, 1 - x (exact on 1 and 0); on
+    integers, the bitwise ops of the registry (`ELEMENTWISE`)."""
+    t = op.results[0].type
+    if isinstance(t, TensorType) and t.element_type != IntegerType(1):
+        elementwise(imp, op)
+        return
     xs = _boolean_operands(imp, op)
     t = tensor_type(op.results[0].type.get_shape(), element(xs[0]))  # type: ignore[union-attr]
     kind = op_name(op)
@@ -405,12 +419,12 @@ def custom_call(imp: ImportContext, op: Operation) -> None:
 
 HANDLERS: dict[str, Handler] = {
     **{name: elementwise for name in ELEMENTWISE},
-    "stablehlo.rsqrt": rsqrt,
     **{name: logical for name in ("stablehlo.and", "stablehlo.or", "stablehlo.xor", "stablehlo.not")},
     **MANUAL_HANDLERS,
     **SELECT_HANDLERS,
     "stablehlo.compare": compare,
     "stablehlo.select": select,
+    "stablehlo.clamp": clamp,
     "stablehlo.convert": convert,
     "stablehlo.constant": constant,
     "stablehlo.iota": iota,

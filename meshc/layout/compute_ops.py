@@ -61,7 +61,7 @@ class Kernel:
     """The TTMetal program a ttir op runs on every core of its result's grid."""
 
     family: str
-    """unary | binary | where | reduce | matmul | transpose | softmax | copy | slice | concat | embedding."""
+    """unary | binary | where | reduce | matmul | transpose | softmax | copy | reshape | permute | broadcast | slice | concat | embedding."""
     tile_op: str = ""
     """The `op` of the tile op an elementwise or reduction kernel applies."""
 
@@ -98,6 +98,8 @@ class ComputeOp:
     """Commutes with a sum over devices: partial-sum operands give a partial-sum result."""
     arithmetic: bool = True
     """Its result is computed (a bf16 or block-float result rounds); False: it moves or selects."""
+    integer_only: bool = False
+    """Defined on integer element types only (bitwise ops, shifts): its op's verifier refuses others."""
 
     @property
     def ttnn_name(self) -> str:
@@ -183,17 +185,17 @@ def _slice(xs, attrs):
 
 
 def unary(name: str, fn, doc: str, cost: str = ELEMENTWISE_SFPU, stablehlo: tuple[str, ...] = (), jax: str = "",
-          linear: bool = False) -> ComputeOp:
+          linear: bool = False, integer_only: bool = False) -> ComputeOp:
     """An elementwise op on one tensor: every dim `pass`, a TTMetal unary tile op of its name."""
     return ComputeOp(name, "unary", 1, _each(fn), factors.identity, cost, doc, Kernel("unary", name),
-                     stablehlo=stablehlo, jax=jax, linear=linear)
+                     stablehlo=stablehlo, jax=jax, linear=linear, integer_only=integer_only)
 
 
 def binary(name: str, fn, doc: str, cost: str = ELEMENTWISE_SFPU, stablehlo: tuple[str, ...] = (), jax: str = "",
-           linear: bool = False) -> ComputeOp:
+           linear: bool = False, integer_only: bool = False) -> ComputeOp:
     """An elementwise op on two tensors (numpy broadcasting), a TTMetal binary tile op of its name."""
     return ComputeOp(name, "binary", 2, _each(fn), factors.elementwise, cost, doc, Kernel("binary", name),
-                     stablehlo=stablehlo, jax=jax, linear=linear)
+                     stablehlo=stablehlo, jax=jax, linear=linear, integer_only=integer_only)
 
 
 def comparison(name: str, fn, doc: str) -> ComputeOp:
@@ -208,6 +210,65 @@ def reduction(name: str, fn, doc: str, summed: bool, arithmetic: bool) -> Comput
                      Kernel("reduce", name), linear=summed, arithmetic=arithmetic)
 
 
+def _erfc(x):
+    """erfc as `_erf` computes it, without the cancellation of 1 - erf for large x."""
+    z = np.abs(x.astype(np.float64))
+    t = 1.0 / (1.0 + 0.5 * z)
+    poly = -1.26551223 + t * (1.00002368 + t * (0.37409196 + t * (0.09678418 + t * (-0.18628806 + t * (
+        0.27886807 + t * (-1.13520398 + t * (1.48851587 + t * (-0.82215223 + t * 0.17087277))))))))
+    erfc = t * np.exp(-z * z + poly)
+    return np.where(x >= 0, erfc, 2.0 - erfc).astype(x.dtype, copy=False)
+
+
+def _in_type(fn):
+    """A float function of x, its result in x's element type."""
+    return lambda x: fn(x).astype(x.dtype, copy=False)
+
+
+def _divide(a, b):
+    """lhs / rhs; on integers StableHLO's: the quotient rounded toward zero, x / 0 = -1."""
+    if np.issubdtype(a.dtype, np.integer) and np.issubdtype(b.dtype, np.integer):
+        a64, b64 = a.astype(np.int64), b.astype(np.int64)
+        q = np.where(b64 == 0, -1, np.trunc(a64 / np.where(b64 == 0, 1, b64)).astype(np.int64))
+        return q.astype(np.result_type(a, b), copy=False)
+    return np.divide(a, b)
+
+
+def _remainder(a, b):
+    """StableHLO's remainder: the sign of the dividend (C's fmod); on integers x % 0 = x."""
+    if np.issubdtype(a.dtype, np.integer) and np.issubdtype(b.dtype, np.integer):
+        return np.where(b == 0, a, np.fmod(a, np.where(b == 0, 1, b))).astype(np.result_type(a, b), copy=False)
+    return np.fmod(a, b)
+
+
+def _bits(a) -> int:
+    return np.dtype(a.dtype).itemsize * 8
+
+
+def _shift_left(a, b):
+    """a << b; a shift by the width or more (or a negative one) is 0, as StableHLO says."""
+    n = _bits(a)
+    ok = (b >= 0) & (b < n)
+    return np.where(ok, np.left_shift(a, np.where(ok, b, 0).astype(a.dtype)), 0).astype(a.dtype, copy=False)
+
+
+def _shift_right_arithmetic(a, b):
+    """a >> b filling with the sign bit; a shift by the width or more gives all sign bits."""
+    n = _bits(a)
+    signed = a.astype(np.dtype(f"i{n // 8}"))
+    k = np.where((b >= 0) & (b < n), b, n - 1).astype(signed.dtype)
+    return np.right_shift(signed, k).astype(a.dtype, copy=False)
+
+
+def _shift_right_logical(a, b):
+    """a >> b filling with zeros; a shift by the width or more is 0."""
+    n = _bits(a)
+    unsigned = a.astype(np.dtype(f"u{n // 8}"))
+    ok = (b >= 0) & (b < n)
+    return np.where(ok, np.right_shift(unsigned, np.where(ok, b, 0).astype(unsigned.dtype)), 0).astype(
+        a.dtype, copy=False)
+
+
 def _relu(x):
     return np.maximum(x, 0).astype(x.dtype, copy=False)
 
@@ -220,7 +281,8 @@ _ENTRIES = (
     unary("exp", np.exp, "e ** x", stablehlo=("stablehlo.exponential",), jax="jnp.exp"),
     unary("log", np.log, "the natural logarithm", stablehlo=("stablehlo.log",), jax="jnp.log"),
     unary("relu", _relu, "max(x, 0)", jax="jax.nn.relu"),
-    unary("sigmoid", _sigmoid, "1 / (1 + e ** -x)", stablehlo=("stablehlo.logistic",), jax="jax.nn.sigmoid"),
+    # jax.nn.sigmoid: JAX's CPU lowering writes it as 1 / (1 + exp(-x)), not stablehlo.logistic
+    unary("sigmoid", _sigmoid, "1 / (1 + e ** -x)", stablehlo=("stablehlo.logistic",)),
     unary("tanh", np.tanh, "the hyperbolic tangent", stablehlo=("stablehlo.tanh",), jax="jnp.tanh"),
     unary("gelu", _gelu, "x * Phi(x), Phi by the tanh approximation (TT-Metal's default)"),
     unary("neg", np.negative, "-x", stablehlo=("stablehlo.negate",), jax="jnp.negative", linear=True),
@@ -232,7 +294,8 @@ _ENTRIES = (
     binary("subtract", np.subtract, "lhs - rhs", ELEMENTWISE_FPU, ("stablehlo.subtract",), "jnp.subtract",
            linear=True),
     binary("multiply", np.multiply, "lhs * rhs", ELEMENTWISE_FPU, ("stablehlo.multiply",), "jnp.multiply"),
-    binary("div", np.divide, "lhs / rhs", stablehlo=("stablehlo.divide",), jax="jnp.divide"),
+    binary("div", _divide, "lhs / rhs (on integers rounded toward zero)", stablehlo=("stablehlo.divide",),
+           jax="jnp.divide"),
     binary("maximum", np.maximum, "the larger of lhs and rhs", stablehlo=("stablehlo.maximum",), jax="jnp.maximum"),
     binary("minimum", np.minimum, "the smaller of lhs and rhs", stablehlo=("stablehlo.minimum",), jax="jnp.minimum"),
     binary("pow", np.power, "lhs ** rhs (a negative base to a non-integer power is NaN, as in IEEE pow)",
@@ -258,7 +321,8 @@ _ENTRIES = (
               DATA_MOVEMENT, "the same elements in row-major order, another shape", Kernel("reshape"), linear=True,
               arithmetic=False),
     ComputeOp("broadcast", "broadcast", 1, _broadcast, factors.broadcast, DATA_MOVEMENT,
-              "the operand broadcast to the result shape (numpy rules)", Kernel("broadcast"), ttnn="repeat", linear=True,
+              "the operand broadcast to the result shape (numpy rules)", Kernel("broadcast"), ttnn="repeat",
+              linear=True,
               arithmetic=False),
     ComputeOp("concat", "concat", None, lambda xs, a: np.concatenate(xs, axis=a["dim"]), factors.keep_dim_attr,
               DATA_MOVEMENT, "the operands joined along dim", Kernel("concat"), linear=True, arithmetic=False),
@@ -273,6 +337,38 @@ _ENTRIES = (
     ComputeOp("embedding", "embedding", 2, _embedding, factors.embedding, DATA_MOVEMENT,
               "rows of weight gathered by the integer input indices", Kernel("embedding"),
               arithmetic=False),
+    # the cheap elementwise ops JAX programs use (issue 23)
+    unary("abs", np.abs, "|x|", stablehlo=("stablehlo.abs",), jax="jnp.abs"),
+    unary("sign", np.sign, "-1, 0 or 1 as x is negative, zero or positive", stablehlo=("stablehlo.sign",),
+          jax="jnp.sign"),
+    unary("sin", np.sin, "the sine", stablehlo=("stablehlo.sine",), jax="jnp.sin"),
+    unary("cos", np.cos, "the cosine", stablehlo=("stablehlo.cosine",), jax="jnp.cos"),
+    unary("square", lambda x: x * x, "x * x", stablehlo=("chlo.square",), jax="jnp.square"),
+    unary("erfc", _erfc, "1 - erf(x)", stablehlo=("chlo.erfc",), jax="jax.scipy.special.erfc"),
+    unary("floor", np.floor, "the largest integer <= x", stablehlo=("stablehlo.floor",), jax="jnp.floor"),
+    unary("ceil", np.ceil, "the smallest integer >= x", stablehlo=("stablehlo.ceil",), jax="jnp.ceil"),
+    unary("round", np.round, "the nearest integer, halves to even", stablehlo=("stablehlo.round_nearest_even",),
+          jax="jnp.round"),
+    unary("log1p", np.log1p, "log(1 + x)", stablehlo=("stablehlo.log_plus_one",), jax="jnp.log1p"),
+    unary("expm1", np.expm1, "e ** x - 1", stablehlo=("stablehlo.exponential_minus_one",), jax="jnp.expm1"),
+    unary("rsqrt", _in_type(lambda x: 1.0 / np.sqrt(x)), "1 / sqrt(x)", stablehlo=("stablehlo.rsqrt",),
+          jax="jax.lax.rsqrt"),
+    binary("remainder", _remainder, "lhs - rhs * trunc(lhs / rhs): the sign of lhs (C's fmod)",
+           stablehlo=("stablehlo.remainder",), jax="jax.lax.rem"),
+    unary("bitwise_not", np.invert, "~x", stablehlo=("stablehlo.not",), jax="jnp.invert", integer_only=True),
+    binary("bitwise_and", np.bitwise_and, "lhs & rhs", stablehlo=("stablehlo.and",), jax="jnp.bitwise_and",
+           integer_only=True),
+    binary("bitwise_or", np.bitwise_or, "lhs | rhs", stablehlo=("stablehlo.or",), jax="jnp.bitwise_or",
+           integer_only=True),
+    binary("bitwise_xor", np.bitwise_xor, "lhs ^ rhs", stablehlo=("stablehlo.xor",), jax="jnp.bitwise_xor",
+           integer_only=True),
+    binary("shift_left", _shift_left, "lhs << rhs (0 past the width)", stablehlo=("stablehlo.shift_left",),
+           jax="jax.lax.shift_left", integer_only=True),
+    binary("shift_right_arithmetic", _shift_right_arithmetic, "lhs >> rhs, sign-filled",
+           stablehlo=("stablehlo.shift_right_arithmetic",), jax="jax.lax.shift_right_arithmetic",
+           integer_only=True),
+    binary("shift_right_logical", _shift_right_logical, "lhs >> rhs, zero-filled",
+           stablehlo=("stablehlo.shift_right_logical",), jax="jax.lax.shift_right_logical", integer_only=True),
 )
 
 COMPUTE_OPS: dict[str, ComputeOp] = {e.name: e for e in _ENTRIES}

@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
-from xdsl.dialects.builtin import AnyTensorTypeConstr, ArrayAttr, BoolAttr, IntegerAttr, TensorType
+from xdsl.dialects.builtin import AnyTensorTypeConstr, ArrayAttr, BoolAttr, IntegerAttr, IntegerType, TensorType
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.irdl import IRDLOperation, attr_def, irdl_op_definition, operand_def, opt_attr_def, result_def, traits_def
 from xdsl.traits import NoMemoryEffect, OpTrait
@@ -121,6 +121,17 @@ class TTIROpBase(IRDLOperation):
         check_same_shape("result shape", self.result_shape(), expected)
 
 
+def _check_integer_only(op: Operation) -> None:
+    """An op whose registry entry is `integer_only` (bitwise ops, shifts) takes integer tensors only."""
+    entry = getattr(type(op), "COMPUTE", None)
+    if entry is None or not entry.integer_only:
+        return
+    for v in op.operands:
+        t = v.type
+        if isinstance(t, TensorType) and not isinstance(t.element_type, IntegerType):
+            raise VerifyException(f"takes integer tensors (it works on their bits), got {t}")
+
+
 class ElementwiseUnaryBase(TTIROpBase):
     """y = f(x) elementwise: the result has the operand's shape and element type."""
 
@@ -136,6 +147,7 @@ class ElementwiseUnaryBase(TTIROpBase):
         self.expect_result(tensor_shape(self.input))
         if self.SAME_ELEMENT_TYPE:
             check_same_element_type(self.input, self.result)
+        _check_integer_only(self)
 
 
 class ElementwiseBinaryBase(TTIROpBase):
@@ -151,6 +163,7 @@ class ElementwiseBinaryBase(TTIROpBase):
 
     def verify_(self) -> None:
         self.expect_result(rules.broadcast_shapes(tensor_shape(self.lhs), tensor_shape(self.rhs)))
+        _check_integer_only(self)
 
 
 class ReductionBase(TTIROpBase):

@@ -89,7 +89,7 @@ func.func @split(%a: !ttmetal.buffer<64x128xf32>) {
 // -----
 func.func @unary(%t: tensor<4x4xf32>) {
   // expected-error @+1 {{op must be one of exp, log, relu}}
-  %0 = "ttmetal.tile_unary"(%t) {op = "cos"} : (tensor<4x4xf32>) -> tensor<4x4xf32>
+  %0 = "ttmetal.tile_unary"(%t) {op = "cosh"} : (tensor<4x4xf32>) -> tensor<4x4xf32>
   func.return
 }
 // -----
