@@ -6,8 +6,12 @@ each device must end with numpy's slice of the global tensor.
 """
 
 import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from test_reshard_sweep import cases, check, masks
 
 from meshc.layout.limits import MAX_RESHARD_STAGED
+from meshc.layout.reshard import planner
 from meshc.layout.mesh import Mesh, ShardingSpec
 from meshc.layout.reshard import execute_plan, plan_reshard
 from meshc.layout.reshard.cells import cell_entries
@@ -84,3 +88,38 @@ def test_partial_sums_reduced_then_moved_past_the_cell_masks():
     assert plan.steps[0].kind == "reduce_scatter"
     assert plan.intermediate.dims == ((0,), (1,))
     assert plan.delivered_bytes == reduce + moves
+
+
+# The sweeps of test_reshard_sweep.py (random meshes, views, specs, uneven and empty chunks,
+# partial sums kept or reduced) with the direct moves forced on every plan: each plan runs on
+# numpy, every device ends with its piece, and without partial sums delivers exactly the bound.
+
+
+@pytest.fixture
+def direct_only(monkeypatch):
+    monkeypatch.setattr(planner, "MAX_RESHARD_STAGED", -1)
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(case=cases())
+def test_direct_sweep_without_partial_sums_meets_the_bound(direct_only, case):
+    shape, src, tgt = case
+    plan = check(shape, src, tgt)
+    bound = sum(int((n & ~h).sum()) for n, h in zip(masks(shape, tgt), masks(shape, src))) * 4
+    assert plan.lower_bound_bytes == bound
+    assert plan.delivered_bytes == bound
+    assert all(not s.axes for s in plan.steps if s.kind != "reduce_scatter")  # no staging on cell masks
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(case=cases(partial_ok=True))
+def test_direct_sweep_with_partial_sums_is_exact(direct_only, case):
+    check(*case)
+
+
+def test_an_empty_chunk_owns_no_piece(direct_only):
+    # 5 rows in 4 chunks of 2: device 3's chunk is empty ([5, 5)); it needs all 5 rows, including
+    # row 4 of chunk 2, which it must not mistake for its own
+    m = Mesh((4,))
+    plan = run_and_check((5,), spec(m, [0]), spec(m, []))
+    assert plan.delivered_bytes == plan.lower_bound_bytes == (3 + 3 + 4 + 5) * 4

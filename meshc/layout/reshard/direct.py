@@ -80,7 +80,8 @@ class DirectMoves(Moves):
         live = (hi > lo).all(axis=1)
         self.a = np.where(live[:, None], lo // self.sz, 0)
         self.b = np.where(live[:, None], np.minimum(-(-hi // self.sz), self.k), 0)
-        self.own = sb[:, :, 0] // self.sz
+        held = (sb[:, :, 1] > sb[:, :, 0]).all(axis=1)  # a device holding an empty chunk owns no piece
+        self.own = np.where(held[:, None], sb[:, :, 0] // self.sz, -1)
         self.count = np.prod(self.b - self.a, axis=1)
         inter = np.stack([np.maximum(lo, sb[:, :, 0]), np.minimum(hi, sb[:, :, 1])], axis=-1)
         self.bytes = int((_volume(self.tb) - _volume(inter)).sum()) * item
