@@ -6,7 +6,9 @@ meshc/importers/stablehlo_ops.py):
 | slice | slice (begins = start_indices, ends = limit_indices, step = strides) |
 | concatenate | concat along `dimension` |
 | dynamic_slice at constant starts | slice, the starts clamped into the operand as StableHLO clamps them |
+| dynamic_slice of one position at a run-time start (`cache[:, pos]`) | sum over the dim of x times a one-hot mask (eq of an iota and the clamped start) |
 | dynamic_update_slice at constant starts | slices of the operand around the update, joined by concat dim by dim |
+| dynamic_update_slice of one position at a run-time start (a KV cache written at `pos`) | where(mask, the update broadcast along the dim, x) |
 | gather of whole rows of a 2-d table (`emb[ids]`) | embedding of the indices clamped into the table |
 
 An op on constants only is folded at import. The other forms are refused, located, naming what
@@ -19,7 +21,7 @@ import re
 from collections.abc import Callable
 
 import numpy as np
-from xdsl.dialects.builtin import ArrayAttr, DenseArrayBase, IntegerAttr, IntegerType, TensorType, i32
+from xdsl.dialects.builtin import ArrayAttr, BoolAttr, DenseArrayBase, IntegerAttr, IntegerType, TensorType, i32
 from xdsl.ir import Operation, SSAValue
 
 from meshc.dialects import ttir
@@ -106,15 +108,44 @@ def concatenate(imp: ImportContext, op: Operation) -> None:
 
 # ---- dynamic_slice, dynamic_update_slice at constant starts ----------------------------------
 
+def _known(imp: ImportContext, v: SSAValue) -> bool:
+    return v in imp.constants and v not in imp.values
+
+
 def _constant_starts(imp: ImportContext, op: Operation, starts: list[SSAValue], shape, sizes) -> list[int]:
     """The start indices, known at import, clamped as StableHLO clamps them (into [0, n - size])."""
-    if not all(v in imp.constants and v not in imp.values for v in starts):
-        raise LocatedError(
-            f"takes its start indices from values known only when the program runs; meshc imports "
-            f"{op_name(op).split('.')[1]} at constant starts (write the position as a Python int, or select with a "
-            "mask: jnp.where(jnp.arange(n) == pos, ...))", op)
     got = [int(np.asarray(imp.constants[v]).reshape(())) for v in starts]
     return [min(max(s, 0), n - k) for s, n, k in zip(got, shape, sizes)]
+
+
+def _run_time_dims(imp: ImportContext, op: Operation, starts: list[SSAValue], shape, sizes) -> list[int]:
+    """The dims whose start is known only at run time; each must take one position (size 1), and
+    every other dim the whole dim or a constant start, else a located error saying what to write."""
+    dims = [d for d, v in enumerate(starts) if not _known(imp, v)]
+    if any(sizes[d] != 1 for d in dims):
+        what = op_name(op).split(".")[1]
+        raise LocatedError(
+            f"takes {[sizes[d] for d in dims]} positions of dims {dims} from start indices known only when the "
+            f"program runs; meshc imports {what} at constant starts, or of one position at a run-time start "
+            "(cache[:, pos]; for more, select with a mask: jnp.where(jnp.arange(n)[:, None] >= pos, ...))", op)
+    return dims
+
+
+def _one_hot(imp: ImportContext, start: SSAValue, shape, d: int, like: TensorType) -> SSAValue:
+    """1 where the index along dim d is the run-time `start` (clamped into the dim, as StableHLO
+    clamps), else 0, as a tensor of `shape` in `like`'s element type."""
+    s = imp.value(start)
+    st = s.type  # a 0-d integer tensor
+    idx = TensorType(st.element_type, list(shape))  # type: ignore[attr-defined]
+    scalar = TensorType(st.element_type, [])  # type: ignore[attr-defined]
+    s = imp.emit(OPS["maximum"], [s, imp.materialize(np.zeros(()), scalar)], scalar)
+    s = imp.emit(OPS["minimum"], [s, imp.materialize(np.full((), shape[d] - 1), scalar)], scalar)
+    ones = [1] * len(shape)
+    s = imp.emit(OPS["reshape"], [s], TensorType(st.element_type, ones))  # type: ignore[attr-defined]
+    s = imp.emit(OPS["broadcast"], [s], idx)
+    iota = np.broadcast_to(np.arange(shape[d]).reshape([shape[d] if i == d else 1 for i in range(len(shape))]), shape)
+    hot = imp.emit(OPS["eq"], [imp.materialize(iota, idx), s], idx)
+    return imp.emit(OPS["typecast"], [hot], TensorType(like.element_type, list(shape)))
 
 
 def dynamic_slice(imp: ImportContext, op: Operation) -> None:
@@ -124,11 +155,20 @@ def dynamic_slice(imp: ImportContext, op: Operation) -> None:
     if len(sizes) != len(shape) or len(starts) != len(shape) or any(not 0 <= k <= n for k, n in zip(sizes, shape)):
         raise LocatedError(f"takes sizes {sizes} with {len(starts)} starts from {list(shape)}; expected one start and "
                            "one size (at most the dim's) a dim", op)
-    begins = _constant_starts(imp, op, starts, shape, sizes)
-    ends = [b + k for b, k in zip(begins, sizes)]
+    dims = _run_time_dims(imp, op, starts, shape, sizes)
+    known = [0 if d in dims else min(max(int(np.asarray(imp.constants[v]).reshape(())), 0), n - k)
+             for d, (v, n, k) in enumerate(zip(starts, shape, sizes))]
     x = imp.value(src)
     _result(imp, op, x)
-    imp.values[op.results[0]] = emit_slice(imp, x, begins, ends, [1] * len(shape))
+    ends = [n if d in dims else b + k for d, (b, k, n) in enumerate(zip(known, sizes, shape))]
+    x = emit_slice(imp, x, known, ends, [1] * len(shape))
+    for d in dims:  # one position of dim d: the sum over it of x times the one-hot of the start
+        xt = x.type
+        picked = imp.emit(OPS["multiply"], [x, _one_hot(imp, starts[d], tensor_shape(x), d, xt)], xt)
+        out = [1 if i == d else n for i, n in enumerate(tensor_shape(x))]
+        x = imp.emit(OPS["sum"], [picked], TensorType(xt.element_type, out),  # type: ignore[attr-defined]
+                     {"dim_arg": ArrayAttr([IntegerAttr(d, i32)]), "keep_dim": BoolAttr.from_bool(True)})
+    imp.values[op.results[0]] = x
 
 
 def _update(imp: ImportContext, x: SSAValue, u: SSAValue, begins: list[int], d: int) -> SSAValue:
@@ -159,10 +199,23 @@ def dynamic_update_slice(imp: ImportContext, op: Operation) -> None:
     if len(ushape) != len(shape) or len(starts) != len(shape) or any(k > n for k, n in zip(ushape, shape)):
         raise LocatedError(f"writes {list(ushape)} into {list(shape)} with {len(starts)} starts; expected an update "
                            "of the operand's rank, no larger, and one start a dim", op)
-    begins = _constant_starts(imp, op, starts, shape, ushape)
+    dims = _run_time_dims(imp, op, starts, shape, ushape)
     x = imp.value(src)
     _result(imp, op, x)
-    imp.values[op.results[0]] = _update(imp, x, imp.value(upd), begins, 0)
+    if not dims:
+        imp.values[op.results[0]] = _update(imp, x, imp.value(upd), _constant_starts(imp, op, starts, shape, ushape), 0)
+        return
+    partial = [d for d in range(len(shape)) if d not in dims and ushape[d] != shape[d]]
+    if partial:
+        raise LocatedError(f"writes a run-time position of dims {dims} and part of dims {partial}; meshc imports such "
+                           "an update when every other dim is written whole (split it into one update a dim)", op)
+    xt = x.type
+    assert isinstance(xt, TensorType)
+    hot = _one_hot(imp, starts[dims[0]], shape, dims[0], xt)
+    for d in dims[1:]:
+        hot = imp.emit(OPS["multiply"], [hot, _one_hot(imp, starts[d], shape, d, xt)], hot.type)
+    u = imp.emit(OPS["broadcast"], [imp.value(upd)], xt)
+    imp.values[op.results[0]] = imp.emit(OPS["where"], [hot, u, x], xt)
 
 
 # ---- gather: rows of a table -----------------------------------------------------------------

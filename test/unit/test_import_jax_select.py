@@ -3,6 +3,7 @@ dynamic_update_slice at constant starts, iota, gather as emb[ids]), written as J
 them, lowered by JAX with the inputs sharded over a 2x4 mesh, imported with meshc.from_jax,
 lowered to TTNN and to TTMetal, run on the simulator and compared with JAX's own output.
 
+dynamic_slice and dynamic_update_slice also at a run-time position (a KV cache's decode step).
 The link bytes of the sharded cases are derived by hand in each test. Skipped when jax is not
 installed (`pip install meshc[jax]`; the `test` extra installs it).
 """
@@ -34,10 +35,12 @@ def _mesh():
 
 def _run(fn, xs, in_specs, out_spec, target):
     """The imported module, meshc's run of it on `target` (outputs, link bytes) and JAX's outputs,
-    for inputs sharded by `in_specs` and the result by `out_spec` on the 2x4 mesh."""
+    for inputs sharded by `in_specs` and the result by `out_spec` (a tuple: one a result) on the
+    2x4 mesh."""
     mesh = _mesh()
-    jitted = jax.jit(fn, in_shardings=tuple(NamedSharding(mesh, s) for s in in_specs),
-                     out_shardings=NamedSharding(mesh, out_spec))
+    outs = tuple(NamedSharding(mesh, o) for o in out_spec) if isinstance(out_spec, tuple) \
+        else NamedSharding(mesh, out_spec)
+    jitted = jax.jit(fn, in_shardings=tuple(NamedSharding(mesh, s) for s in in_specs), out_shardings=outs)
     module = meshc.from_jax(jitted, *xs, mesh=mesh)
     (f,) = [op for op in module.walk() if isinstance(op, func.FuncOp)]
     names = [a.name_hint for a in f.body.blocks.first.args]
@@ -98,6 +101,47 @@ def test_kv_cache_update_and_read_at_constant_positions_match_jax(target):
     assert {"ttir.slice", "ttir.concat"} <= set(_names(module))
     np.testing.assert_array_equal(got.outputs[0], want[0])
     assert got.traffic.link_bytes == 0
+
+
+def _decode(cache, new, pos):
+    """A KV cache's decode step: the new entry written at the run-time position `pos`, then read back."""
+    cache = jax.lax.dynamic_update_slice(cache, new, (0, pos, 0))
+    return cache, jax.lax.dynamic_slice(cache, (0, pos, 0), (2, 1, 8))
+
+
+@pytest.mark.parametrize("target", TARGETS)
+@pytest.mark.parametrize("pos", [5, 15, 40, -3])
+def test_kv_cache_at_a_run_time_position_matches_jax(target, pos):
+    """The cache (2, 16, 8) split [x, -, y], the position an argument: written through a one-hot
+    mask of the positions and read back as a sum over them, each device on its own piece (0 link
+    bytes). A position past the end is clamped (StableHLO clamps starts); a negative one JAX
+    wraps first."""
+    cache = RNG.standard_normal((2, 16, 8)).astype(np.float32)
+    new = RNG.standard_normal((2, 1, 8)).astype(np.float32)
+    split = P("x", None, "y")
+    module, got, want = _run(_decode, [cache, new, np.int32(pos)], [split, split, P()], (split, split), target)
+    assert {"ttir.where", "ttir.sum", "ttir.eq"} <= set(_names(module))
+    for g, w in zip(got.outputs, want, strict=True):
+        np.testing.assert_array_equal(g, w)
+    assert got.traffic.link_bytes == 0
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_kv_cache_split_along_its_positions_matches_jax(target):
+    """The cache (2, 16, 8) split over y along its 16 positions (4 a device): each device writes
+    the new entry only where the position falls in its own 4 (the mask is cut where it lies, 0
+    bytes); the read sums over the positions, so each device holds a partial sum of the (2, 1, 8)
+    entry over y, wanted replicated. The planner splits it over x first (each device 1x1x8, 32 B;
+    free), all_reduces over y (a reduce-scatter and an all-gather each moving 3/4 of 32 B out of
+    every device: 48 B a device, 384 B for 8) and gathers over x (one 32 B piece into each
+    device: 256 B). 640 B in all."""
+    cache = RNG.standard_normal((2, 16, 8)).astype(np.float32)
+    new = RNG.standard_normal((2, 1, 8)).astype(np.float32)
+    module, got, want = _run(_decode, [cache, new, np.int32(6)], [P(None, "y", None), P(), P()],
+                             (P(None, "y", None), P()), target)
+    for g, w in zip(got.outputs, want, strict=True):
+        np.testing.assert_array_equal(g, w)
+    assert got.traffic.link_bytes == 384 + 256
 
 
 @pytest.mark.parametrize("target", TARGETS)

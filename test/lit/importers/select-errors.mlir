@@ -5,7 +5,7 @@
   "func.func"() <{function_type = (tensor<8x8xf32>, tensor<i32>) -> tensor<4x4xf32>, sym_name = "main"}> ({
   ^bb0(%x: tensor<8x8xf32>, %pos: tensor<i32>):
     %c0 = "stablehlo.constant"() <{value = dense<0> : tensor<i32>}> : () -> tensor<i32>
-    // expected-error @+1 {{'stablehlo.dynamic_slice' op takes its start indices from values known only when the program runs; meshc imports dynamic_slice at constant starts (write the position as a Python int, or select with a mask: jnp.where(jnp.arange(n) == pos, ...))}}
+    // expected-error @+1 {{'stablehlo.dynamic_slice' op takes [4] positions of dims [1] from start indices known only when the program runs; meshc imports dynamic_slice at constant starts, or of one position at a run-time start (cache[:, pos]; for more, select with a mask: jnp.where(jnp.arange(n)[:, None] >= pos, ...))}}
     %0 = "stablehlo.dynamic_slice"(%x, %c0, %pos) <{slice_sizes = array<i64: 4, 4>}> : (tensor<8x8xf32>, tensor<i32>, tensor<i32>) -> tensor<4x4xf32>
     "func.return"(%0) : (tensor<4x4xf32>) -> ()
   }) : () -> ()
@@ -14,11 +14,24 @@
 // -----
 
 "builtin.module"() ({
-  "func.func"() <{function_type = (tensor<8x8xf32>, tensor<1x8xf32>, tensor<i32>) -> tensor<8x8xf32>, sym_name = "main"}> ({
-  ^bb0(%x: tensor<8x8xf32>, %u: tensor<1x8xf32>, %pos: tensor<i32>):
+  "func.func"() <{function_type = (tensor<8x8xf32>, tensor<2x8xf32>, tensor<i32>) -> tensor<8x8xf32>, sym_name = "main"}> ({
+  ^bb0(%x: tensor<8x8xf32>, %u: tensor<2x8xf32>, %pos: tensor<i32>):
     %c0 = "stablehlo.constant"() <{value = dense<0> : tensor<i32>}> : () -> tensor<i32>
-    // expected-error @+1 {{'stablehlo.dynamic_update_slice' op takes its start indices from values known only when the program runs; meshc imports dynamic_update_slice at constant starts}}
-    %0 = "stablehlo.dynamic_update_slice"(%x, %u, %pos, %c0) : (tensor<8x8xf32>, tensor<1x8xf32>, tensor<i32>, tensor<i32>) -> tensor<8x8xf32>
+    // expected-error @+1 {{'stablehlo.dynamic_update_slice' op takes [2] positions of dims [0] from start indices known only when the program runs; meshc imports dynamic_update_slice at constant starts, or of one position at a run-time start}}
+    %0 = "stablehlo.dynamic_update_slice"(%x, %u, %pos, %c0) : (tensor<8x8xf32>, tensor<2x8xf32>, tensor<i32>, tensor<i32>) -> tensor<8x8xf32>
+    "func.return"(%0) : (tensor<8x8xf32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// -----
+
+// A run-time position of dim 0 and part of dim 1 (4 of its 8 columns).
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8x8xf32>, tensor<1x4xf32>, tensor<i32>) -> tensor<8x8xf32>, sym_name = "main"}> ({
+  ^bb0(%x: tensor<8x8xf32>, %u: tensor<1x4xf32>, %pos: tensor<i32>):
+    %c0 = "stablehlo.constant"() <{value = dense<0> : tensor<i32>}> : () -> tensor<i32>
+    // expected-error @+1 {{'stablehlo.dynamic_update_slice' op writes a run-time position of dims [0] and part of dims [1]; meshc imports such an update when every other dim is written whole (split it into one update a dim)}}
+    %0 = "stablehlo.dynamic_update_slice"(%x, %u, %pos, %c0) : (tensor<8x8xf32>, tensor<1x4xf32>, tensor<i32>, tensor<i32>) -> tensor<8x8xf32>
     "func.return"(%0) : (tensor<8x8xf32>) -> ()
   }) : () -> ()
 }) : () -> ()

@@ -95,3 +95,32 @@
     "func.return"(%1) : (tensor<2xf32>) -> ()
   }) : () -> ()
 }) : () -> ()
+
+// -----
+
+// A KV cache written and read at a run-time position (the decode step): the start clamped into
+// the 16 positions, compared with an iota of the positions; the update broadcast along them and
+// selected where the one-hot is 1; the read is the sum over the positions of the cache times the
+// one-hot (one nonzero term: exact). The iota (little-endian i32 hex) is 0 for position 0, 1
+// for position 1, ..., along dim 1.
+// CHECK-LABEL: func.func @main
+// CHECK: %[[LO:.*]] = "ttir.maximum"(%pos, %{{.*}}) : (tensor<i32>, tensor<i32>) -> tensor<i32>
+// CHECK: %[[S:.*]] = "ttir.minimum"(%[[LO]], %{{.*}}) : (tensor<i32>, tensor<i32>) -> tensor<i32>
+// CHECK: %[[R:.*]] = "ttir.reshape"(%[[S]]) : (tensor<i32>) -> tensor<1x1x1xi32>
+// CHECK: %[[B:.*]] = "ttir.broadcast"(%[[R]]) : (tensor<1x1x1xi32>) -> tensor<2x16x8xi32>
+// CHECK: %[[IOTA:.*]] = "ttir.constant"() {value = dense<"0x0000000000000000000000000000000000000000000000000000000000000000010000000100000001000000010000000100000001000000010000000100000002000000
+// CHECK: %[[EQ:.*]] = "ttir.eq"(%[[IOTA]], %[[B]]) : (tensor<2x16x8xi32>, tensor<2x16x8xi32>) -> tensor<2x16x8xi32>
+// CHECK: %[[HOT:.*]] = "ttir.typecast"(%[[EQ]]) : (tensor<2x16x8xi32>) -> tensor<2x16x8xf32>
+// CHECK: %[[U:.*]] = "ttir.broadcast"(%new) : (tensor<2x1x8xf32>) -> tensor<2x16x8xf32>
+// CHECK: %[[C:.*]] = "ttir.where"(%[[HOT]], %[[U]], %cache)
+// CHECK: %[[P:.*]] = "ttir.multiply"(%[[C]], %{{.*}}) : (tensor<2x16x8xf32>, tensor<2x16x8xf32>) -> tensor<2x16x8xf32>
+// CHECK: "ttir.sum"(%[[P]]) {dim_arg = [1 : i32], keep_dim = true} : (tensor<2x16x8xf32>) -> tensor<2x1x8xf32>
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<2x16x8xf32>, tensor<2x1x8xf32>, tensor<i32>) -> (tensor<2x16x8xf32>, tensor<2x1x8xf32>), sym_name = "main"}> ({
+  ^bb0(%cache: tensor<2x16x8xf32>, %new: tensor<2x1x8xf32>, %pos: tensor<i32>):
+    %c0 = "stablehlo.constant"() <{value = dense<0> : tensor<i32>}> : () -> tensor<i32>
+    %0 = "stablehlo.dynamic_update_slice"(%cache, %new, %c0, %pos, %c0) : (tensor<2x16x8xf32>, tensor<2x1x8xf32>, tensor<i32>, tensor<i32>, tensor<i32>) -> tensor<2x16x8xf32>
+    %1 = "stablehlo.dynamic_slice"(%0, %c0, %pos, %c0) <{slice_sizes = array<i64: 2, 1, 8>}> : (tensor<2x16x8xf32>, tensor<i32>, tensor<i32>, tensor<i32>) -> tensor<2x1x8xf32>
+    "func.return"(%0, %1) : (tensor<2x16x8xf32>, tensor<2x1x8xf32>) -> ()
+  }) : () -> ()
+}) : () -> ()
