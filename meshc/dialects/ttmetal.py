@@ -212,7 +212,8 @@ class EnqueueCclOp(IRDLOperation):
     """A collective between devices over ethernet, buffer to buffer (ttir/ttnn collective semantics).
 
     `kind` names the collective; its attributes are ttir's (all_gather_dim, scatter_dim,
-    split_dim, concat_dim, slice_dim, cluster_axis, reduce_type, source_target_pairs).
+    split_dim, concat_dim, slice_dim, cluster_axis, reduce_type, source_target_pairs), or
+    `point_to_point` with ttir.point_to_point's (source, target, transfers, full_shape).
     """
 
     name = "ttmetal.enqueue_ccl"
@@ -221,9 +222,15 @@ class EnqueueCclOp(IRDLOperation):
     kind = attr_def(StringAttr)
 
     def verify_(self) -> None:
+        if self.kind.data == "point_to_point":  # a reshard's explicit moves, ttir.point_to_point's attributes
+            missing = [a for a in ("source", "target", "transfers") if a not in self.attributes]
+            if missing:
+                raise VerifyException(f"a point_to_point needs the attributes {', '.join(missing)}")
+            return
         kind = COLLECTIVES.get(self.kind.data)
         if kind is None:
-            raise VerifyException(f"kind must be one of {', '.join(COLLECTIVES)}, got \"{self.kind.data}\"")
+            raise VerifyException(f"kind must be one of {', '.join(COLLECTIVES)}, got \"{self.kind.data}\" "
+                                  f"(or point_to_point, a reshard's explicit moves)")
         missing = [a for a in kind.attributes if a != "reduce_type" and a not in self.attributes]
         if missing:
             raise VerifyException(f"a {kind.name} needs the attribute{'s' if len(missing) > 1 else ''} "

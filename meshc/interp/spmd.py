@@ -54,11 +54,15 @@ def point_to_point_plan(op) -> ReshardPlan:
     """The moves of a `point_to_point` op (its `transfers` rows) as a `ReshardPlan`, one step a
     step number, to run with `execute_plan`."""
     src, tgt = op.specs()
-    full = op.global_shape()
-    dtype = get_dtype(data_type_of(op.input.type.element_type).name)
+    return moves_plan(src, tgt, op.global_shape(), data_type_of(op.input.type.element_type).name, op.rows())
+
+
+def moves_plan(src, tgt, full: tuple[int, ...], dtype_name: str, rows) -> ReshardPlan:
+    """Explicit moves (rows `step, src, dst, lo_0, hi_0, ...` over the tensor `full`) as a plan."""
+    dtype = get_dtype(dtype_name)
     n = src.mesh.size
     steps: dict[int, list] = {}
-    for r in op.rows():
+    for r in rows:
         box = tuple(zip(r[3::2], r[4::2]))
         nbytes = rules.prod(tuple(hi - lo for lo, hi in box)) * dtype.itemsize
         steps.setdefault(r[0], []).append(Transfer(r[1], r[2], box, nbytes))
@@ -68,8 +72,8 @@ def point_to_point_plan(op) -> ReshardPlan:
 
 
 def run_plan(plan: ReshardPlan, x, mesh_shape) -> list:
-    """Every device's target piece: `plan` executed on the devices' arrays of `x`."""
-    return execute_plan(plan, device_values(x, mesh_shape))
+    """Every device's target buffer: `plan` executed on the devices' arrays of `x` (uneven pieces padded)."""
+    return execute_plan(plan, device_values(x, mesh_shape), padded=True)
 
 
 # ----------------------------------------------------------------------------- mixture of experts

@@ -42,6 +42,24 @@ def _elem_bytes(dtype: str) -> float:
     return d.bytes_for(32, 32) / 1024 if d.is_block_float else d.bits / 8
 
 
+def run_moves(m, plan, values: list, buffer_shape: tuple[int, ...], dtype: str) -> list:
+    """A point-to-point plan on the machine `m`: every device's target buffer from `values` (the
+    source buffers, uneven pieces padded), each transfer sent over the links and counted on both
+    NOCs. Only real pieces move: a padded buffer's padding is never sent."""
+    if m.abstract:
+        out = [m.blank(buffer_shape, dtype)] * m.num_devices
+    else:
+        out = execute_plan(plan, values, padded=True)
+    eb = _elem_bytes(dtype)
+    for tr in plan.transfers:
+        nbytes = int(round(int(np.prod([hi - lo for lo, hi in tr.box])) * eb))
+        a, b = m.devices[tr.src], m.devices[tr.dst]
+        m.send(a, b, nbytes)
+        m.traffic.noc[a] += nbytes
+        m.traffic.noc[b] += nbytes
+    return out
+
+
 class TTNNSpmdSimImpls(InterpreterFunctions):
     """The ttnn point-to-point and MoE ops on the simulator (`self.machine`, `self.rt`)."""
 
@@ -79,18 +97,8 @@ class TTNNSpmdSimImpls(InterpreterFunctions):
     def run_point_to_point(self, interpreter, op, args):
         m = self.machine
         ins, first = self.device_inputs(op, args)
-        plan = point_to_point_plan(op)
-        if m.abstract:
-            out = [m.blank(tensor_shape(op.results[0]), element_dtype_name(op.results[0].type))] * m.num_devices
-        else:
-            out = execute_plan(plan, ins[0])
-        eb = _elem_bytes(element_dtype_name(op.input.type))
-        for tr in plan.transfers:
-            nbytes = int(round(int(np.prod([hi - lo for lo, hi in tr.box])) * eb))
-            a, b = m.devices[tr.src], m.devices[tr.dst]
-            m.send(a, b, nbytes)
-            m.traffic.noc[a] += nbytes
-            m.traffic.noc[b] += nbytes
+        out = run_moves(m, point_to_point_plan(op), ins[0], tensor_shape(op.results[0]),
+                        element_dtype_name(op.input.type))
         return self.write_results(op, [out], where_of(first))
 
     # -------------------------------------------------------------- mixture of experts: each device on its own data

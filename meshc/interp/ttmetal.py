@@ -25,10 +25,13 @@ from xdsl.interpreter import InterpreterFunctions, ReturnedValues, impl, impl_te
 
 from meshc.dialects.ttir.base import tensor_shape
 from meshc.dialects import ttmetal
+from meshc.dialects.ttir.reshard import placement_specs
 from meshc.dialects.shape_rules import ints_of
 from meshc.interp.common import Distributed, element_dtype_name, located, transfer_config
 from meshc.interp.runtime import SimRuntime
 from meshc.interp.select_impls import TTMetalSelectImpls
+from meshc.interp.spmd import moves_plan
+from meshc.interp.spmd_sim import run_moves
 from meshc.interp.stage_transfer_impls import TTMetalStageTransferImpls
 from meshc.interp.ttir import dense_value
 from meshc.interp.ttnn import run_collective
@@ -94,6 +97,19 @@ def _replicate_device0(m: Machine, delta) -> None:
 
 
 # ----------------------------------------------------------------------------- the interpreter
+
+
+def _moves(m: Machine, op, vals: list, dtype: str) -> list:
+    """An `enqueue_ccl` of kind point_to_point: ttir.point_to_point's moves between the buffers."""
+    src, tgt = placement_specs(op)
+    local = tuple(np.shape(vals[0]))
+    full_attr = op.attributes.get("full_shape")
+    full = tuple(ints_of(full_attr)) if full_attr is not None else tuple(
+        n * src.num_pieces(d) for d, n in enumerate(local))
+    width = 3 + 2 * len(full)
+    flat = ints_of(op.attributes["transfers"])
+    rows = [tuple(flat[i:i + width]) for i in range(0, len(flat), width)]
+    return run_moves(m, moves_plan(src, tgt, full, dtype, rows), vals, tgt.buffer_shape(full), dtype)
 
 
 @register_impls
@@ -207,7 +223,10 @@ class TTMetalSimFunctions(TTMetalStageTransferImpls, TTMetalSelectImpls):
             vals = [m.peek(src, i) for i in range(len(src.devices))]
             for i in range(len(src.devices)):
                 m.count_read(src, i)
-            res = run_collective(self.rt, op, kind, vals, dtype)
+            if kind == "point_to_point":
+                res = _moves(m, op, vals, dtype)
+            else:
+                res = run_collective(self.rt, op, kind, vals, dtype)
             out_dtype = _buffer_dtype(op.output.type)
             for i, r in enumerate(res):
                 if not m.abstract:

@@ -4,7 +4,8 @@ A `Mesh` is an N-d arrangement of devices with optional axis names (`[DP=2, CP=2
 devices are numbered row-major, last axis fastest. A `ShardingSpec` says, for every tensor
 dim, which mesh axes shard it (major first: `S01` splits over axis 0, then within each piece
 over axis 1), and over which axes the tensor is only a partial sum. Splits follow
-torch.chunk: pieces of ceil(n / k), the last ones shorter or empty.
+torch.chunk: pieces of ceil(n / k), the last ones shorter or empty; on the devices every piece
+sits at the start of a buffer of ceil(n / k) (`buffer_shape`), the rest padding.
 
 This is the one place that answers "which elements does device d hold" for mesh
 distribution; mesh mappers, the reshard planner and the simulator all ask it.
@@ -141,6 +142,20 @@ class ShardingSpec:
 
     def is_even(self, shape: tuple[int, ...]) -> bool:
         return all(n % self.num_pieces(d) == 0 for d, n in enumerate(shape))
+
+    def buffer_shape(self, shape: tuple[int, ...]) -> tuple[int, ...]:
+        """The shape of every device's buffer for a tensor of `shape`: ceil(n / k) a dim split into
+        k pieces. An uneven split is held padded, as JAX, Shardy and DTensor hold it: a device's
+        piece (`local_bounds`, torch.chunk) fills the start of its buffer, the rest is padding that
+        no op reads and no move sends (the last pieces are shorter or empty). Even: the piece."""
+        self.check_shape(shape)
+        return tuple(ceil_div(n, self.num_pieces(d)) if n else 0 for d, n in enumerate(shape))
+
+    def padding_elements(self, shape: tuple[int, ...]) -> int:
+        """Elements of padding over all devices' buffers (0 for an even split)."""
+        buffer = math.prod(self.buffer_shape(shape))
+        held = sum(math.prod(self.local_shape(shape, c)) for c in self.mesh.coords())
+        return buffer * self.mesh.size - held
 
     def check_shape(self, shape: tuple[int, ...]) -> None:
         if len(shape) != self.rank:

@@ -13,8 +13,10 @@ a global-view program holds (MoE, constants, layout changes, sharding constraint
 `Rule.propose(i, spec)` gives the result specs the op computes when operand `i` keeps `spec`
 (the forward direction; other operands are then resharded to match); `Rule.require(results)`
 gives the operand specs that compute exactly `results` on every device (the backward
-direction), or None when no operand sharding does. Only even splits are proposed: a factor
-whose pieces do not divide every dim it appears in stays whole.
+direction), or None when no operand sharding does. A factor whose pieces do not divide every
+dim it appears in stays whole, except a `pass` factor of an elementwise op (one size wherever
+it appears): that one may split unevenly, each device computing on its padded buffer
+(docs/propagation.md, "Uneven splits").
 """
 
 from __future__ import annotations
@@ -51,17 +53,21 @@ class Rule:
     info: OpInfo
     factors: list[Factor]
     linear: bool = False
+    uneven: bool = False
+    """An elementwise op or a constant: a `pass` or `bcast` factor of one size everywhere may
+    split unevenly (each result element reads only its own index, so a buffer's padding only
+    ever makes padding)."""
 
     # -- helpers
 
     def _sizes_ok(self, f: Factor, pieces: int) -> bool:
         if pieces == 1:
             return True
-        for shapes, dims in ((self.info.operands, f.operand_dims), (self.info.results, f.result_dims)):
-            for shape, d in zip(shapes, dims):
-                if d is not None and shape[d] % pieces:
-                    return False
-        return True
+        sizes = [shape[d] for shapes, dims in ((self.info.operands, f.operand_dims), (self.info.results, f.result_dims))
+                 for shape, d in zip(shapes, dims) if d is not None]
+        if all(n % pieces == 0 for n in sizes):
+            return True
+        return self.uneven and f.kind in ("pass", "bcast") and len(set(sizes)) == 1
 
     def _build(self, mesh: Mesh, axes: list[tuple[int, ...]], side: str, partial: tuple[int, ...]
                ) -> tuple[ShardingSpec, ...]:
@@ -182,7 +188,10 @@ def rule_for(info: OpInfo) -> Rule:
         raise LayoutError(f"no sharding rule for 'ttir.{info.kind}'; global-view programs take "
                           f"{', '.join(supported_kinds())}")
     make, linear = found
-    return Rule(info, make(info), linear=linear)
+    entry = COMPUTE_OPS.get(info.kind)
+    # elementwise ops, and constants (made at their buffer shape, or whole and resharded)
+    uneven = (entry is not None and entry.elementwise) or make is factors.source
+    return Rule(info, make(info), linear=linear, uneven=uneven)
 
 
 def canonical(spec: ShardingSpec) -> ShardingSpec:
@@ -201,12 +210,6 @@ def replicated(mesh: Mesh, rank: int) -> ShardingSpec:
 
 
 def local_shape(shape: Shape, spec: ShardingSpec) -> Shape:
-    """The per-device shape of an evenly split tensor; LayoutError naming an uneven dim."""
-    out = []
-    for d, n in enumerate(shape):
-        k = spec.num_pieces(d)
-        if n % k:
-            raise LayoutError(f"sharding {spec} splits dim {d} of size {n} into {k} pieces, which do not divide it; "
-                              f"meshc partitions even splits only (pad dim {d} to a multiple of {k})")
-        out.append(n // k)
-    return tuple(out)
+    """The per-device shape of a tensor split by `spec`: its buffer (`ShardingSpec.buffer_shape`),
+    ceil(n / k) a dim, padded where the split is uneven."""
+    return spec.buffer_shape(tuple(shape))

@@ -126,12 +126,17 @@ class Costing:
         return hit
 
     def _reshard(self, shape: tuple[int, ...], dtype: str, src: ShardingSpec, tgt: ShardingSpec) -> float:
+        even = src.is_even(shape) and tgt.is_even(shape)
+        if not even and src.partial != tgt.partial:  # ttir-partition reduces on the even source first
+            mid = ShardingSpec(src.mesh, src.dims, tgt.partial)
+            return self._reshard(shape, dtype, src, mid) + self._reshard(shape, dtype, mid, tgt)
         try:
             bound = lower_bound_bytes(shape, dtype, src, tgt)
-            walk = collective_walk(shape, dtype, src, tgt)
+            # an uneven split moves point to point (reshard-to-collectives), so no walk
+            walk = collective_walk(shape, dtype, src, tgt) if even else None
         except LayoutError:
             return math.inf
-        if bound and sum(s.bytes for s in walk) > bound and not src.partial:
+        if walk is None or (bound and sum(s.bytes for s in walk) > bound and not src.partial):
             per_device = bound / self.mesh.size
             return self._program(2 * per_device, link_s(self.arch, per_device, self.links))
         total = 0.0

@@ -38,7 +38,10 @@ def lowers_to_ccl(name: str) -> bool:
 
 def ccl_kind(op: Operation) -> str | None:
     """The `kind` of the `ttmetal.enqueue_ccl` a ttir collective lowers to (its registry kind, the
-    name its op carries: meshc.dialects.ttir.collectives.collective_op_table), or None."""
+    name its op carries: meshc.dialects.ttir.collectives.collective_op_table), `point_to_point` for
+    a reshard's explicit moves, or None."""
+    if isinstance(op, ttir.PointToPointOp):
+        return "point_to_point"
     return op.name[len("ttir."):] if lowers_to_ccl(op.name) else None
 
 BUFFER_OPS: tuple[type[Operation], ...] = (ttir.MeshShardOp, ttir.ConstantOp, ttir.EmptyOp)

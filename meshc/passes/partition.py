@@ -17,8 +17,10 @@ own runs it when the module carries no chosen shardings), then per function:
 
 Shape-carrying attributes follow the local shapes (reshape's `shape`, broadcast's repeat
 counts, a splat constant's value); a non-splat constant is made replicated and resharded.
-Uneven splits are a located error naming the dim (pad the tensor). On one device the
-annotations are dropped and nothing else changes.
+An uneven split (an annotation or constraint the rules never propose) is held padded
+(`ShardingSpec.buffer_shape`); its reshards state `full_shape` and move real pieces only, and
+an uneven argument or result crosses the host link replicated. On one device the annotations
+are dropped and nothing else changes.
 """
 
 from __future__ import annotations
@@ -71,6 +73,12 @@ def _local_type(t: TensorType, spec: ShardingSpec, where: Operation, what: str) 
     return TensorType(t.element_type, local, t.encoding)
 
 
+def _host_places(spec: ShardingSpec, shape: tuple[int, ...]) -> bool:
+    """Can a host <-> mesh transfer (`ttir.mesh_shard`) place `shape` as `spec`: shard_dims state
+    it and its splits are even. Otherwise the value crosses replicated and is resharded on the mesh."""
+    return states_shard_dims(spec) and spec.is_even(shape)
+
+
 class _Partitioner:
     def __init__(self, f: func.FuncOp, mesh: Mesh):
         self.f, self.mesh = f, mesh
@@ -91,10 +99,17 @@ class _Partitioner:
         if key not in self.cache:
             t = v.type
             assert isinstance(t, TensorType)
-            full = TensorType(t.element_type, self.global_shape(v), t.encoding)
+            shape = self.global_shape(v)
+            even = src.is_even(shape) and target.is_even(shape)
+            if not even and src.partial != target.partial:  # reduce on the (even) source placement first
+                v = self.reshard(v, ShardingSpec(self.mesh, src.dims, target.partial), before)
+                src = self.spec[v]
+            full = TensorType(t.element_type, shape, t.encoding)
+            attrs = {"source": ShardingAttr(src), "target": ShardingAttr(target)}
+            if not even:  # the buffers are padded: the reshard states the tensor
+                attrs["full_shape"] = DenseArrayBase.from_list(i64, list(shape))
             op = ttir.ReshardOp.create(
-                operands=[v], result_types=[_local_type(full, target, before, "reshard")],
-                attributes={"source": ShardingAttr(src), "target": ShardingAttr(target)})
+                operands=[v], result_types=[_local_type(full, target, before, "reshard")], attributes=attrs)
             self.insert(op, before)
             self.spec[op.results[0]] = target
             self.globals[op.results[0]] = self.global_shape(v)
@@ -119,7 +134,7 @@ class _Partitioner:
                 continue
             t = arg.type
             assert isinstance(t, TensorType)
-            enter = spec if states_shard_dims(spec) else replicated(mesh, len(spec.dims))
+            enter = spec if _host_places(spec, tensor_shape(arg)) else replicated(mesh, len(spec.dims))
             ms = self.insert(ttir.MeshShardOp.from_spec(arg, enter, True, _local_type(t, enter, f, f"argument #{arg.index}")), first)
             arg.replace_uses_with_if(ms.results[0], lambda use: use.operation is not ms)
             self.spec[ms.results[0]] = enter
@@ -130,7 +145,8 @@ class _Partitioner:
         for op in ops[:-1]:
             self.partition_op(op)
         for i, (v, spec) in enumerate(zip(list(ret.operands), outs)):
-            local = self.reshard(v, spec if states_shard_dims(spec) else replicated(mesh, len(spec.dims)), ret)
+            shape = self.global_shape(v)
+            local = self.reshard(v, spec if _host_places(spec, shape) else replicated(mesh, len(spec.dims)), ret)
             t = local.type
             assert isinstance(t, TensorType)
             full = TensorType(t.element_type, self.global_shape(local), t.encoding)

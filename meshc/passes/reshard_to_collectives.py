@@ -20,8 +20,13 @@ much it moves, unless `max-ratio` is given: then a walk beyond it is a located e
 `point-to-point=false` never emits `ttir.point_to_point`; with `max-ratio` given, a walk beyond
 it is then a located error (without, the walk is emitted whatever it costs).
 
-Errors (located at the reshard): specs that do not parse or do not fit the mesh, uneven
-splits, element types without a per-element byte size, partial sums the target invents.
+A reshard with an uneven split (its `full_shape` stated; each device holds a buffer of
+ceil(n / k), its piece padded) becomes `ttir.point_to_point`: the moves send real pieces only,
+never padding, so it delivers exactly the lower bound.
+
+Errors (located at the reshard): specs that do not parse or do not fit the mesh, element types
+without a per-element byte size, partial sums the target invents, partial sums reduced by a
+reshard that splits unevenly.
 """
 
 from __future__ import annotations
@@ -82,8 +87,10 @@ def point_to_point(op, plan) -> list:
     rows = [[k, tr.src, tr.dst, *[x for lo_hi in tr.box for x in lo_hi]]
             for k, step in enumerate(moving) for tr in step.transfers]
     attr = DenseArrayBase.from_list(i64, [x for r in rows for x in r])
-    new = ttir.PointToPointOp.create(operands=[op.input], result_types=[op.result.type],
-                                     attributes={"source": op.source, "target": op.target, "transfers": attr})
+    attrs = {"source": op.source, "target": op.target, "transfers": attr}
+    if op.full_shape is not None:
+        attrs["full_shape"] = op.full_shape
+    new = ttir.PointToPointOp.create(operands=[op.input], result_types=[op.result.type], attributes=attrs)
     new.location = op.location
     return [new]
 
@@ -103,6 +110,8 @@ def lower_reshard(op, max_ratio: float | None = None, allow_point_to_point: bool
         bound = lower_bound_bytes(shape, dtype, src, tgt)  # checks the pair first: clearer messages
     except LayoutError as e:
         raise LocatedError(f"cannot lower the reshard {src} -> {tgt}: {e}", op) from None
+    if not (src.is_even(shape) and tgt.is_even(shape)):
+        return _uneven(op, shape, dtype, src, tgt, allow_point_to_point)
     limit = 1.0 if max_ratio is None else max_ratio
     walk, why, within = None, "", False
     try:
@@ -147,6 +156,24 @@ def lower_reshard(op, max_ratio: float | None = None, allow_point_to_point: bool
         new_ops.append(new)
         value = new.results[0]
     return new_ops
+
+
+def _uneven(op, shape, dtype: str, src, tgt, allow_point_to_point: bool) -> list:
+    """A reshard with an uneven split: the point-to-point moves of the fewest-bytes plan, which
+    send each device's real piece only (its buffer's padding stays put), so it delivers the lower
+    bound; partial sums are refused (ttir-partition reduces them on an even placement first)."""
+    if src.partial != tgt.partial:
+        raise LocatedError(f"cannot lower the reshard {src} -> {tgt} of the {tuple(shape)} tensor: it reduces "
+                           f"partial sums and splits a dim unevenly; reduce on an even placement first", op)
+    if not allow_point_to_point:
+        raise LocatedError(f"cannot lower the reshard {src} -> {tgt} of the {tuple(shape)} tensor with "
+                           f"point-to-point=false: an uneven split moves by point-to-point moves only "
+                           f"(the collectives move even pieces)", op)
+    try:
+        plan = plan_reshard(shape, dtype, src, tgt, system=_system_of(op))
+    except LayoutError as e:
+        raise LocatedError(f"cannot lower the reshard {src} -> {tgt}: {e}", op) from None
+    return point_to_point(op, plan)
 
 
 class LowerReshard(RewritePattern):

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from xdsl.dialects.builtin import AnyTensorTypeConstr, DenseArrayBase, IntegerAttr, StringAttr
 from xdsl.ir import Attribute, Operation
-from xdsl.irdl import attr_def, irdl_op_definition, operand_def, result_def, traits_def
+from xdsl.irdl import attr_def, irdl_op_definition, operand_def, opt_attr_def, result_def, traits_def
 from xdsl.utils.exceptions import VerifyException
 
 from meshc.dialects import shape_rules as rules
@@ -43,26 +43,44 @@ def _spec_on_mesh(op: Operation, attr: Attribute, what: str):
         raise VerifyException(f"{what}: {e}") from None
 
 
+def placement_specs(op: Operation):
+    """The (source, target) specs of an op carrying a reshard's `source` and `target` attributes
+    (ttir / ttnn reshards and point_to_point, a ttmetal.enqueue_ccl of kind point_to_point)."""
+    return (_spec_on_mesh(op, op.attributes["source"], "source"),
+            _spec_on_mesh(op, op.attributes["target"], "target"))
+
+
 class ReshardBase(TTIROpBase):
     """Change the placement of a tensor from `source` to `target` (sharding-spec strings, e.g.
     `"[S0, R]"` on the module's mesh or `"[E=8/EP=8, B, C, M]"` on another view of its devices).
-    Operand and result are the per-device pieces; the splits must be even."""
+    Operand and result are the per-device buffers. Without `full_shape` the splits are even and
+    the tensor is the buffer times the pieces; `full_shape = array<i64: ...>` states the tensor,
+    whose uneven splits are held padded (`ShardingSpec.buffer_shape`: ceil(n / k) a dim)."""
 
     input = operand_def(AnyTensorTypeConstr)
     result = result_def(AnyTensorTypeConstr)
     source = attr_def(Attribute)
     """A sharding-spec string or a `#tt.sharding` attribute."""
     target = attr_def(Attribute)
+    full_shape = opt_attr_def(DenseArrayBase)
+    """The global shape, when a split is uneven (else the buffer times the pieces)."""
     traits = traits_def(PerDevice())
 
     def specs(self):
-        return (_spec_on_mesh(self, self.source, "source"), _spec_on_mesh(self, self.target, "target"))
+        return placement_specs(self)
 
     def global_shape(self) -> tuple[int, ...]:
         src, _ = self.specs()
         local = tensor_shape(self.input)
         if len(local) != src.rank:
             raise VerifyException(f"source spec {src} has {src.rank} dims but the operand has rank {len(local)}")
+        if self.full_shape is not None:
+            full = tuple(rules.ints_of(self.full_shape))
+            if len(full) != src.rank or any(n < 0 for n in full) or src.buffer_shape(full) != local:
+                raise VerifyException(f"full_shape {list(full)} split by the source spec {src} makes buffers of "
+                                      f"{list(src.buffer_shape(full)) if len(full) == src.rank else '?'}, "
+                                      f"but the operand is {rules.fmt(local)}; expected ceil(n / pieces) a dim")
+            return full
         return tuple(n * src.num_pieces(d) for d, n in enumerate(local))
 
     def verify_(self) -> None:
@@ -74,14 +92,15 @@ class ReshardBase(TTIROpBase):
             raise VerifyException(f"target spec {tgt} has {tgt.rank} dims but the tensor has rank {len(full)}")
         for d, n in enumerate(full):
             k = tgt.num_pieces(d)
-            if n % k:
+            if n % k and self.full_shape is None:
                 raise VerifyException(f"target spec {tgt} splits dim {d} of the {rules.fmt(full)} tensor "
-                                      f"into {k} pieces, which do not divide {n}")
+                                      f"into {k} pieces, which do not divide {n}; state the tensor's "
+                                      f"full_shape for an uneven split (held padded)")
         for spec, what in ((src, "source"), (tgt, "target")):
             for d, (decl, n) in enumerate(zip(spec.dim_sizes, full)):
                 if decl is not None and decl != n:
                     raise VerifyException(f"{what} spec declares dim {d} of size {decl}, but the operand makes it {n}")
-        self.expect_result(tuple(n // tgt.num_pieces(d) for d, n in enumerate(full)))
+        self.expect_result(tgt.buffer_shape(full))
 
 
 @irdl_op_definition

@@ -19,12 +19,16 @@ def _rel(box: Box, origin: Box) -> tuple[slice, ...]:
     return tuple(slice(lo - o, hi - o) for (lo, hi), (o, _) in zip(box, origin))
 
 
-def execute_plan(plan: ReshardPlan, shards) -> list[np.ndarray]:
+def execute_plan(plan: ReshardPlan, shards, padded: bool = False) -> list[np.ndarray]:
     """Run `plan` on per-device numpy arrays (source layout, device-id order); return the target shards.
 
     Checks the plan as it goes: every transfer reads data its sender holds at that point, and every
     element of every target shard is written exactly once (by the device's own copy or by one
     transfer). A violation raises LayoutError naming the device.
+
+    A shard may be the device's piece or its buffer (`ShardingSpec.buffer_shape`: an uneven
+    piece padded at its end); the padding is never read. `padded=True` returns the target
+    buffers, each piece zero-padded at its end (what a device holds of an uneven split).
     """
     src, tgt, shape = plan.source, plan.target, plan.shape
     n = src.mesh.size
@@ -34,9 +38,12 @@ def execute_plan(plan: ReshardPlan, shards) -> list[np.ndarray]:
     if len(shards) != n:
         raise LayoutError(f"plan is for {n} devices but {len(shards)} shards were given")
     sbox = [src.local_bounds(shape, src.mesh.coord_of(d)) for d in range(n)]
+    buffer = src.buffer_shape(shape)
     for d, a in enumerate(shards):
         want = tuple(hi - lo for lo, hi in sbox[d])
-        if tuple(np.shape(a)) != want:
+        if tuple(np.shape(a)) == buffer != want:  # the piece and its padding: keep the piece
+            shards[d] = np.asarray(a)[tuple(slice(0, k) for k in want)]
+        elif tuple(np.shape(a)) != want:
             raise LayoutError(f"device {d} shard has shape {tuple(np.shape(a))}, but {src} puts a {want} piece there")
 
     cur, cbox = [np.asarray(a) for a in shards], sbox
@@ -97,4 +104,7 @@ def execute_plan(plan: ReshardPlan, shards) -> list[np.ndarray]:
                               f"{int(written[d][tuple(bad)])} times, expected exactly once")
     if plan.strategy == "gather_then_slice":
         out = [out[d][_rel(tbox[d], tbox_move[d])].copy() for d in range(n)]
+    if padded:
+        buffer = tgt.buffer_shape(shape)
+        out = [o if o.shape == buffer else np.pad(o, [(0, b - k) for k, b in zip(o.shape, buffer)]) for o in out]
     return out

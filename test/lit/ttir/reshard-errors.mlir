@@ -80,3 +80,24 @@ module attributes {tt.device = #tt.device<workerGrid = #tt.grid<16x16, (d0, d1) 
     func.return %0 : tensor<2x4xf32>
   }
 }
+// -----
+// an uneven split states the tensor (full_shape); the operand must be its source buffer,
+// ceil(n / pieces) a dim: 10 columns in 2 pieces make buffers of 8x5, not 8x4
+module attributes {tt.device = #tt.device<workerGrid = #tt.grid<16x16, (d0, d1) -> ((d0 floordiv 8) * 2 + d1 floordiv 8, d0 mod 8, d1 mod 8)>, meshShape = 2x2, chipIds = [0, 1, 2, 3]>} {
+  func.func @f(%x: tensor<8x4xf32>) -> tensor<8x10xf32> {
+    // CHECK: error: 'ttir.reshard' op full_shape [8, 10] split by the source spec [R, S1] makes buffers of [8, 5], but the operand is (8, 4); expected ceil(n / pieces) a dim
+    // expected-error @+1 {{full_shape [8, 10] split by the source spec [R, S1] makes buffers of [8, 5], but the operand is (8, 4); expected ceil(n / pieces) a dim}}
+    %0 = "ttir.reshard"(%x) {source = "[R, S1]", target = "[R, R]", full_shape = array<i64: 8, 10>} : (tensor<8x4xf32>) -> tensor<8x10xf32>
+    func.return %0 : tensor<8x10xf32>
+  }
+}
+// -----
+// an uneven result: the target's buffer, 3 rows in 2 pieces of 2 (the second holding 1)
+module attributes {tt.device = #tt.device<workerGrid = #tt.grid<16x16, (d0, d1) -> ((d0 floordiv 8) * 2 + d1 floordiv 8, d0 mod 8, d1 mod 8)>, meshShape = 2x2, chipIds = [0, 1, 2, 3]>} {
+  func.func @f(%x: tensor<3x4xf32>) -> tensor<1x4xf32> {
+    // CHECK: error: 'ttir.reshard' op result shape (1, 4) does not match the expected shape (2, 4)
+    // expected-error @+1 {{result shape (1, 4) does not match the expected shape (2, 4)}}
+    %0 = "ttir.reshard"(%x) {source = "[R, R]", target = "[S0, R]", full_shape = array<i64: 3, 4>} : (tensor<3x4xf32>) -> tensor<1x4xf32>
+    func.return %0 : tensor<1x4xf32>
+  }
+}
