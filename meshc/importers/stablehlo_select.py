@@ -10,6 +10,7 @@ meshc/importers/stablehlo_ops.py):
 | dynamic_update_slice at constant starts | slices of the operand around the update, joined by concat dim by dim |
 | dynamic_update_slice of one position at a run-time start (a KV cache written at `pos`) | where(mask, the update broadcast along the dim, x) |
 | gather of whole rows of a 2-d table (`emb[ids]`) | embedding of the indices clamped into the table |
+| partition_id in a shard_map body (`jax.lax.axis_index`) | a constant of the device ids over the mesh, all_slice along every axis: each device keeps its own |
 
 An op on constants only is folded at import. The other forms are refused, located, naming what
 to write instead.
@@ -21,7 +22,16 @@ import re
 from collections.abc import Callable
 
 import numpy as np
-from xdsl.dialects.builtin import ArrayAttr, BoolAttr, DenseArrayBase, IntegerAttr, IntegerType, TensorType, i32
+from xdsl.dialects.builtin import (
+    ArrayAttr,
+    BoolAttr,
+    DenseArrayBase,
+    IntegerAttr,
+    IntegerType,
+    Signedness,
+    TensorType,
+    i32,
+)
 from xdsl.ir import Operation, SSAValue
 
 from meshc.dialects import ttir
@@ -109,7 +119,8 @@ def concatenate(imp: ImportContext, op: Operation) -> None:
 # ---- dynamic_slice, dynamic_update_slice at constant starts ----------------------------------
 
 def _known(imp: ImportContext, v: SSAValue) -> bool:
-    return v in imp.constants and v not in imp.values
+    """Whether `v`'s value is known at import (a constant, whether or not an op uses it yet)."""
+    return v in imp.constants
 
 
 def _constant_starts(imp: ImportContext, op: Operation, starts: list[SSAValue], shape, sizes) -> list[int]:
@@ -250,11 +261,39 @@ def gather(imp: ImportContext, op: Operation) -> None:
     imp.values[op.results[0]] = imp.emit(OPS["embedding"], [ids, imp.value(table)], t)
 
 
+# ---- partition_id --------------------------------------------------------------------------
+
+def partition_id(imp: ImportContext, op: Operation) -> None:
+    """The device's id (row-major over the mesh), in a shard_map body manual over every mesh axis:
+    a constant of all the ids in the mesh's shape, cut by an all_slice along each axis (each
+    device keeps its own; nothing moves), reshaped to a scalar."""
+    parent = op.parent_op()
+    mesh = imp.mesh_shape
+    if parent is None or op_name(parent) != "sdy.manual_computation" or mesh is None:
+        raise LocatedError("names the device running it, which a global-view program does not have; use "
+                           "jax.lax.axis_index inside a jax.shard_map body", op)
+    manual = set(re.findall(r'"([^"]+)"', str(attr_of(parent, "manual_axes") or "")))
+    if len(manual) != len(mesh):
+        raise LocatedError(f"is in a shard_map manual over {len(manual)} of the mesh's {len(mesh)} axes; meshc holds the "
+                           "body replicated over the free axes, so it imports partition_id (jax.lax.axis_index) in "
+                           "a shard_map manual over every axis", op)
+    t = imp.check_type(op.results[0].type, op, "result 0")
+    ids = imp.materialize(np.arange(int(np.prod(mesh))).reshape(mesh), TensorType(t.element_type, list(mesh)))
+    shape = list(mesh)
+    for a in range(len(mesh)):
+        shape[a] = 1
+        ids = imp.emit(ttir.AllSliceOp, [ids], TensorType(t.element_type, list(shape)),
+                       {"slice_dim": IntegerAttr(a, IntegerType(32, Signedness.SIGNED)),
+                        "cluster_axis": IntegerAttr(a, IntegerType(32, Signedness.UNSIGNED))})
+    imp.values[op.results[0]] = imp.emit(OPS["reshape"], [ids], t)
+
+
 HANDLERS: dict[str, Callable[[ImportContext, Operation], None]] = {
     "stablehlo.slice": slice_op,
     "stablehlo.concatenate": concatenate,
     "stablehlo.dynamic_slice": dynamic_slice,
     "stablehlo.dynamic_update_slice": dynamic_update_slice,
     "stablehlo.gather": gather,
+    "stablehlo.partition_id": partition_id,
 }
 """The select / join ops of the importer's table, by StableHLO name."""

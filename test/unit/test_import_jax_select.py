@@ -178,3 +178,35 @@ def test_negative_and_out_of_range_indices_match_jax(target):
     ids = np.array([[0, -1, 3, 15], [20, -16, 7, 2]], np.int32)
     _, got, want = _run(lambda emb, ids: emb[ids], [emb, ids], [P(), P()], P(), target)
     np.testing.assert_array_equal(got.outputs[0], want[0])
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_axis_index_in_a_shard_map_matches_jax(target):
+    """jax.lax.axis_index of both axes in a shard_map body (StableHLO's partition_id, then JAX's
+    divide and remainder by the axis sizes): each device's id cut from a constant where it lies,
+    0 link bytes."""
+    mesh = _mesh()
+
+    def body(x):
+        return x + jax.lax.axis_index("y").astype(x.dtype) * 10 + jax.lax.axis_index("x").astype(x.dtype) * 100
+
+    f = jax.jit(jax.shard_map(body, mesh=mesh, in_specs=P("x", "y"), out_specs=P("x", "y")))
+    x = RNG.standard_normal((8, 16)).astype(np.float32)
+    module = meshc.from_jax(f, x, mesh=mesh)
+    assert "ttir.all_slice" in _names(module)
+    got = meshc.run(module, {"x": x}, target=target)
+    np.testing.assert_array_equal(got.outputs[0], np.asarray(f(x)))
+    assert got.traffic.link_bytes == 0
+
+
+def test_axis_index_in_a_shard_map_manual_over_some_axes_is_a_located_error():
+    """A shard_map manual over x only: meshc holds its body replicated over y, where the device's
+    id would differ; refused at the user's line, saying what to write."""
+    mesh = _mesh()
+    x = np.ones((8, 16), np.float32)
+    with pytest.raises(meshc.errors.DiagnosticError, match=r"test_import_jax_select.py:\d+:\d+: error: 'stablehlo."
+                       r"partition_id' op is in a shard_map manual over 1 of the mesh's 2 axes; .* in a shard_map "
+                       "manual over every axis"):
+        fn = jax.jit(lambda x: x + jax.lax.convert_element_type(jax.lax.axis_index("x"), np.float32))
+        meshc.from_jax(jax.shard_map(fn, mesh=mesh, in_specs=P("x", None), out_specs=P("x", None),
+                                     axis_names={"x"}), x, mesh=mesh)

@@ -58,3 +58,13 @@
     "func.return"(%0) : (tensor<2x8xf32>) -> ()
   }) : () -> ()
 }) : () -> ()
+
+// -----
+
+"builtin.module"() ({
+  "func.func"() <{function_type = () -> tensor<ui32>, sym_name = "main"}> ({
+    // expected-error @+1 {{'stablehlo.partition_id' op names the device running it, which a global-view program does not have; use jax.lax.axis_index inside a jax.shard_map body}}
+    %0 = "stablehlo.partition_id"() : () -> tensor<ui32>
+    "func.return"(%0) : (tensor<ui32>) -> ()
+  }) : () -> ()
+}) : () -> ()

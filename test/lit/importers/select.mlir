@@ -124,3 +124,29 @@
     "func.return"(%0, %1) : (tensor<2x16x8xf32>, tensor<2x1x8xf32>) -> ()
   }) : () -> ()
 }) : () -> ()
+
+// -----
+
+// jax.lax.axis_index("y") in a shard_map body over a 2x4 mesh: partition_id is the device's id,
+// row-major over the mesh: a constant of the 8 ids in the mesh's shape, an all_slice along each
+// axis (each device keeps its own 1x1 piece; nothing moves), a scalar.
+// CHECK-LABEL: func.func @main
+// CHECK: %[[IDS:.*]] = "ttir.constant"() {value = dense<{{\[\[}}0, 1, 2, 3], [4, 5, 6, 7]]> : tensor<2x4xui32>}
+// CHECK: %[[A:.*]] = "ttir.all_slice"(%[[IDS]]) {slice_dim = 0 : si32, cluster_axis = 0 : ui32} : (tensor<2x4xui32>) -> tensor<1x4xui32>
+// CHECK: %[[B:.*]] = "ttir.all_slice"(%[[A]]) {slice_dim = 1 : si32, cluster_axis = 1 : ui32} : (tensor<1x4xui32>) -> tensor<1x1xui32>
+// CHECK: "ttir.reshape"(%[[B]]) : (tensor<1x1xui32>) -> tensor<ui32>
+"builtin.module"() ({
+  "sdy.mesh"() <{sym_name = "mesh", mesh = #sdy.mesh<["x"=2, "y"=4]>}> : () -> ()
+  "func.func"() <{function_type = (tensor<8x16xf32>) -> tensor<8x16xf32>, sym_name = "main"}> ({
+  ^bb0(%arg0: tensor<8x16xf32>):
+    %0 = "sdy.manual_computation"(%arg0) <{in_shardings = #sdy.sharding_per_value<[<@mesh, [{"x"}, {"y"}]>]>, manual_axes = #sdy<manual_axes{"x", "y"}>, out_shardings = #sdy.sharding_per_value<[<@mesh, [{"x"}, {"y"}]>]>}> ({
+    ^bb1(%arg1: tensor<4x4xf32>):
+      %1 = "stablehlo.partition_id"() : () -> tensor<ui32>
+      %2 = "stablehlo.convert"(%1) : (tensor<ui32>) -> tensor<f32>
+      %3 = "stablehlo.broadcast_in_dim"(%2) <{broadcast_dimensions = array<i64>}> : (tensor<f32>) -> tensor<4x4xf32>
+      %4 = "stablehlo.add"(%arg1, %3) : (tensor<4x4xf32>, tensor<4x4xf32>) -> tensor<4x4xf32>
+      "sdy.return"(%4) : (tensor<4x4xf32>) -> ()
+    }) : (tensor<8x16xf32>) -> tensor<8x16xf32>
+    "func.return"(%0) : (tensor<8x16xf32>) -> ()
+  }) : () -> ()
+}) : () -> ()
