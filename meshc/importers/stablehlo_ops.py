@@ -11,7 +11,7 @@
 | reduce (add / maximum body) | sum / max over `dimensions` |
 | broadcast_in_dim | permute (dims out of order) + reshape (insert 1s) + broadcast |
 | transpose, reshape, convert | permute, reshape, typecast (identity when the type is kept) |
-| slice concatenate dynamic_slice dynamic_update_slice gather partition_id | slice, concat, embedding; one-hot where / sum at a run-time start; partition_id an all_slice of the ids (stablehlo_select.py) |
+| slice concatenate dynamic_slice dynamic_update_slice gather partition_id, reduce of two tensors (argmax) | slice, concat, embedding; one-hot where / sum at a run-time start; partition_id an all_slice of the ids (stablehlo_select.py) |
 | constant, iota | constant (folded through broadcast_in_dim and convert; iota computed at import) |
 | sdy.sharding_constraint, custom_call @Sharding | ttir.sharding_constraint |
 
@@ -49,7 +49,7 @@ from meshc.layout.limits import MAX_ELEMENTS, check_count
 from meshc.layout.shapes import fmt_shape
 from meshc.importers.context import ImportContext
 from meshc.importers.manual import HANDLERS as MANUAL_HANDLERS
-from meshc.importers.stablehlo_select import HANDLERS as SELECT_HANDLERS
+from meshc.importers.stablehlo_select import HANDLERS as SELECT_HANDLERS, arg_reduce
 from meshc.importers.source import attr_of, dense_array, op_name, unregistered_body
 
 Handler = Callable[[ImportContext, Operation], None]
@@ -358,6 +358,9 @@ _REDUCTIONS = {"stablehlo.add": (OPS["sum"], 0.0), "stablehlo.maximum": (OPS["ma
 
 
 def reduce(imp: ImportContext, op: Operation) -> None:
+    if len(op.operands) == 4 and len(op.results) == 2:  # values and indices: argmax / argmin
+        arg_reduce(imp, op)
+        return
     if len(op.operands) != 2 or len(op.results) != 1:
         raise LocatedError(f"reduces {len(op.operands) // 2} tensors at once; meshc imports single-tensor "
                            "sums and maxima", op)

@@ -10,6 +10,7 @@ meshc/importers/stablehlo_ops.py):
 | dynamic_update_slice at constant starts | slices of the operand around the update, joined by concat dim by dim |
 | dynamic_update_slice of one position at a run-time start (a KV cache written at `pos`) | where(mask, the update broadcast along the dim, x) |
 | gather of whole rows of a 2-d table (`emb[ids]`) | embedding of the indices clamped into the table |
+| reduce of (x, iota) by a compare-and-select body (`jnp.argmax`, `jnp.argmin`) | max (of -x for argmin) keeping the dim, eq, where(hit, -iota, -inf), max, neg: the first index of the extreme |
 | partition_id in a shard_map body (`jax.lax.axis_index`) | a constant of the device ids over the mesh, all_slice along every axis: each device keeps its own |
 
 An op on constants only is folded at import. The other forms are refused, located, naming what
@@ -26,6 +27,7 @@ from xdsl.dialects.builtin import (
     ArrayAttr,
     BoolAttr,
     DenseArrayBase,
+    Float32Type,
     IntegerAttr,
     IntegerType,
     Signedness,
@@ -259,6 +261,56 @@ def gather(imp: ImportContext, op: Operation) -> None:
     low = imp.emit(OPS["maximum"], [ids, imp.materialize(np.zeros(lead), it)], it)
     ids = imp.emit(OPS["minimum"], [low, imp.materialize(np.full(lead, ts[0] - 1), it)], it)
     imp.values[op.results[0]] = imp.emit(OPS["embedding"], [ids, imp.value(table)], t)
+
+
+# ---- argmax / argmin: a reduce over (values, indices) ------------------------------------------
+
+def _arg_kind(op: Operation) -> str | None:
+    """'max' / 'min' for the reducer JAX writes for argmax / argmin (its first compare GT / LT)."""
+    body = op.regions[0].blocks.first
+    for inner in body.ops if body is not None else ():
+        if op_name(inner) == "stablehlo.compare":
+            text = unregistered_body(attr_of(inner, "comparison_direction"), "stablehlo.comparison_direction") or ""
+            return {"GT": "max", "LT": "min"}.get(text.strip())
+    return None
+
+
+def arg_reduce(imp: ImportContext, op: Operation) -> None:
+    """`jnp.argmax` / `jnp.argmin` along one dim: a reduce of (x, an iota along the dim) whose body
+    keeps the larger (smaller) value and, on a tie, the smaller index. The extreme m = max(x)
+    (-max(-x)) keeping the dim; hit = (x == m); the index is -max(where(hit, -iota, -inf)), in
+    f32 (exact up to 2**24 positions): the first position of the extreme. NaNs are not ordered
+    first as JAX orders them."""
+    x_src, idx_src, _, _ = op.operands
+    shape = tensor_shape(x_src)
+    (d,) = _ints(op, "dimensions") if len(_ints(op, "dimensions")) == 1 else (None,)
+    kind = _arg_kind(op)
+    iota = imp.constants.get(idx_src)
+    want = None if d is None else np.broadcast_to(
+        np.arange(shape[d]).reshape([shape[d] if i == d else 1 for i in range(len(shape))]), shape)
+    if kind is None or d is None or iota is None or not np.array_equal(np.asarray(iota), want):
+        raise LocatedError("reduces two tensors in a form other than argmax / argmin along one dim (values and an "
+                           "iota of the positions, compared GT or LT); meshc imports jnp.argmax and jnp.argmin", op)
+    x = imp.value(x_src)
+    xt = x.type
+    assert isinstance(xt, TensorType)
+    vt, it = (imp.check_type(r.type, op, f"result {r.index}") for r in op.results)
+    kept = [1 if i == d else n for i, n in enumerate(shape)]
+    dims = {"dim_arg": ArrayAttr([IntegerAttr(d, i32)])}
+    keep = {**dims, "keep_dim": BoolAttr.from_bool(True)}
+    xs = x if kind == "max" else imp.emit(OPS["neg"], [x], xt)
+    m = imp.emit(OPS["max"], [xs], TensorType(xt.element_type, kept), keep)
+    f32 = TensorType(Float32Type(), list(shape))
+    hit = imp.emit(OPS["eq"], [xs, imp.emit(OPS["broadcast"], [m], xt)], xt)
+    if xt.element_type != Float32Type():
+        hit = imp.emit(OPS["typecast"], [hit], f32)
+    neg_pos = imp.materialize(-np.asarray(want, dtype=np.float64), f32)
+    cand = imp.emit(OPS["where"], [hit, neg_pos, imp.materialize(np.full(shape, -np.inf), f32)], f32)
+    first = imp.emit(OPS["max"], [cand], TensorType(Float32Type(), list(it.get_shape())), dims)
+    pos = imp.emit(OPS["neg"], [first], first.type)
+    imp.values[op.results[1]] = imp.emit(OPS["typecast"], [pos], it)
+    value = imp.emit(OPS["reshape"], [m], TensorType(xt.element_type, list(vt.get_shape())))
+    imp.values[op.results[0]] = value if kind == "max" else imp.emit(OPS["neg"], [value], value.type)
 
 
 # ---- partition_id --------------------------------------------------------------------------

@@ -210,3 +210,21 @@ def test_axis_index_in_a_shard_map_manual_over_some_axes_is_a_located_error():
         fn = jax.jit(lambda x: x + jax.lax.convert_element_type(jax.lax.axis_index("x"), np.float32))
         meshc.from_jax(jax.shard_map(fn, mesh=mesh, in_specs=P("x", None), out_specs=P("x", None),
                                      axis_names={"x"}), x, mesh=mesh)
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_argmax_and_argmin_over_sharded_dims_match_jax(target):
+    """jnp.argmax along dim 1 (split over y) and jnp.argmin along dim 0 (split over x) of x [x, y]
+    8x16 f32 (4x4, 64 B a device), with ties (values rounded to a tenth): the first position of
+    the extreme, as JAX. Each reduced dim is gathered where it is split, twice: x for the max, then
+    the candidates (both 4x4 f32 pieces again after the elementwise ops in between, which
+    propagation keeps split): along y 3 x 64 B into each device, 1,536 B for 8, twice; along x
+    1 x 64 B, 512 B, twice. 4,096 B in all."""
+    x = np.round(RNG.standard_normal((8, 16)), 1).astype(np.float32)
+    x[2, 3] = x[2, 9] = 9.0  # a tie for the maximum of row 2: the first, 3
+    fn = lambda x: (jnp.argmax(x, axis=1), jnp.argmin(x, axis=0))  # noqa: E731
+    module, got, want = _run(fn, [x], [P("x", "y")], (P("x"), P("y")), target)
+    for g, w in zip(got.outputs, want, strict=True):
+        np.testing.assert_array_equal(g, w)
+    assert int(got.outputs[0][2]) == 3
+    assert got.traffic.link_bytes == 2 * (1536 + 512)

@@ -150,3 +150,43 @@
     "func.return"(%0) : (tensor<8x16xf32>) -> ()
   }) : () -> ()
 }) : () -> ()
+
+// -----
+
+// jnp.argmin(x, axis=1) as JAX writes it: a reduce of (x, an iota of the positions) keeping the
+// smaller value and, on a tie, the smaller index. The extreme of -x; where -x equals it, the
+// negated position (else -inf, 0xff800000); the max of that, negated: the first position of
+// the minimum.
+// CHECK-LABEL: func.func @main
+// CHECK: %[[N:.*]] = "ttir.neg"(%x) : (tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK: %[[M:.*]] = "ttir.max"(%[[N]]) {dim_arg = [1 : i32], keep_dim = true} : (tensor<4x8xf32>) -> tensor<4x1xf32>
+// CHECK: %[[B:.*]] = "ttir.broadcast"(%[[M]]) : (tensor<4x1xf32>) -> tensor<4x8xf32>
+// CHECK: %[[HIT:.*]] = "ttir.eq"(%[[N]], %[[B]])
+// CHECK: %[[POS:.*]] = "ttir.constant"() {value = dense<{{\[\[}}-0.000000e+00, -1.000000e+00, -2.000000e+00
+// CHECK: %[[NONE:.*]] = "ttir.constant"() {value = dense<0xff800000> : tensor<4x8xf32>}
+// CHECK: %[[C:.*]] = "ttir.where"(%[[HIT]], %[[POS]], %[[NONE]])
+// CHECK: %[[F:.*]] = "ttir.max"(%[[C]]) {dim_arg = [1 : i32]} : (tensor<4x8xf32>) -> tensor<4xf32>
+// CHECK: %[[I:.*]] = "ttir.neg"(%[[F]])
+// CHECK: "ttir.typecast"(%[[I]]) : (tensor<4xf32>) -> tensor<4xi32>
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<4x8xf32>) -> tensor<4xi32>, sym_name = "main"}> ({
+  ^bb0(%x: tensor<4x8xf32>):
+    %0 = "stablehlo.iota"() <{iota_dimension = 1 : i64}> : () -> tensor<4x8xi32>
+    %1 = "stablehlo.constant"() <{value = dense<0x7F800000> : tensor<f32>}> : () -> tensor<f32>
+    %2 = "stablehlo.constant"() <{value = dense<0> : tensor<i32>}> : () -> tensor<i32>
+    %3:2 = "stablehlo.reduce"(%x, %0, %1, %2) <{dimensions = array<i64: 1>}> ({
+    ^bb0(%arg1: tensor<f32>, %arg2: tensor<i32>, %arg3: tensor<f32>, %arg4: tensor<i32>):
+      %4 = "stablehlo.compare"(%arg1, %arg3) <{compare_type = #stablehlo<comparison_type FLOAT>, comparison_direction = #stablehlo<comparison_direction LT>}> : (tensor<f32>, tensor<f32>) -> tensor<i1>
+      %5 = "stablehlo.compare"(%arg1, %arg1) <{compare_type = #stablehlo<comparison_type FLOAT>, comparison_direction = #stablehlo<comparison_direction NE>}> : (tensor<f32>, tensor<f32>) -> tensor<i1>
+      %6 = "stablehlo.or"(%4, %5) : (tensor<i1>, tensor<i1>) -> tensor<i1>
+      %7 = "stablehlo.compare"(%arg1, %arg3) <{compare_type = #stablehlo<comparison_type FLOAT>, comparison_direction = #stablehlo<comparison_direction EQ>}> : (tensor<f32>, tensor<f32>) -> tensor<i1>
+      %8 = "stablehlo.compare"(%arg2, %arg4) <{compare_type = #stablehlo<comparison_type SIGNED>, comparison_direction = #stablehlo<comparison_direction LT>}> : (tensor<i32>, tensor<i32>) -> tensor<i1>
+      %9 = "stablehlo.and"(%7, %8) : (tensor<i1>, tensor<i1>) -> tensor<i1>
+      %10 = "stablehlo.or"(%6, %9) : (tensor<i1>, tensor<i1>) -> tensor<i1>
+      %11 = "stablehlo.select"(%6, %arg1, %arg3) : (tensor<i1>, tensor<f32>, tensor<f32>) -> tensor<f32>
+      %12 = "stablehlo.select"(%10, %arg2, %arg4) : (tensor<i1>, tensor<i32>, tensor<i32>) -> tensor<i32>
+      "stablehlo.return"(%11, %12) : (tensor<f32>, tensor<i32>) -> ()
+    }) : (tensor<4x8xf32>, tensor<4x8xi32>, tensor<f32>, tensor<i32>) -> (tensor<4xf32>, tensor<4xi32>)
+    "func.return"(%3#1) : (tensor<4xi32>) -> ()
+  }) : () -> ()
+}) : () -> ()
