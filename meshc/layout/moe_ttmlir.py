@@ -161,12 +161,12 @@ def all_to_all_dispatch_metadata(inputs: list, indices: list, scores: list, mapp
         gid = np.concatenate([_expert_ids(np.asarray(indices[d]).reshape(m, k), owner.size) for d in g])  # [n*M, K]
         gtok = np.concatenate([np.asarray(inputs[d]).reshape(m, h) for d in g])  # [n*M, H]
         target = owner[gid]  # [n*M, K] flat device of each choice
-        for dst in g:
-            hit = (target == dst).any(axis=1)
-            disp[dst] = np.where(hit[:, None], gtok, np.zeros((), gtok.dtype)).reshape(1, n * m, h)
+        reach = (target[:, :, None] == np.asarray(g)[None, None, :]).any(axis=1)  # [n*M, n]: token reaches dst
+        gsc = np.concatenate([np.asarray(scores[d]).reshape(m, k) for d in g]).reshape(1, n * m, k)
+        for q, dst in enumerate(g):
+            disp[dst] = np.where(reach[:, q, None], gtok, np.zeros((), gtok.dtype)).reshape(1, n * m, h)
             idx_out[dst] = gid.reshape(1, n * m, k).astype(np.asarray(indices[dst]).dtype)
-            sc_out[dst] = np.concatenate([np.asarray(scores[d]).reshape(m, k) for d in g]).reshape(1, n * m, k)
-        reach = np.stack([(target == dst).any(axis=1) for dst in g], axis=1)  # [n*M, n]
+            sc_out[dst] = gsc
         sent = reach.reshape(n, m, n).sum(axis=1).astype(np.int64) * h  # [n(src), n(dst)] token elements
         np.fill_diagonal(sent, 0)
         moves[np.ix_(g, g)] += sent
@@ -209,7 +209,7 @@ def all_to_all_combine(inputs: list, metadata: list, mapping: list, mesh_shape: 
         in_group = onehot[:, g]  # [E, n]
         has = in_group.any(axis=1)
         first = np.argmax(in_group, axis=1)  # [E] group position of the first holder
-        for q, d in enumerate(g):
+        for d in g:
             if np.asarray(inputs[d]).shape[0] < int(onehot[:, d].sum()):
                 raise LayoutError(f"device {d} holds {int(onehot[:, d].sum())} experts but its input_tensor "
                                   f"has {np.asarray(inputs[d]).shape[0]}")

@@ -212,9 +212,26 @@ class TableOpToTTNN(TTNNPattern):
             return
         lo = self.lowering
         operands = lo.device_operands(op, rewriter)
+        for i, rank in getattr(target, "TTNN_OPERAND_RANKS", {}).items():
+            operands[i] = _squeezed(operands[i], rank, op, rewriter)
         rts = [lo.convert_type(r.type, op) for r in op.results]
         attrs = {k: v for k, v in op.attributes.items() if k != "core_map"}
         lo.replace(op, target.create(operands=operands, result_types=rts, attributes=attrs), rewriter)
+
+
+def _squeezed(v: SSAValue, rank: int, user: Operation, rewriter: PatternRewriter) -> SSAValue:
+    """`v` reshaped to its last `rank` dims (the leading ones are 1) by a `ttnn.reshape` before
+    `user`: a ttnn op whose operand TTNN takes with fewer dims than the ttir op (the class's
+    `TTNN_OPERAND_RANKS`, e.g. all_to_all_dispatch_metadata's `[1, 1, D, E]` mapping as `[D, E]`)."""
+    t = v.type
+    shape = tuple(t.get_shape())
+    if len(shape) == rank:
+        return v
+    new_t = TensorType(t.element_type, shape[-rank:], t.encoding)
+    op = ttnn.COMPUTE_OPS["reshape"].create(operands=[v], result_types=[new_t])
+    op.location = user.location
+    rewriter.insert_op(op, InsertPoint.before(user))
+    return op.results[0]
 
 
 class UnloweredTTIROp(RewritePattern):

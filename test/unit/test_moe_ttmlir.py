@@ -168,3 +168,25 @@ def test_dispatch_and_combine_stay_in_their_cluster_axis_group():
     got = [float(c[0, 0, 0, 0]) for c in comb.results[0]]
     assert got == [30.0, 20.0, 10.0, 0.0]
     np.testing.assert_array_equal(comb.moves[0], want)  # the two outputs cross back inside column {0, 2}
+
+
+def test_dispatch_metadata_by_hand():
+    # 1x2 mesh, M = 2 tokens a device, K = 2; mapping row: expert e is owned by flat device owner[e]
+    owner = np.array([1, 0, 1, 0], np.int32)
+    mapping = np.tile(owner, (2, 1))  # ttnn's [D, E] form: every row the same
+    x = [np.arange(2 * 3, dtype=np.float32).reshape(1, 1, 2, 3) + 10 * d for d in range(2)]
+    ids = [np.array([[0, 2], [1, 3]], np.int32).reshape(1, 1, 2, 2), np.array([[1, 0], [3, 1]], np.int32).reshape(1, 1, 2, 2)]
+    sc = [np.full((1, 1, 2, 2), 0.5 + d, np.float32) for d in range(2)]
+    run = tm.all_to_all_dispatch_metadata(x, ids, sc, [mapping] * 2, (1, 2), 1, 2, ((1, 4, 3), (1, 4, 2), (1, 4, 2)))
+    tokens = np.concatenate([v.reshape(2, 3) for v in x])
+    all_ids = np.concatenate([v.reshape(2, 2) for v in ids])
+    want_moves = np.zeros((2, 2), np.int64)
+    for dst in range(2):
+        for t in range(4):
+            here = any(owner[e] == dst for e in all_ids[t])
+            np.testing.assert_array_equal(run.results[0][dst][0, t], tokens[t] if here else np.zeros(3))
+            if here and t // 2 != dst:
+                want_moves[t // 2, dst] += 3
+        np.testing.assert_array_equal(run.results[1][dst][0], all_ids)
+        np.testing.assert_array_equal(run.results[2][dst][0], np.concatenate([v.reshape(2, 2) for v in sc]))
+    np.testing.assert_array_equal(run.moves[0], want_moves)

@@ -24,6 +24,9 @@ class AllToAllDispatchMetadataOp(ttir_moe.AllToAllDispatchMetadataBase):
     name = "ttnn.all_to_all_dispatch_metadata"
     traits = traits_def(NoMemoryEffect())
     MAPPING: ClassVar[tuple[int, str]] = (2, "expert_mapping must be a 2D tensor [D, E]")
+    TTNN_OPERAND_RANKS: ClassVar[dict[int, int]] = {3: 2}
+    """convert-ttir-to-ttnn reshapes ttir's `[1, 1, D, E]` mapping (operand 3) to `[D, E]`, as
+    tt-mlir's TTIRToTTNN conversion does."""
 
 
 @irdl_op_definition
