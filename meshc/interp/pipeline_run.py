@@ -317,8 +317,10 @@ def batch_signature(f: func.FuncOp) -> func.FuncOp:
     block = Block(arg_types=types)
     for a, b in zip(f.body.blocks.first.args, block.args):
         b.name_hint = a.name_hint
-    return func.FuncOp(f.sym_name.data, func.FunctionType.from_lists(types, list(f.function_type.outputs.data)),
+    copy = func.FuncOp(f.sym_name.data, func.FunctionType.from_lists(types, list(f.function_type.outputs.data)),
                        Region(block))
+    copy.location = f.location  # an error about the run's inputs points at the function as written
+    return copy
 
 
 def split_batch(f: func.FuncOp, args: list) -> list[list]:
