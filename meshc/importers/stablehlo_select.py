@@ -11,6 +11,7 @@ meshc/importers/stablehlo_ops.py):
 | dynamic_update_slice of one position at a run-time start (a KV cache written at `pos`) | where(mask, the update broadcast along the dim, x) |
 | gather of whole rows of a 2-d table (`emb[ids]`) | embedding of the indices clamped into the table |
 | reduce of (x, iota) by a compare-and-select body (`jnp.argmax`, `jnp.argmin`) | max (of -x for argmin) keeping the dim, eq, where(hit, -iota, -inf), max, neg: the first index of the extreme |
+| reduce_window of an add over one dim, stride 1, the input's length out (`jnp.cumsum`, a sliding-window sum) | matmul by a 0/1 band matrix along the dim (upper triangular for a cumsum) |
 | partition_id in a shard_map body (`jax.lax.axis_index`) | a constant of the device ids over the mesh, all_slice along every axis: each device keeps its own |
 
 An op on constants only is folded at import. The other forms are refused, located, naming what
@@ -33,6 +34,7 @@ from xdsl.dialects.builtin import (
     Signedness,
     TensorType,
     i32,
+    i64,
 )
 from xdsl.ir import Operation, SSAValue
 
@@ -40,7 +42,7 @@ from meshc.dialects import ttir
 from meshc.dialects.ttir import tensor_shape
 from meshc.errors import LocatedError
 from meshc.importers.context import ImportContext
-from meshc.importers.source import attr_of, op_name, unregistered_body
+from meshc.importers.source import attr_of, dense_array, op_name, unregistered_body
 
 OPS = ttir.COMPUTE_OPS
 
@@ -313,6 +315,55 @@ def arg_reduce(imp: ImportContext, op: Operation) -> None:
     imp.values[op.results[0]] = value if kind == "max" else imp.emit(OPS["neg"], [value], value.type)
 
 
+# ---- reduce_window: cumsum and sliding-window sums --------------------------------------------
+
+def reduce_window(imp: ImportContext, op: Operation) -> None:
+    """An add over a window along one dim d, stride 1, padded by (lo, hi) with lo + hi = w - 1 so
+    the result has the input's length n (`jnp.cumsum` is w = n, lo = n - 1): y[j] = sum of x[i]
+    for j - lo <= i <= j - lo + w - 1, that is x along d times the n x n 0/1 band matrix B with
+    B[i, j] = 1 there. A matmul: a dim split over devices is contracted as any matmul's K, each
+    device's product a partial sum (its own prefix, then its total carried on)."""
+    x_src, init = op.operands[0], op.operands[-1]
+    shape = tensor_shape(x_src)
+    body = [o for o in op.regions[0].blocks.first.ops if op_name(o) != "stablehlo.return"]  # type: ignore[union-attr]
+    window = _ints(op, "window_dimensions")
+    strides = _ints(op, "window_strides") if attr_of(op, "window_strides") is not None else [1] * len(shape)
+    dil = [_ints(op, k) for k in ("base_dilations", "window_dilations") if attr_of(op, k) is not None]
+    pad_attr = attr_of(op, "padding")
+    pads = np.asarray(dense_array(pad_attr)).reshape(len(shape), 2).tolist() if pad_attr is not None else \
+        [[0, 0]] * len(shape)
+    dims = [d for d, w in enumerate(window) if w != 1]
+    ok = (len(op.operands) == 2 and len(body) == 1 and op_name(body[0]) == "stablehlo.add" and len(dims) == 1
+          and all(s_ == 1 for s_ in strides) and all(x == 1 for ds in dil for x in ds) and _known(imp, init)
+          and np.all(np.asarray(imp.constants[init]) == 0))
+    d = dims[0] if dims else -1
+    if ok:
+        w, (lo, hi) = window[d], pads[d]
+        ok = lo + hi == w - 1 and lo >= 0 and hi >= 0 and all(p == [0, 0] for i, p in enumerate(pads) if i != d)
+    if not ok:
+        raise LocatedError("is a reduce_window meshc does not import; it imports sums over a window along one dim, "
+                           "stride 1, padded to the input's length (jnp.cumsum, a sliding-window sum); write other "
+                           "windows as slices and adds", op)
+    n = shape[d]
+    i, j = np.arange(n)[:, None], np.arange(n)[None, :]
+    band = ((i >= j - lo) & (i <= j - lo + w - 1)).astype(np.float64)
+    x = imp.value(x_src)
+    xt = x.type
+    assert isinstance(xt, TensorType)
+    _result(imp, op, x)
+    perm = [k for k in range(len(shape)) if k != d] + [d]
+    moved = [shape[k] for k in perm]
+    if perm != list(range(len(shape))):
+        x = imp.emit(OPS["permute"], [x], TensorType(xt.element_type, moved), {"permutation": DenseArrayBase.from_list(
+            i64, perm)})
+    y = imp.emit(OPS["matmul"], [x, imp.materialize(band, TensorType(xt.element_type, [n, n]))],
+                 TensorType(xt.element_type, moved))
+    if perm != list(range(len(shape))):
+        back = [perm.index(k) for k in range(len(shape))]
+        y = imp.emit(OPS["permute"], [y], xt, {"permutation": DenseArrayBase.from_list(i64, back)})
+    imp.values[op.results[0]] = y
+
+
 # ---- partition_id --------------------------------------------------------------------------
 
 def partition_id(imp: ImportContext, op: Operation) -> None:
@@ -347,5 +398,6 @@ HANDLERS: dict[str, Callable[[ImportContext, Operation], None]] = {
     "stablehlo.dynamic_update_slice": dynamic_update_slice,
     "stablehlo.gather": gather,
     "stablehlo.partition_id": partition_id,
+    "stablehlo.reduce_window": reduce_window,
 }
 """The select / join ops of the importer's table, by StableHLO name."""

@@ -228,3 +228,19 @@ def test_argmax_and_argmin_over_sharded_dims_match_jax(target):
         np.testing.assert_array_equal(g, w)
     assert int(got.outputs[0][2]) == 3
     assert got.traffic.link_bytes == 2 * (1536 + 512)
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_cumsum_over_sharded_dims_matches_jax(target):
+    """jnp.cumsum along dim 1 (split over y) and dim 0 (split over x) of x [x, y] 8x16 f32 (4x4,
+    64 B a device), results wanted [x, y]: a matmul by a 0/1 triangular matrix, which ttir-partition
+    computes by gathering x along the scanned dim and splitting the matrix's columns (each device
+    its own block of the result): along y 3 x 64 B into each device, 1,536 B; along x 1 x 64 B,
+    512 B. 2,048 B in all. Each sum adds the same f32 values as JAX's scan, in another order."""
+    x = RNG.standard_normal((8, 16)).astype(np.float32)
+    fn = lambda x: (jnp.cumsum(x, axis=1), jnp.cumsum(x, axis=0))  # noqa: E731
+    module, got, want = _run(fn, [x], [P("x", "y")], (P("x", "y"), P("x", "y")), target)
+    assert "ttir.matmul" in _names(module)
+    for g, w in zip(got.outputs, want, strict=True):
+        np.testing.assert_allclose(g, w, rtol=1e-5, atol=1e-5)
+    assert got.traffic.link_bytes == 1536 + 512

@@ -190,3 +190,32 @@
     "func.return"(%3#1) : (tensor<4xi32>) -> ()
   }) : () -> ()
 }) : () -> ()
+
+// -----
+
+// jnp.cumsum(x, axis=1) as JAX writes it: a reduce_window adding over a window of all 8
+// positions, padded by 7 before: y[j] = x[0] + ... + x[j], x times the 8x8 0/1 upper-triangular
+// matrix (row i, column j: 1 where i <= j). Along dim 0 of a 3x8 x it is permuted last and back.
+// CHECK-LABEL: func.func @main
+// CHECK: %[[T:.*]] = "ttir.constant"() {value = dense<{{\[\[}}1.000000e+00, 1.000000e+00, 1.000000e+00, 1.000000e+00, 1.000000e+00, 1.000000e+00, 1.000000e+00, 1.000000e+00], [0.000000e+00, 1.000000e+00,
+// CHECK: "ttir.matmul"(%x, %[[T]]) : (tensor<3x8xf32>, tensor<8x8xf32>) -> tensor<3x8xf32>
+// CHECK: %[[P:.*]] = "ttir.permute"(%x) {permutation = array<i64: 1, 0>} : (tensor<3x8xf32>) -> tensor<8x3xf32>
+// CHECK: %[[M:.*]] = "ttir.matmul"(%[[P]], %{{.*}}) : (tensor<8x3xf32>, tensor<3x3xf32>) -> tensor<8x3xf32>
+// CHECK: "ttir.permute"(%[[M]]) {permutation = array<i64: 1, 0>} : (tensor<8x3xf32>) -> tensor<3x8xf32>
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<3x8xf32>) -> (tensor<3x8xf32>, tensor<3x8xf32>), sym_name = "main"}> ({
+  ^bb0(%x: tensor<3x8xf32>):
+    %z = "stablehlo.constant"() <{value = dense<0.0> : tensor<f32>}> : () -> tensor<f32>
+    %0 = "stablehlo.reduce_window"(%x, %z) <{base_dilations = array<i64: 1, 1>, padding = dense<[[0, 0], [7, 0]]> : tensor<2x2xi64>, window_dilations = array<i64: 1, 1>, window_dimensions = array<i64: 1, 8>, window_strides = array<i64: 1, 1>}> ({
+    ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+      %s = "stablehlo.add"(%a, %b) : (tensor<f32>, tensor<f32>) -> tensor<f32>
+      "stablehlo.return"(%s) : (tensor<f32>) -> ()
+    }) : (tensor<3x8xf32>, tensor<f32>) -> tensor<3x8xf32>
+    %1 = "stablehlo.reduce_window"(%x, %z) <{padding = dense<[[2, 0], [0, 0]]> : tensor<2x2xi64>, window_dimensions = array<i64: 3, 1>, window_strides = array<i64: 1, 1>}> ({
+    ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+      %s = "stablehlo.add"(%a, %b) : (tensor<f32>, tensor<f32>) -> tensor<f32>
+      "stablehlo.return"(%s) : (tensor<f32>) -> ()
+    }) : (tensor<3x8xf32>, tensor<f32>) -> tensor<3x8xf32>
+    "func.return"(%0, %1) : (tensor<3x8xf32>, tensor<3x8xf32>) -> ()
+  }) : () -> ()
+}) : () -> ()
