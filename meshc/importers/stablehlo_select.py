@@ -12,6 +12,7 @@ meshc/importers/stablehlo_ops.py):
 | gather of whole rows of a 2-d table (`emb[ids]`) | embedding of the indices clamped into the table |
 | reduce of (x, iota) by a compare-and-select body (`jnp.argmax`, `jnp.argmin`) | max (of -x for argmin) keeping the dim, eq, where(hit, -iota, -inf), max, neg: the first index of the extreme |
 | reduce_window of an add over one dim, stride 1, the input's length out (`jnp.cumsum`, a sliding-window sum) | matmul by a 0/1 band matrix along the dim (upper triangular for a cumsum) |
+| chlo.top_k (`jax.lax.top_k`) | k rounds of argmax's first maximum, each taken position masked to -inf; concat |
 | partition_id in a shard_map body (`jax.lax.axis_index`) | a constant of the device ids over the mesh, all_slice along every axis: each device keeps its own |
 
 An op on constants only is folded at import. The other forms are refused, located, naming what
@@ -297,22 +298,61 @@ def arg_reduce(imp: ImportContext, op: Operation) -> None:
     xt = x.type
     assert isinstance(xt, TensorType)
     vt, it = (imp.check_type(r.type, op, f"result {r.index}") for r in op.results)
-    kept = [1 if i == d else n for i, n in enumerate(shape)]
-    dims = {"dim_arg": ArrayAttr([IntegerAttr(d, i32)])}
-    keep = {**dims, "keep_dim": BoolAttr.from_bool(True)}
     xs = x if kind == "max" else imp.emit(OPS["neg"], [x], xt)
+    m, pos = _first_extreme(imp, xs, d, want)
+    imp.values[op.results[1]] = imp.emit(OPS["typecast"], [imp.emit(OPS["reshape"], [pos], TensorType(
+        Float32Type(), list(it.get_shape())))], it)
+    value = imp.emit(OPS["reshape"], [m], TensorType(xt.element_type, list(vt.get_shape())))
+    imp.values[op.results[0]] = value if kind == "max" else imp.emit(OPS["neg"], [value], value.type)
+
+
+def _first_extreme(imp: ImportContext, xs: SSAValue, d: int, positions: np.ndarray) -> tuple[SSAValue, SSAValue]:
+    """The maximum m of `xs` along dim d and its first position (f32), both keeping the dim: hit =
+    (xs == m); the position is -max(where(hit, -positions, -inf)), exact up to 2**24 positions."""
+    xt = xs.type
+    assert isinstance(xt, TensorType)
+    shape = tensor_shape(xs)
+    kept = [1 if i == d else n for i, n in enumerate(shape)]
+    keep = {"dim_arg": ArrayAttr([IntegerAttr(d, i32)]), "keep_dim": BoolAttr.from_bool(True)}
     m = imp.emit(OPS["max"], [xs], TensorType(xt.element_type, kept), keep)
     f32 = TensorType(Float32Type(), list(shape))
     hit = imp.emit(OPS["eq"], [xs, imp.emit(OPS["broadcast"], [m], xt)], xt)
     if xt.element_type != Float32Type():
         hit = imp.emit(OPS["typecast"], [hit], f32)
-    neg_pos = imp.materialize(-np.asarray(want, dtype=np.float64), f32)
+    neg_pos = imp.materialize(-np.asarray(positions, dtype=np.float64), f32)
     cand = imp.emit(OPS["where"], [hit, neg_pos, imp.materialize(np.full(shape, -np.inf), f32)], f32)
-    first = imp.emit(OPS["max"], [cand], TensorType(Float32Type(), list(it.get_shape())), dims)
-    pos = imp.emit(OPS["neg"], [first], first.type)
-    imp.values[op.results[1]] = imp.emit(OPS["typecast"], [pos], it)
-    value = imp.emit(OPS["reshape"], [m], TensorType(xt.element_type, list(vt.get_shape())))
-    imp.values[op.results[0]] = value if kind == "max" else imp.emit(OPS["neg"], [value], value.type)
+    first = imp.emit(OPS["max"], [cand], TensorType(Float32Type(), kept), keep)
+    return m, imp.emit(OPS["neg"], [first], first.type)
+
+
+def top_k(imp: ImportContext, op: Operation) -> None:
+    """`jax.lax.top_k(x, k)` (chlo.top_k) along the last dim: k rounds of the first maximum (the
+    value, its position), the position masked to -inf for the next round; the k values and
+    positions joined along the last dim, larger first and, among equals, the lower position
+    first, as JAX orders them."""
+    (k,) = _ints(op, "k")
+    x = imp.value(op.operands[0])
+    xt = x.type
+    assert isinstance(xt, TensorType)
+    shape = tensor_shape(x)
+    d = len(shape) - 1
+    if not shape or not 1 <= k <= shape[d]:
+        raise LocatedError(f"takes the top {k} of {list(shape)}; expected 1 <= k <= the last dim's size", op)
+    vt, it = (imp.check_type(r.type, op, f"result {r.index}") for r in op.results)
+    positions = np.broadcast_to(np.arange(shape[d]), shape)
+    pos_const = imp.materialize(np.asarray(positions, dtype=np.float64), TensorType(Float32Type(), list(shape)))
+    vals, idxs = [], []
+    for r in range(k):
+        m, p = _first_extreme(imp, x, d, positions)
+        vals.append(m)
+        idxs.append(p)
+        if r + 1 < k:  # the position taken drops out of the next round
+            taken = imp.emit(OPS["eq"], [pos_const, imp.emit(OPS["broadcast"], [p], pos_const.type)], pos_const.type)
+            x = imp.emit(OPS["where"], [taken, imp.materialize(np.full(shape, -np.inf), xt), x], xt)
+    dim = {"dim": IntegerAttr(d, i32)}
+    cat = (lambda vs, t: vs[0] if len(vs) == 1 else imp.emit(OPS["concat"], vs, t, dim))
+    imp.values[op.results[0]] = cat(vals, vt)
+    imp.values[op.results[1]] = imp.emit(OPS["typecast"], [cat(idxs, TensorType(Float32Type(), list(it.get_shape())))], it)
 
 
 # ---- reduce_window: cumsum and sliding-window sums --------------------------------------------
@@ -399,5 +439,6 @@ HANDLERS: dict[str, Callable[[ImportContext, Operation], None]] = {
     "stablehlo.gather": gather,
     "stablehlo.partition_id": partition_id,
     "stablehlo.reduce_window": reduce_window,
+    "chlo.top_k": top_k,
 }
 """The select / join ops of the importer's table, by StableHLO name."""

@@ -244,3 +244,22 @@ def test_cumsum_over_sharded_dims_matches_jax(target):
     for g, w in zip(got.outputs, want, strict=True):
         np.testing.assert_allclose(g, w, rtol=1e-5, atol=1e-5)
     assert got.traffic.link_bytes == 1536 + 512
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_top_k_matches_jax(target):
+    """jax.lax.top_k(x, 3) (MoE routing) of x 8x16 f32 with ties: the values and positions as JAX
+    orders them (larger first, among equals the lower position). Rows split over x, the last dim
+    whole: each device ranks its own rows, 0 link bytes. With the last dim split over y too the
+    result is the same (the dim is gathered, not exchanged as per-device candidates)."""
+    x = np.round(RNG.standard_normal((8, 16)), 1).astype(np.float32)
+    x[0, 2] = x[0, 7] = 9.0  # a tie for the top of row 0: position 2 first
+    fn = lambda x: tuple(jax.lax.top_k(x, 3))  # noqa: E731
+    module, got, want = _run(fn, [x], [P("x", None)], (P("x"), P("x")), target)
+    for g, w in zip(got.outputs, want, strict=True):
+        np.testing.assert_array_equal(g, w)
+    assert list(got.outputs[1][0][:2]) == [2, 7]
+    assert got.traffic.link_bytes == 0
+    _, got, want = _run(fn, [x], [P("x", "y")], (P("x"), P("x")), target)
+    for g, w in zip(got.outputs, want, strict=True):
+        np.testing.assert_array_equal(g, w)

@@ -103,3 +103,14 @@
     "func.return"(%0) : (tensor<3x8xf32>) -> ()
   }) : () -> ()
 }) : () -> ()
+
+// -----
+
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<4x8xf32>) -> (tensor<4x9xf32>, tensor<4x9xi32>), sym_name = "main"}> ({
+  ^bb0(%x: tensor<4x8xf32>):
+    // expected-error @+1 {{'chlo.top_k' op takes the top 9 of [4, 8]; expected 1 <= k <= the last dim's size}}
+    %0:2 = "chlo.top_k"(%x) <{k = 9 : i64}> : (tensor<4x8xf32>) -> (tensor<4x9xf32>, tensor<4x9xi32>)
+    "func.return"(%0#0, %0#1) : (tensor<4x9xf32>, tensor<4x9xi32>) -> ()
+  }) : () -> ()
+}) : () -> ()

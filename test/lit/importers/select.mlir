@@ -165,9 +165,10 @@
 // CHECK: %[[POS:.*]] = "ttir.constant"() {value = dense<{{\[\[}}-0.000000e+00, -1.000000e+00, -2.000000e+00
 // CHECK: %[[NONE:.*]] = "ttir.constant"() {value = dense<0xff800000> : tensor<4x8xf32>}
 // CHECK: %[[C:.*]] = "ttir.where"(%[[HIT]], %[[POS]], %[[NONE]])
-// CHECK: %[[F:.*]] = "ttir.max"(%[[C]]) {dim_arg = [1 : i32]} : (tensor<4x8xf32>) -> tensor<4xf32>
+// CHECK: %[[F:.*]] = "ttir.max"(%[[C]]) {dim_arg = [1 : i32], keep_dim = true} : (tensor<4x8xf32>) -> tensor<4x1xf32>
 // CHECK: %[[I:.*]] = "ttir.neg"(%[[F]])
-// CHECK: "ttir.typecast"(%[[I]]) : (tensor<4xf32>) -> tensor<4xi32>
+// CHECK: %[[R:.*]] = "ttir.reshape"(%[[I]]) : (tensor<4x1xf32>) -> tensor<4xf32>
+// CHECK: "ttir.typecast"(%[[R]]) : (tensor<4xf32>) -> tensor<4xi32>
 "builtin.module"() ({
   "func.func"() <{function_type = (tensor<4x8xf32>) -> tensor<4xi32>, sym_name = "main"}> ({
   ^bb0(%x: tensor<4x8xf32>):
@@ -217,5 +218,28 @@
       "stablehlo.return"(%s) : (tensor<f32>) -> ()
     }) : (tensor<3x8xf32>, tensor<f32>) -> tensor<3x8xf32>
     "func.return"(%0, %1) : (tensor<3x8xf32>, tensor<3x8xf32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// -----
+
+// jax.lax.top_k(x, 2): two rounds of the first maximum along the last dim; the first round's
+// position masked to -inf (0xff800000) before the second; the values and positions joined.
+// CHECK-LABEL: func.func @main
+// CHECK: %[[M1:.*]] = "ttir.max"(%x) {dim_arg = [1 : i32], keep_dim = true} : (tensor<4x8xf32>) -> tensor<4x1xf32>
+// CHECK: %[[P1:.*]] = "ttir.neg"
+// CHECK: %[[TAKEN:.*]] = "ttir.eq"(%{{.*}}, %{{.*}}) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK: %[[NONE:.*]] = "ttir.constant"() {value = dense<0xff800000> : tensor<4x8xf32>}
+// CHECK: %[[X2:.*]] = "ttir.where"(%[[TAKEN]], %[[NONE]], %x)
+// CHECK: %[[M2:.*]] = "ttir.max"(%[[X2]]) {dim_arg = [1 : i32], keep_dim = true}
+// CHECK: %[[P2:.*]] = "ttir.neg"
+// CHECK: "ttir.concat"(%[[M1]], %[[M2]]) {dim = 1 : i32} : (tensor<4x1xf32>, tensor<4x1xf32>) -> tensor<4x2xf32>
+// CHECK: %[[I:.*]] = "ttir.concat"(%[[P1]], %[[P2]]) {dim = 1 : i32} : (tensor<4x1xf32>, tensor<4x1xf32>) -> tensor<4x2xf32>
+// CHECK: "ttir.typecast"(%[[I]]) : (tensor<4x2xf32>) -> tensor<4x2xi32>
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<4x8xf32>) -> (tensor<4x2xf32>, tensor<4x2xi32>), sym_name = "main"}> ({
+  ^bb0(%x: tensor<4x8xf32>):
+    %0:2 = "chlo.top_k"(%x) <{k = 2 : i64}> : (tensor<4x8xf32>) -> (tensor<4x2xf32>, tensor<4x2xi32>)
+    "func.return"(%0#0, %0#1) : (tensor<4x2xf32>, tensor<4x2xi32>) -> ()
   }) : () -> ()
 }) : () -> ()
