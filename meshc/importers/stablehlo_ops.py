@@ -430,6 +430,7 @@ HANDLERS: dict[str, Handler] = {
     "stablehlo.clamp": clamp,
     "stablehlo.convert": convert,
     "stablehlo.constant": constant,
+    "arith.constant": constant,  # tt-mlir's Shardy tests write tensor constants this way too
     "stablehlo.iota": iota,
     "stablehlo.broadcast_in_dim": broadcast_in_dim,
     "stablehlo.transpose": transpose,
