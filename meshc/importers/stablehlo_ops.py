@@ -168,14 +168,26 @@ def elementwise(imp: ImportContext, op: Operation) -> None:
     imp.values[op.results[0]] = imp.emit(ELEMENTWISE[op_name(op)], xs, result(imp, op))
 
 
+def _is_bool(t: Attribute) -> bool:
+    return isinstance(t, TensorType) and t.element_type == IntegerType(1)
+
+
 def convert(imp: ImportContext, op: Operation) -> None:
-    t = result(imp, op)
+    """typecast (nothing when the held type is kept); a conversion to a boolean is x != 0, 1 / 0
+    in x's type (a typecast would keep 0.5 as 0.5)."""
     src = op.operands[0]
+    to_bool = _is_bool(op.results[0].type) and not _is_bool(src.type)
     if src in imp.constants:
-        imp.constants[op.results[0]] = imp.constants[src]
+        result(imp, op)
+        vals = imp.constants[src]
+        imp.constants[op.results[0]] = (np.asarray(vals) != 0).astype(np.uint8) if to_bool else vals
         return
     x = imp.value(src)
-    if element(x) == t.element_type:
+    t = result(imp, op, like=x)
+    if to_bool:
+        zero = imp.materialize(np.zeros(tensor_shape(x)), x.type)
+        imp.values[op.results[0]] = imp.emit(OPS["ne"], [x, zero], x.type)
+    elif element(x) == t.element_type:
         imp.values[op.results[0]] = x
     else:
         imp.values[op.results[0]] = imp.emit(OPS["typecast"], [x], t)
@@ -430,7 +442,6 @@ HANDLERS: dict[str, Handler] = {
     "stablehlo.clamp": clamp,
     "stablehlo.convert": convert,
     "stablehlo.constant": constant,
-    "arith.constant": constant,  # tt-mlir's Shardy tests write tensor constants this way too
     "stablehlo.iota": iota,
     "stablehlo.broadcast_in_dim": broadcast_in_dim,
     "stablehlo.transpose": transpose,
