@@ -1,7 +1,7 @@
 """Every elementwise op of the compute-op registry, written as a JAX user writes it (the entry's
 `jax` function), lowered by JAX, imported with meshc.from_jax on a 2x2 mesh with its input split
 over both axes, lowered to TTNN and to TTMetal, run on the simulator and compared with JAX's own
-output. Also JAX's composites of them: clamp, integer // and %.
+output, in f32 and bf16 (integer ops in i32). Also JAX's composites of them: clamp, integer // and %.
 
 Skipped when jax is not installed (`pip install meshc[jax]`; the `test` extra installs it).
 """
@@ -60,9 +60,9 @@ def _cases():
     for kind, e in sorted(COMPUTE_OPS.items()):
         if not e.jax or not e.stablehlo or e.family not in ("unary", "binary"):
             continue
-        integers = [True] if e.integer_only else [False] + ([True] if kind in ("div", "remainder", "abs", "sign") else [])
-        for integer in integers:
-            yield pytest.param(kind, integer, id=f"{kind}-{'i32' if integer else 'f32'}")
+        types = ["i32"] if e.integer_only else ["f32", "bf16"] + (["i32"] if kind in ("div", "remainder", "abs", "sign") else [])
+        for dtype in types:
+            yield pytest.param(kind, dtype, id=f"{kind}-{dtype}")
 
 
 def _mesh():
@@ -82,15 +82,20 @@ def _run(fn, xs, target):
 
 
 @pytest.mark.parametrize("target", ["ttnn", "ttmetal"])
-@pytest.mark.parametrize("kind, integer", list(_cases()))
-def test_each_elementwise_op_matches_jax(kind, integer, target):
+@pytest.mark.parametrize("kind, dtype", list(_cases()))
+def test_each_elementwise_op_matches_jax(kind, dtype, target):
     e = COMPUTE_OPS[kind]
+    integer = dtype == "i32"
     fn = LAX_ON_INTEGERS.get(kind, _resolve(e.jax)) if integer else _resolve(e.jax)
     xs = _inputs(kind, e.arity, integer)
+    if dtype == "bf16":
+        xs = [np.asarray(jnp.asarray(x, jnp.bfloat16)) for x in xs]
     module, got, want = _run(fn, xs, target)
     assert f"ttir.{kind}" in {op.name for op in module.walk()}  # imported as the op, not a decomposition
     if integer:
         np.testing.assert_array_equal(got, want)
+    elif dtype == "bf16":  # both round an f32 result to bf16: at most one bf16 step (2 ** -7 relative) apart
+        np.testing.assert_allclose(np.asarray(got, np.float32), np.asarray(want, np.float32), rtol=2 ** -7, atol=1e-6)
     else:
         np.testing.assert_allclose(got, want, rtol=2e-6, atol=2e-6)
 
