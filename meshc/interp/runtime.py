@@ -64,11 +64,13 @@ class SimRuntime:
             self.m.free(t.buffer)
 
     def local_values(self, t: SimTensor) -> list[np.ndarray]:
-        return [self.m.peek(t.buffer, i) for i in range(len(t.buffer.devices))]
+        """Each device's tensor; devices that share bytes get the same array object."""
+        return self.m.peek_all(t.buffer)
 
     def store(self, t: SimTensor, vals: list[np.ndarray]) -> None:
-        for i, v in enumerate(vals):
-            self.m.poke(t.buffer, i, v)
+        """vals[i] as device i's tensor; one array object given to several devices is stored
+        once for them (Machine.poke_all)."""
+        self.m.poke_all(t.buffer, vals)
 
     def upload(self, op, vals: list[np.ndarray], dtype, where: Where) -> SimTensor:
         t = self.new_tensor(op, vals[0].shape, dtype, where)
@@ -82,3 +84,16 @@ class SimRuntime:
         n = self.m.num_devices
         vals = list(x) if isinstance(x, Distributed) else [np.asarray(x)] * n
         return self.upload(op, vals, dtype, DEFAULT_WHERE)
+
+
+def per_object(fn, vals: list) -> list:
+    """[fn(v) for v in vals], calling fn once per distinct object: devices that held the same
+    array get the same result object (so the simulator keeps sharing their bytes)."""
+    done: dict[int, object] = {}
+    out = []
+    for v in vals:
+        r = done.get(id(v))
+        if r is None:
+            r = done[id(v)] = fn(v)
+        out.append(r)
+    return out

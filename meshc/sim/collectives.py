@@ -116,8 +116,13 @@ class Collectives:
                     for p in range(origin, 0, -1):  # leftwards
                         self._send(chips[p], chips[p - 1], piece)
                         have[p - 1][origin] = have[p][origin]
+            made: dict[tuple, np.ndarray] = {}  # members holding the same pieces share one result
             for p, g in enumerate(group):
-                out[g] = self._cat([have[p][o] for o in range(n)], dim)
+                parts = [have[p][o] for o in range(n)]
+                key = tuple(id(x) for x in parts)
+                if key not in made:
+                    made[key] = self._cat(parts, dim)
+                out[g] = made[key]
         return out  # type: ignore[return-value]
 
     # ------------------------------------------------------------------ reduce_scatter
@@ -170,12 +175,19 @@ class Collectives:
             if self.m.abstract:
                 flat.append(np.broadcast_to(np.zeros((), v.dtype), (padded,)))
                 continue
+            if padded == size:  # no padding: the flattened tensor itself
+                flat.append(np.ravel(v))
+                continue
             f = np.zeros(padded, v.dtype)
             f[:size] = v.reshape(-1)
             flat.append(f)
         scattered = self.reduce_scatter(flat, 0, cluster_axis, reduce)
         gathered = self.all_gather(scattered, 0, cluster_axis)
-        return [g[:size].reshape(shape) for g in gathered]  # a blank reshapes as a view
+        made: dict[int, np.ndarray] = {}  # one result object a distinct gathered array
+        for g in gathered:
+            if id(g) not in made:
+                made[id(g)] = g[:size].reshape(shape)  # a blank reshapes as a view
+        return [made[id(g)] for g in gathered]
 
     # ------------------------------------------------------------------ all_to_all
 
@@ -224,7 +236,12 @@ class Collectives:
             self.m.charge_collective(kind, topology, len(group), self._bytes(vals[group[0]]))
         res = fn(self, vals, args)
         if args.reduce == "mean" and not self.m.abstract:
-            res = [r / np.float32(self.m.mesh_shape[args.axis]) for r in res]
+            n = np.float32(self.m.mesh_shape[args.axis])
+            made: dict[int, np.ndarray] = {}
+            for r in res:
+                if id(r) not in made:
+                    made[id(r)] = r / n
+            res = [made[id(r)] for r in res]
         return res
 
 

@@ -157,11 +157,10 @@ class Machine:
         mem, units = self._units(layout)
         bid = next(self._ids)
         addr = allocate_lockstep([mem.allocators[u] for u in units], layout.owner_bytes, owner=bid)
-        if not self.abstract:
-            for u in units:
-                mem.clear(u, addr, layout.owner_bytes)
         buf = MeshBuffer(bid, name or f"buffer{len(self.buffers)}", layout, tuple(self.devices), addr,
-                         None if self.abstract else mem, units)
+                         None if self.abstract else mem, units, mesh=tuple(self.mesh_shape))
+        if not self.abstract:  # a new buffer reads as zeros: one shared zero copy until written
+            buf.share(np.zeros((len(units),) + (1,) * len(self.mesh_shape) + (layout.owner_bytes,), np.uint8))
         self.buffers[buf.id] = buf
         return buf
 
@@ -172,6 +171,8 @@ class Machine:
         for u in units:
             mem.allocators[u].free(buf.address)
         buf.freed = True
+        if buf.store is not None:
+            buf.share(None)
         del self.buffers[buf.id]
 
     # ------------------------------------------------------------------ counting
@@ -358,6 +359,9 @@ class Machine:
     def write_host(self, buf: MeshBuffer, tensor: np.ndarray, config) -> None:
         """Host -> device through a ShardedBufferConfig (2D or ND): device d receives the piece
         the config gives it, moved shard by shard into its owners' bytes."""
+        if not self.abstract and self._write_shared(buf, tensor, config):
+            self._count(buf, True, host=True)
+            return
         if not self.abstract and isinstance(tensor, np.ndarray):
             plan = self._plan(buf, config, tensor, True)
             if plan is not None:
@@ -373,6 +377,71 @@ class Machine:
                        layout.nbytes * self.num_devices)
         self._count(buf, True, host=True)
 
+    def _write_shared(self, buf: MeshBuffer, tensor, config) -> bool:
+        """Host -> device of a config that gives the chips along some mesh axes the same piece:
+        each distinct piece is stored once, shared by those chips (False: not such a config)."""
+        pieces = mesh_pieces(config, self.mesh_shape)
+        mesh = tuple(pieces.mesh_shape)
+        rep = [a for a in pieces.replicated_axes if mesh[a] > 1]
+        if not rep or mesh != tuple(self.mesh_shape):
+            return False
+        view = pieces.view(np.asarray(tensor))
+        if view is None:
+            return False
+        one = tuple(slice(0, 1) if a in rep else slice(None) for a in range(len(mesh)))
+        self.share(buf, local_view(view[one], len(mesh), buf.layout.shape))
+        return True
+
+    def share(self, buf: MeshBuffer, values: np.ndarray) -> None:
+        """Store `values` (*pattern, *shape): pattern the mesh shape with 1 along the axes whose
+        chips hold the same tensor, which is then held once for them (copy-on-write)."""
+        layout = buf.layout
+        pattern = tuple(values.shape[: len(self.mesh_shape)])
+        buf._check_live()
+        buf.share(np.zeros((len(buf.units),) + pattern + (layout.owner_bytes,), np.uint8))
+        regions, grid = buf.shared_views()
+        _split_run(lambda v, rg, g: layout.scatter(v, rg, g), values, regions, grid,
+                   layout.nbytes * math.prod(pattern))
+
+    def _shared_values(self, buf: MeshBuffer, raw: bool = False) -> np.ndarray:
+        """The distinct tensors of a shared buffer, (*pattern, *shape)."""
+        regions, grid = buf.shared_views()
+        pattern = buf.shared.shape[1:-1]
+        flat = [r.reshape((-1, r.shape[-1])) for r in regions]
+        g = None if grid is None else grid.reshape(grid.shape[:2] + (-1, grid.shape[-1]))
+        return buf.layout.gather(flat, raw=raw, grid=g).reshape(pattern + buf.layout.shape)
+
+    def _device_index(self, buf: MeshBuffer, device_index: int) -> tuple:
+        """Device `device_index`'s index into the pattern of a shared buffer."""
+        coords = np.unravel_index(device_index, self.mesh_shape)
+        return tuple(int(c) if p > 1 else 0 for c, p in zip(coords, buf.shared.shape[1:-1]))
+
+    def peek_all(self, buf: MeshBuffer) -> list[np.ndarray]:
+        """Every device's tensor of `buf` as host values, without counting: chips that share
+        bytes get the same array object (decoded once)."""
+        if self.abstract or buf.shared is None:
+            return [self.peek(buf, i) for i in range(len(buf.devices))]
+        buf._check_live()
+        vals = self._shared_values(buf)
+        return [vals[self._device_index(buf, i)] for i in range(len(buf.devices))]
+
+    def poke_all(self, buf: MeshBuffer, vals: list[np.ndarray]) -> None:
+        """Store vals[i] as device i's tensor of `buf`, without counting. Devices whose values
+        are the same array object along a mesh axis share one copy of the bytes."""
+        if self.abstract:
+            return
+        mesh = tuple(self.mesh_shape)
+        ids = np.array([id(v) for v in vals], np.int64).reshape(mesh)
+        rep = [a for a in range(len(mesh)) if mesh[a] > 1 and (ids == ids.take([0], axis=a)).all()]
+        if not rep:
+            for i, v in enumerate(vals):
+                self.poke(buf, i, v)
+            return
+        one = tuple(slice(0, 1) if a in rep else slice(None) for a in range(len(mesh)))
+        distinct = np.arange(len(vals)).reshape(mesh)[one]
+        stacked = np.stack([np.asarray(vals[i]) for i in distinct.reshape(-1)])
+        self.share(buf, stacked.reshape(distinct.shape + buf.layout.shape))
+
     def read_host(self, buf: MeshBuffer, config, full_shape, out: np.ndarray | None = None) -> np.ndarray:
         """Device -> host through a ShardedBufferConfig: the host tensor assembled from the pieces
         (a piece on several devices is read from the first); `out` (the stored element type,
@@ -386,6 +455,8 @@ class Machine:
         st = layout.stored if layout.fast else layout.dtype.host_dtype
         if out is None or out.dtype != st or out.shape != full or not out.flags.c_contiguous:
             out = np.empty(full, st)
+        if buf.shared is not None and self._read_shared(buf, pieces, out):
+            return decode(out, layout.dtype) if layout.fast else out
         plan = self._plan(buf, config, out, False)
         if plan is not None:
             self._run_plan(plan, out, False)
@@ -403,6 +474,20 @@ class Machine:
             pieces.assemble(vals.reshape(tuple(mesh) + pieces.block), out)
         return decode(out, layout.dtype) if layout.fast else out
 
+    def _read_shared(self, buf: MeshBuffer, pieces, out: np.ndarray) -> bool:
+        """Device -> host of a shared buffer without copying it to the chips: each distinct piece
+        written into its place in `out` (False when the pieces are no view of `out`)."""
+        mesh = tuple(pieces.mesh_shape)
+        view = pieces.view(out, readers=True) if mesh == tuple(self.mesh_shape) else None
+        if view is None:
+            return False
+        buf._check_live()
+        dst = local_view(view, len(mesh), buf.layout.shape)
+        src = self._shared_values(buf, raw=buf.layout.fast)
+        src = src[tuple(slice(0, 1) if n == 1 else slice(None) for n in dst.shape[: len(mesh)])]
+        dst[...] = np.broadcast_to(src, dst.shape)
+        return True
+
     def write(self, buf: MeshBuffer, shards) -> None:
         """Host -> device: shards[i] (host values) into device i's part of `buf`."""
         layout = buf.layout
@@ -413,8 +498,7 @@ class Machine:
                 raise LayoutError(f"device {i} shard has shape {tuple(np.shape(s))}, but buffer '{buf.name}' holds "
                                   f"{fmt_shape(layout.shape)} tensors")
         if not self.abstract:
-            for i, s in enumerate(shards):
-                self.poke(buf, i, s)
+            self.poke_all(buf, list(shards))
         self._count(buf, True, host=True)
 
     def read(self, buf: MeshBuffer, out=None) -> list[np.ndarray]:
@@ -422,6 +506,8 @@ class Machine:
         self._count(buf, False, host=True)
         if self.abstract:
             return [self.blank(buf.layout.shape, buf.layout.dtype)] * len(buf.devices)
+        if buf.shared is not None:
+            return self.peek_all(buf)
         vals = buf.layout.gather(buf.regions(), grid=buf.grid())
         return list(vals)
 
@@ -429,6 +515,13 @@ class Machine:
         """One device's tensor of `buf` as host values, without counting (a kernel's local read)."""
         if self.abstract:
             return self.blank(buf.layout.shape, buf.layout.dtype)
+        if buf.shared is not None:  # read in place, not copied to the chips
+            buf._check_live()
+            idx = tuple(slice(i, i + 1) for i in self._device_index(buf, device_index))
+            regions, grid = buf.shared_views(idx)
+            flat = [r.reshape((1, r.shape[-1])) for r in regions]
+            g = None if grid is None else grid.reshape(grid.shape[:2] + (1, grid.shape[-1]))
+            return buf.layout.gather(flat, grid=g)[0]
         rows = slice(device_index, device_index + 1)
         return buf.layout.gather(buf.regions(rows), grid=buf.grid(rows))[0]
 

@@ -277,6 +277,16 @@ class MeshBuffer:
     """The memory unit (core y * cols + x, or bank) of each owner of the layout."""
     freed: bool = False
     _cache: dict = field(default_factory=dict, repr=False)
+    shared: np.ndarray | None = field(default=None, repr=False)
+    """Copy-on-write bytes of chips that hold the same tensor: (owners, *pattern, owner bytes),
+    `pattern` the mesh shape with 1 along the mesh axes whose chips share (all 1: one copy for
+    every chip). While it is set the buffer's bytes are these, held once in the host process;
+    `regions` / `grid` (any access that may write) first copy them into every chip's memory.
+    The simulated machine is the same either way: allocation and counting never look here."""
+    mesh: tuple[int, ...] = ()
+    """The mesh shape of `devices` (the axes `shared`'s pattern follows)."""
+    version: int = 0
+    """Bumped when the bytes move between `shared` and the memory (cached views go stale)."""
 
     @property
     def memory(self) -> str:
@@ -290,11 +300,41 @@ class MeshBuffer:
             raise LayoutError(f"buffer '{self.name}' at address {self.address} of {alloc.name} overlaps memory "
                               f"that now belongs to another allocation")
 
+    def share(self, shared: np.ndarray | None) -> None:
+        """Hold the buffer's bytes as `shared` (see the field; None: drop them, the buffer is freed)."""
+        self.shared = shared
+        self.version += 1
+        if shared is None:
+            self.store.shared.pop(self.id, None)
+        else:
+            self.store.shared[self.id] = self
+
+    def materialise(self) -> None:
+        """Copy shared bytes into every chip's memory (the copy of copy-on-write)."""
+        s = self.shared
+        if s is None:
+            return
+        self.share(None)
+        n = self.layout.owner_bytes
+        for k, u in enumerate(self.units):  # one broadcast copy an owner, every chip at once
+            r = self.store.region(u, self.address, n)
+            r.reshape(tuple(self.mesh) + (n,))[...] = s[k]
+
+    def shared_views(self, index: tuple = ()) -> tuple[list[np.ndarray], np.ndarray | None]:
+        """(regions, grid) of the shared bytes at `index` (slices of the pattern's axes): owner
+        k's (*batch, owner bytes), and all of them as (gy, gx, *batch, owner bytes) when the
+        owners form the layout's grid (else None)."""
+        s = self.shared[(slice(None),) + index]
+        gy, gx = self.layout.owner_grid
+        grid = s.reshape((gy, gx) + s.shape[1:]) if gy * gx == s.shape[0] else None
+        return list(s), grid
+
     def regions(self, rows=slice(None)) -> list[np.ndarray]:
         """Each owner's bytes of the buffer on the chips `rows` (all by default): (chips, owner bytes) views."""
         if self.store is None:
             raise LayoutError(f"buffer '{self.name}' has no bytes: the run is abstract (shapes only)")
         self._check_live()
+        self.materialise()
         n = self.layout.owner_bytes
         return [self.store.region(u, self.address, n, rows) for u in self.units]
 
@@ -304,12 +344,14 @@ class MeshBuffer:
         if self.store is None:
             raise LayoutError(f"buffer '{self.name}' has no bytes: the run is abstract (shapes only)")
         self._check_live()
+        self.materialise()
         return self.store.grid(self.units, self.layout.owner_grid, self.address, self.layout.owner_bytes, rows)
 
     def cached(self, key, build):
         """build(), kept while the memory's arrays stay where they are (views of them stay valid)."""
         self._check_live()
-        gen = self.store.generation
+        self.materialise()
+        gen = (self.store.generation, self.version)
         hit = self._cache.get(key)
         if hit is None or hit[0] != gen:
             hit = (gen, build())

@@ -43,13 +43,23 @@ class Memory:
         self._array: np.ndarray | None = None
         self.generation = 0
         """Bumped whenever the array grows (views into the old one are then stale)."""
+        self.shared: dict[int, object] = {}
+        """The live buffers whose bytes are held once for several chips (MeshBuffer.shared, by
+        buffer id): the host process's sharing, copied into the array before anyone looks at it
+        as a whole (`array`)."""
 
     @property
     def num_units(self) -> int:
         return len(self.allocators)
 
     def array(self, need: int) -> np.ndarray:
-        """The (units, chips, bytes) array, grown to hold at least `need` bytes a unit."""
+        """The (units, chips, bytes) array, grown to hold at least `need` bytes a unit, with every
+        buffer's bytes in it on every chip (shared bytes are copied in first)."""
+        for buf in list(self.shared.values()):
+            buf.materialise()
+        return self._grown(need)
+
+    def _grown(self, need: int) -> np.ndarray:
         a = self._array
         if a is not None and a.shape[2] >= need:
             return a
@@ -73,7 +83,7 @@ class Memory:
     def region(self, unit: int, address: int, nbytes: int, rows=slice(None)) -> np.ndarray:
         """Bytes [address, address + nbytes) of unit `unit` on the chips `rows`: a (chips, nbytes) view."""
         self._check(unit, address, address + nbytes)
-        return self.array(address + nbytes)[unit, rows, address:address + nbytes]
+        return self._grown(address + nbytes)[unit, rows, address:address + nbytes]
 
     def grid(self, units: np.ndarray, grid: tuple[int, int], address: int, nbytes: int,
              rows=slice(None)) -> np.ndarray | None:
@@ -91,15 +101,9 @@ class Memory:
             return None
         for unit in (int(u.min()), int(u.max())):
             self._check(unit, address, address + nbytes)
-        a = self.array(address + nbytes)
+        a = self._grown(address + nbytes)
         base = a[int(u[0]):, rows, address:address + nbytes]
         return as_strided(base, (ny, nx) + base.shape[1:], (sy * a.strides[0], sx * a.strides[0]) + base.strides[1:])
-
-    def clear(self, unit: int, address: int, nbytes: int) -> None:
-        """Zero [address, address + nbytes) of a unit on every chip (a new buffer reads as zeros)."""
-        a = self._array
-        if a is not None and address < a.shape[2]:
-            a[unit, :, address:address + nbytes] = 0
 
     def resident_bytes(self) -> int:
         """Bytes of the array created so far."""
