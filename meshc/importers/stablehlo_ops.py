@@ -416,6 +416,17 @@ def sdy_constraint(imp: ImportContext, op: Operation) -> None:
     imp.values[op.results[0]] = imp.constraint(imp.value(op.operands[0]), spec)
 
 
+def sdy_all_slice(imp: ImportContext, op: Operation) -> None:
+    """Shardy's all_slice is global-view: the value is unchanged and leaves with `out_sharding`
+    (the operand's with `slicing_axes` appended), so it reads as a constraint to that sharding;
+    ttir-partition / reshard-to-collectives make it meshc's `all_slice`, which moves nothing."""
+    t = result(imp, op)
+    spec = imp.spec_of(attr_of(op, "out_sharding"), t.get_num_dims(), op)  # type: ignore[arg-type]
+    if spec is None:
+        raise LocatedError("expected out_sharding = #sdy.sharding<...>", op)
+    imp.values[op.results[0]] = imp.constraint(imp.value(op.operands[0]), spec)
+
+
 def custom_call(imp: ImportContext, op: Operation) -> None:
     target = attr_of(op, "call_target_name")
     name = target.data if isinstance(target, StringAttr) else "?"
@@ -442,6 +453,7 @@ HANDLERS: dict[str, Handler] = {
     "stablehlo.clamp": clamp,
     "stablehlo.convert": convert,
     "stablehlo.constant": constant,
+    "arith.constant": constant,  # tt-mlir's Shardy tests write tensor constants this way too
     "stablehlo.iota": iota,
     "stablehlo.broadcast_in_dim": broadcast_in_dim,
     "stablehlo.transpose": transpose,
@@ -450,6 +462,7 @@ HANDLERS: dict[str, Handler] = {
     "stablehlo.reduce": reduce,
     "stablehlo.custom_call": custom_call,
     "sdy.sharding_constraint": sdy_constraint,
+    "sdy.all_slice": sdy_all_slice,
 }
 
 
