@@ -230,7 +230,7 @@ def _squeezed(v: SSAValue, rank: int, user: Operation, rewriter: PatternRewriter
     new_t = TensorType(t.element_type, shape[-rank:], t.encoding)
     op = ttnn.COMPUTE_OPS["reshape"].create(operands=[v], result_types=[new_t])
     op.location = user.location
-    rewriter.insert_op(op, InsertPoint.before(user))
+    rewriter.insert(op, InsertPoint.before(user))  # insert_op is deprecated (a DeprecationWarning)
     return op.results[0]
 
 
