@@ -178,6 +178,12 @@ def mesh_axis_size(mesh: Shape, axis: int | None) -> int:
     return mesh[axis]
 
 
+def splits_nothing(replicate: bool, shard_shape: Sequence[int]) -> bool:
+    """A `devices` mesh_shard whose shard_shape is all 1 (one piece) is the identity whatever its
+    shard_dims say, as tt-mlir folds it (MeshShardOp::fold): every device holds the whole tensor."""
+    return not replicate and all(n == 1 for n in shard_shape)
+
+
 def check_mesh_shard(
     full: Shape, replicate: bool, shard_shape: Sequence[int], shard_dims: Sequence[int], mesh: Shape | None
 ) -> tuple[int, ...]:
@@ -193,6 +199,8 @@ def check_mesh_shard(
         raise VerifyException(f"shard_shape has {len(shard_shape)} entries, expected one per tensor dim ({rank})")
     if any(n < 1 for n in shard_shape):
         raise VerifyException(f"shard_shape {list(shard_shape)} must be positive")
+    if splits_nothing(replicate, shard_shape):
+        return (1,) * rank
     for a, d in enumerate(shard_dims):
         if d != -1 and not 0 <= d < rank:
             raise VerifyException(

@@ -65,6 +65,10 @@ class MeshShardOp(HostTransfer, TTIROpBase):
     def is_identity(self) -> bool:
         return self.shard_type.data == "identity"
 
+    @property
+    def splits_nothing(self) -> bool:
+        return self.shard_type.data == "devices" and rules.splits_nothing(False, rules.ints_of(self.shard_shape))
+
     @staticmethod
     def spec_attributes(spec: ShardingSpec, to_device: bool) -> dict[str, Attribute]:
         """The attributes of the mesh_shard that moves a host tensor onto the mesh as `spec` says
@@ -87,8 +91,9 @@ class MeshShardOp(HostTransfer, TTIROpBase):
 
     def sharding(self, mesh_shape=None) -> ShardingSpec:
         """As HostTransfer.sharding; replicate and identity split nothing (tt-mlir writes a single -1
-        for the whole mesh there: `shard_dims = array<i64: -1>`)."""
-        if self.is_replicate or self.is_identity:
+        for the whole mesh there: `shard_dims = array<i64: -1>`), nor does a devices mesh_shard of
+        one piece (shard_shape all 1), whatever its shard_dims say (rules.splits_nothing)."""
+        if self.is_replicate or self.is_identity or self.splits_nothing:
             mesh = mesh_shape if mesh_shape is not None else mesh_shape_of(self) or (1,)
             return replicated(as_mesh(mesh), len(self.host_shape()))
         return super().sharding(mesh_shape)
