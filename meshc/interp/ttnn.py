@@ -124,16 +124,24 @@ class TTNNSimFunctions(TTNNComputeImpls, TTNNCollectiveImpls, TTNNSpmdSimImpls, 
                 m.count_all(out.buffer, write=True)
         else:
             per_dev = [rt.local_values(t) for t in ins]
-            done: dict[tuple, np.ndarray] = {}  # devices with the same operand objects compute once
-            results = []
-            for i in range(len(out.buffer.devices)):
-                key = tuple(id(p[i]) for p in per_dev)
-                if key not in done:
-                    done[key] = quantize(run_kernel(kind, [p[i] for p in per_dev], attrs), dtype)
-                results.append(done[key])
-                if out.buffer.memory == "dram":
+            n = len(out.buffer.devices)
+            keys = [tuple(id(p[i]) for p in per_dev) for i in range(n)]
+            first: dict[tuple, int] = {}
+            for i, k in enumerate(keys):
+                first.setdefault(k, i)
+
+            def result(i):
+                return quantize(run_kernel(kind, [p[i] for p in per_dev], attrs), dtype)
+
+            if len(first) == n:  # every device computes its own result, written as it comes
+                for i in range(n):
+                    m.poke(out.buffer, i, result(i))
+            else:  # devices with the same operand objects compute once and share the result
+                done = {k: result(i) for k, i in first.items()}
+                m.poke_all(out.buffer, [done[k] for k in keys])
+            if out.buffer.memory == "dram":
+                for i in range(n):
                     m.count_write(out.buffer, i)
-            m.poke_all(out.buffer, results)
         for t, a in zip(ins, args):
             if not isinstance(a, SimTensor):
                 rt.release(t)

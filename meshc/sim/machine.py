@@ -161,6 +161,7 @@ class Machine:
                          None if self.abstract else mem, units, mesh=tuple(self.mesh_shape))
         if not self.abstract:  # a new buffer reads as zeros: one shared zero copy until written
             buf.share(np.zeros((len(units),) + (1,) * len(self.mesh_shape) + (layout.owner_bytes,), np.uint8))
+            buf.blank = True
         self.buffers[buf.id] = buf
         return buf
 
@@ -403,18 +404,26 @@ class Machine:
         _split_run(lambda v, rg, g: layout.scatter(v, rg, g), values, regions, grid,
                    layout.nbytes * math.prod(pattern))
 
-    def _shared_values(self, buf: MeshBuffer, raw: bool = False) -> np.ndarray:
-        """The distinct tensors of a shared buffer, (*pattern, *shape)."""
-        regions, grid = buf.shared_views()
+    def _shared_values(self, buf: MeshBuffer, raw: bool = False) -> list[np.ndarray]:
+        """The distinct tensors of a buffer that holds its own bytes, one a position of its
+        pattern (row-major), each read on its own (no batch of them decoded at once)."""
         pattern = buf.shared.shape[1:-1]
-        flat = [r.reshape((-1, r.shape[-1])) for r in regions]
-        g = None if grid is None else grid.reshape(grid.shape[:2] + (-1, grid.shape[-1]))
-        return buf.layout.gather(flat, raw=raw, grid=g).reshape(pattern + buf.layout.shape)
+        out = []
+        for idx in np.ndindex(*pattern):
+            regions, grid = buf.shared_views(tuple(slice(i, i + 1) for i in idx))
+            flat = [r.reshape((1, r.shape[-1])) for r in regions]
+            g = None if grid is None else grid.reshape(grid.shape[:2] + (1, grid.shape[-1]))
+            out.append(buf.layout.gather(flat, raw=raw, grid=g)[0])
+        return out
 
     def _device_index(self, buf: MeshBuffer, device_index: int) -> tuple:
-        """Device `device_index`'s index into the pattern of a shared buffer."""
+        """Device `device_index`'s index into the pattern of a buffer holding its own bytes."""
         coords = np.unravel_index(device_index, self.mesh_shape)
         return tuple(int(c) if p > 1 else 0 for c, p in zip(coords, buf.shared.shape[1:-1]))
+
+    def _pattern_position(self, buf: MeshBuffer, device_index: int) -> int:
+        """Device `device_index`'s position in the row-major order of its buffer's pattern."""
+        return int(np.ravel_multi_index(self._device_index(buf, device_index), buf.shared.shape[1:-1]))
 
     def peek_all(self, buf: MeshBuffer) -> list[np.ndarray]:
         """Every device's tensor of `buf` as host values, without counting: chips that share
@@ -423,7 +432,7 @@ class Machine:
             return [self.peek(buf, i) for i in range(len(buf.devices))]
         buf._check_live()
         vals = self._shared_values(buf)
-        return [vals[self._device_index(buf, i)] for i in range(len(buf.devices))]
+        return [vals[self._pattern_position(buf, i)] for i in range(len(buf.devices))]
 
     def poke_all(self, buf: MeshBuffer, vals: list[np.ndarray]) -> None:
         """Store vals[i] as device i's tensor of `buf`, without counting. Devices whose values
@@ -483,9 +492,12 @@ class Machine:
             return False
         buf._check_live()
         dst = local_view(view, len(mesh), buf.layout.shape)
-        src = self._shared_values(buf, raw=buf.layout.fast)
-        src = src[tuple(slice(0, 1) if n == 1 else slice(None) for n in dst.shape[: len(mesh)])]
-        dst[...] = np.broadcast_to(src, dst.shape)
+        pattern = buf.shared.shape[1:-1]
+        vals = self._shared_values(buf, raw=buf.layout.fast)
+        for pos, idx in enumerate(np.ndindex(*pattern)):  # a piece into every reader it is the piece of
+            at = tuple(slice(None) if p == 1 else slice(i, i + 1) for i, p in zip(idx, pattern))
+            target = dst[at]
+            target[...] = np.broadcast_to(vals[pos], target.shape)
         return True
 
     def write(self, buf: MeshBuffer, shards) -> None:

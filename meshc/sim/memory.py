@@ -278,15 +278,18 @@ class MeshBuffer:
     freed: bool = False
     _cache: dict = field(default_factory=dict, repr=False)
     shared: np.ndarray | None = field(default=None, repr=False)
-    """Copy-on-write bytes of chips that hold the same tensor: (owners, *pattern, owner bytes),
-    `pattern` the mesh shape with 1 along the mesh axes whose chips share (all 1: one copy for
-    every chip). While it is set the buffer's bytes are these, held once in the host process;
-    `regions` / `grid` (any access that may write) first copy them into every chip's memory.
-    The simulated machine is the same either way: allocation and counting never look here."""
+    """The buffer's bytes held by the buffer itself: (owners, *pattern, owner bytes), `pattern`
+    the mesh shape with 1 along the mesh axes whose chips hold the same tensor (all 1: one copy
+    for every chip, as a new buffer's zeros). Copy-on-write: an access that may write one chip
+    (`regions`, `grid`) first expands it to the whole mesh, still the buffer's own array, sized
+    by its allocation (nothing grows). None: the bytes are in `store`'s array, after someone
+    looked at that array whole (`Memory.array`). Allocation and counting never look here."""
     mesh: tuple[int, ...] = ()
     """The mesh shape of `devices` (the axes `shared`'s pattern follows)."""
     version: int = 0
-    """Bumped when the bytes move between `shared` and the memory (cached views go stale)."""
+    """Bumped when the bytes move to another array (cached views go stale)."""
+    blank: bool = False
+    """`shared` is a new buffer's zeros (expanding it needs no copy)."""
 
     @property
     def memory(self) -> str:
@@ -301,16 +304,17 @@ class MeshBuffer:
                               f"that now belongs to another allocation")
 
     def share(self, shared: np.ndarray | None) -> None:
-        """Hold the buffer's bytes as `shared` (see the field; None: drop them, the buffer is freed)."""
+        """Hold the buffer's bytes as `shared` (see the field; None: drop them)."""
         self.shared = shared
         self.version += 1
+        self.blank = False
         if shared is None:
             self.store.shared.pop(self.id, None)
         else:
             self.store.shared[self.id] = self
 
     def materialise(self) -> None:
-        """Copy shared bytes into every chip's memory (the copy of copy-on-write)."""
+        """Move the buffer's own bytes into every chip's memory array, at its address."""
         s = self.shared
         if s is None:
             return
@@ -320,37 +324,60 @@ class MeshBuffer:
             r = self.store.region(u, self.address, n)
             r.reshape(tuple(self.mesh) + (n,))[...] = s[k]
 
+    def _expand(self) -> np.ndarray:
+        """The own bytes with one copy a chip, (owners, *mesh, owner bytes) (copy-on-write)."""
+        s = self.shared
+        mesh = tuple(self.mesh)
+        if s.shape[1:-1] != mesh:
+            shape = (s.shape[0],) + mesh + (s.shape[-1],)
+            if self.blank:
+                full = np.zeros(shape, np.uint8)  # the operating system's zero pages until written
+            else:
+                full = np.empty(shape, np.uint8)
+                full[...] = s
+            self.share(full)
+            s = full
+        return s
+
     def shared_views(self, index: tuple = ()) -> tuple[list[np.ndarray], np.ndarray | None]:
-        """(regions, grid) of the shared bytes at `index` (slices of the pattern's axes): owner
-        k's (*batch, owner bytes), and all of them as (gy, gx, *batch, owner bytes) when the
-        owners form the layout's grid (else None)."""
+        """(regions, grid) of the own bytes at `index` (slices of the pattern's axes): owner k's
+        (*batch, owner bytes), and all of them as (gy, gx, *batch, owner bytes) when the owners
+        form the layout's grid (else None)."""
         s = self.shared[(slice(None),) + index]
         gy, gx = self.layout.owner_grid
         grid = s.reshape((gy, gx) + s.shape[1:]) if gy * gx == s.shape[0] else None
         return list(s), grid
 
-    def regions(self, rows=slice(None)) -> list[np.ndarray]:
-        """Each owner's bytes of the buffer on the chips `rows` (all by default): (chips, owner bytes) views."""
+    def _live_bytes(self) -> None:
         if self.store is None:
             raise LayoutError(f"buffer '{self.name}' has no bytes: the run is abstract (shapes only)")
         self._check_live()
-        self.materialise()
+
+    def regions(self, rows=slice(None)) -> list[np.ndarray]:
+        """Each owner's bytes of the buffer on the chips `rows` (all by default): (chips, owner bytes) views."""
+        self._live_bytes()
         n = self.layout.owner_bytes
+        if self.shared is not None:
+            s = self._expand()
+            return [s[k].reshape(-1, n)[rows] for k in range(s.shape[0])]
         return [self.store.region(u, self.address, n, rows) for u in self.units]
 
     def grid(self, rows=slice(None)) -> np.ndarray | None:
         """All owners' bytes as one (gy, gx, chips, owner bytes) view (owner k at (k // gx, k % gx),
         layout.owner_grid), or None when the owners' memory units are not a rectangle."""
-        if self.store is None:
-            raise LayoutError(f"buffer '{self.name}' has no bytes: the run is abstract (shapes only)")
-        self._check_live()
-        self.materialise()
+        self._live_bytes()
+        if self.shared is not None:
+            s = self._expand()
+            gy, gx = self.layout.owner_grid
+            return s.reshape((gy, gx, -1, s.shape[-1]))[:, :, rows] if gy * gx == s.shape[0] else None
         return self.store.grid(self.units, self.layout.owner_grid, self.address, self.layout.owner_bytes, rows)
 
     def cached(self, key, build):
-        """build(), kept while the memory's arrays stay where they are (views of them stay valid)."""
+        """build(), kept while the arrays the buffer's bytes are in stay where they are (views of
+        them stay valid)."""
         self._check_live()
-        self.materialise()
+        if self.shared is not None:
+            self._expand()
         gen = (self.store.generation, self.version)
         hit = self._cache.get(key)
         if hit is None or hit[0] != gen:
