@@ -24,7 +24,7 @@ from xdsl.dialects.builtin import ModuleOp, TensorType
 from xdsl.ir import SSAValue
 
 from meshc.dialects.reference import find_reference, is_reference
-from meshc.dialects.tt import module_device
+from meshc.dialects.tt import module_device, module_mesh_shape
 from meshc.dialects.ttir.base import int_value
 from meshc.errors import LocatedError
 from meshc.layout.hardware import DEFAULT_ARCH
@@ -49,7 +49,7 @@ def chosen_specs(module: ModuleOp) -> dict[SSAValue, ShardingSpec]:
     its choices are read back onto the values of `module`; {} for any other program."""
     dialects = {op.dialect_name() for top in module.body.ops if not is_reference(top) for op in top.walk()}
     if (dialects & {"ttnn", "ttmetal"} or "ttir" not in dialects or not is_global_view(module)
-            or module_device(module) is None or mesh_of(module).size == 1):
+            or module_mesh_shape(module) is None or mesh_of(module).size == 1):
         return {}
     copy = module.clone()
     try:
@@ -73,8 +73,7 @@ def chosen_specs(module: ModuleOp) -> dict[SSAValue, ShardingSpec]:
 def spmd_specs(module: ModuleOp) -> dict[SSAValue, tuple[ShardingSpec, tuple[int, ...]]]:
     """(spec, global shape) of every per-device value of an SPMD ttir program whose placement
     follows from the ops that state one (see the module docstring); {} when the module has no mesh."""
-    dev = module_device(module)
-    if dev is None:
+    if module_mesh_shape(module) is None:
         return {}
     names = {v: n for n, v in value_names(module)}
     known: dict[SSAValue, tuple[ShardingSpec, tuple[int, ...]]] = {}

@@ -34,7 +34,7 @@ from meshc.dialects.ttir import tensor_shape
 from meshc.layout.memory_config import MemoryConfig
 from meshc.layout.placement import place
 from meshc.dialects.element_types import expect_data_type_name
-from meshc.dialects.tt import module_device
+from meshc.dialects.tt import module_device, module_mesh_shape
 from meshc.layout.hardware import DEFAULT_ARCH
 
 class ValueViewError(LayoutError):
@@ -171,7 +171,7 @@ def describe_value(module: ModuleOp, key: str | None, arch: str = DEFAULT_ARCH) 
     """A MeshView of the value `key` (default: the first one with a mesh placement or a chip
     layout), or ("chip", Placement, label) for a value on a one-device module."""
     dev = module_device(module)
-    mesh = tuple(int(n) for n in dev.mesh_shape) if dev is not None else (1,)
+    mesh = module_mesh_shape(module) or (1,)  # its tt.device's, else its tt.meshes' (as the passes read it)
     chips = tuple(int(c) for c in dev.chip_ids) if dev is not None else None
 
     def drawable(v: SSAValue) -> bool:
