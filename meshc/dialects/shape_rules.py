@@ -192,9 +192,7 @@ def check_mesh_shard(
     if replicate:
         if any(n != 1 for n in shard_shape):
             raise VerifyException(f"a replicate mesh_shard has shard_shape {list(shard_shape)}; expected all 1")
-        if any(d != -1 for d in shard_dims):
-            raise VerifyException(f"a replicate mesh_shard has shard_dims {list(shard_dims)}; expected all -1")
-        return (1,) * rank
+        return (1,) * rank  # shard_dims are not read, as tt-mlir's conversion to TTNN reads none
     if len(shard_shape) != rank:
         raise VerifyException(f"shard_shape has {len(shard_shape)} entries, expected one per tensor dim ({rank})")
     if any(n < 1 for n in shard_shape):

@@ -31,11 +31,3 @@ module attributes {} {
     return %1 : tensor<1x1x32x128xbf16>
   }
 }
-
-// -----
-
-func.func @replicate_dims(%arg0: tensor<32x32xf32>) -> tensor<32x32xf32> {
-  // expected-error @+1 {{a replicate mesh_shard has shard_dims [0]; expected all -1}}
-  %0 = "ttir.mesh_shard"(%arg0) <{shard_dims = array<i64: 0>, shard_direction = #ttcore.shard_direction<full_to_shard>, shard_shape = array<i64: 1>, shard_type = #ttcore.shard_type<replicate>}> : (tensor<32x32xf32>) -> tensor<32x32xf32>
-  return %0 : tensor<32x32xf32>
-}
