@@ -398,18 +398,24 @@ class Machine:
         chips hold the same tensor, which is then held once for them (copy-on-write)."""
         layout = buf.layout
         pattern = tuple(values.shape[: len(self.mesh_shape)])
-        buf._check_live()
+        buf.check_live()
         buf.share(np.zeros((len(buf.units),) + pattern + (layout.owner_bytes,), np.uint8))
         regions, grid = buf.shared_views()
         _split_run(lambda v, rg, g: layout.scatter(v, rg, g), values, regions, grid,
                    layout.nbytes * math.prod(pattern))
+        for pos, idx in enumerate(np.ndindex(*pattern)):
+            buf.keep_values(pos, values[idx])
 
     def _shared_values(self, buf: MeshBuffer, raw: bool = False) -> list[np.ndarray]:
         """The distinct tensors of a buffer that holds its own bytes, one a position of its
         pattern (row-major), each read on its own (no batch of them decoded at once)."""
         pattern = buf.shared.shape[1:-1]
         out = []
-        for idx in np.ndindex(*pattern):
+        for pos, idx in enumerate(np.ndindex(*pattern)):
+            kept = buf.values.get(pos)
+            if kept is not None and not raw:
+                out.append(kept)
+                continue
             regions, grid = buf.shared_views(tuple(slice(i, i + 1) for i in idx))
             flat = [r.reshape((1, r.shape[-1])) for r in regions]
             g = None if grid is None else grid.reshape(grid.shape[:2] + (1, grid.shape[-1]))
@@ -430,7 +436,7 @@ class Machine:
         bytes get the same array object (decoded once)."""
         if self.abstract or buf.shared is None:
             return [self.peek(buf, i) for i in range(len(buf.devices))]
-        buf._check_live()
+        buf.check_live()
         vals = self._shared_values(buf)
         return [vals[self._pattern_position(buf, i)] for i in range(len(buf.devices))]
 
@@ -490,7 +496,7 @@ class Machine:
         view = pieces.view(out, readers=True) if mesh == tuple(self.mesh_shape) else None
         if view is None:
             return False
-        buf._check_live()
+        buf.check_live()
         dst = local_view(view, len(mesh), buf.layout.shape)
         pattern = buf.shared.shape[1:-1]
         vals = self._shared_values(buf, raw=buf.layout.fast)
@@ -528,7 +534,7 @@ class Machine:
         if self.abstract:
             return self.blank(buf.layout.shape, buf.layout.dtype)
         if buf.shared is not None:  # read in place, not copied to the chips
-            buf._check_live()
+            buf.check_live()
             idx = tuple(slice(i, i + 1) for i in self._device_index(buf, device_index))
             regions, grid = buf.shared_views(idx)
             flat = [r.reshape((1, r.shape[-1])) for r in regions]

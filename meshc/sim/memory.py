@@ -290,12 +290,16 @@ class MeshBuffer:
     """Bumped when the bytes move to another array (cached views go stale)."""
     blank: bool = False
     """`shared` is a new buffer's zeros (expanding it needs no copy)."""
+    values: dict = field(default_factory=dict, repr=False)
+    """Host values the bytes were written from, by position in `shared`'s pattern, kept
+    (read-only) only where decoding the bytes gives them back bit for bit (`exact`): reading
+    them back is then no decode. Dropped whenever the bytes may change."""
 
     @property
     def memory(self) -> str:
         return self.layout.config.buffer
 
-    def _check_live(self) -> None:
+    def check_live(self) -> None:
         if self.freed:
             raise LayoutError(f"buffer '{self.name}' was deallocated; its bytes may now belong to another buffer")
         alloc = self.store.allocators[self.units[0]] if self.units else None
@@ -308,6 +312,7 @@ class MeshBuffer:
         self.shared = shared
         self.version += 1
         self.blank = False
+        self.values.clear()
         if shared is None:
             self.store.shared.pop(self.id, None)
         else:
@@ -351,7 +356,22 @@ class MeshBuffer:
     def _live_bytes(self) -> None:
         if self.store is None:
             raise LayoutError(f"buffer '{self.name}' has no bytes: the run is abstract (shapes only)")
-        self._check_live()
+        self.check_live()
+        self.values.clear()  # a writable view of the bytes goes out
+
+    def exact(self, v: np.ndarray) -> bool:
+        """Whether decoding the bytes of host values `v` gives `v` back bit for bit: a type
+        stored element by element as the values' own numpy type (not bf16, not a block float)."""
+        d = self.layout.dtype
+        return (not d.is_block_float and d.name != "bf16" and v.shape == self.layout.shape
+                and v.dtype == storage_dtype(d))
+
+    def keep_values(self, position: int, v: np.ndarray) -> None:
+        """Remember host values `v` as the tensor at pattern position `position` (when exact)."""
+        if self.shared is not None and self.exact(v):
+            r = v.view()
+            r.flags.writeable = False
+            self.values[position] = r
 
     def regions(self, rows=slice(None)) -> list[np.ndarray]:
         """Each owner's bytes of the buffer on the chips `rows` (all by default): (chips, owner bytes) views."""
@@ -375,7 +395,7 @@ class MeshBuffer:
     def cached(self, key, build):
         """build(), kept while the arrays the buffer's bytes are in stay where they are (views of
         them stay valid)."""
-        self._check_live()
+        self.check_live()
         if self.shared is not None:
             self._expand()
         gen = (self.store.generation, self.version)
