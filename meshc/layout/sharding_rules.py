@@ -14,8 +14,8 @@ a global-view program holds (MoE, constants, layout changes, sharding constraint
 (the forward direction; other operands are then resharded to match); `Rule.require(results)`
 gives the operand specs that compute exactly `results` on every device (the backward
 direction), or None when no operand sharding does. A factor whose pieces do not divide every
-dim it appears in stays whole, except a `pass` factor of an elementwise op (one size wherever
-it appears): that one may split unevenly, each device computing on its padded buffer
+dim it appears in stays whole, except a `pass` factor (one size wherever it appears) of an op
+of UNEVEN_FAMILIES: that one may split unevenly, each device computing on its padded buffer
 (docs/propagation.md, "Uneven splits").
 """
 
@@ -26,7 +26,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from meshc.layout import sharding_factors as factors
-from meshc.layout.compute_ops import COMPUTE_OPS
+from meshc.layout.compute_ops import COMPUTE_OPS, ELEMENTWISE
 from meshc.layout.errors import LayoutError
 from meshc.layout.mesh import Mesh, ShardingSpec
 from meshc.layout.sharding_factors import Factor, Factors, OpInfo
@@ -48,15 +48,20 @@ OTHER_RULES: dict[str, tuple[Factors, bool]] = {
 """The ttir ops outside the compute-op registry that have a rule: kind -> (factors, linear)."""
 
 
+UNEVEN_FAMILIES = ELEMENTWISE + ("matmul", "transpose", "permute", "reduction", "softmax")
+"""The op families whose `pass` factors may split unevenly: each result element reads operand
+elements at its own index of every pass factor (none reads a value as an index), so the padding
+of a buffer only ever makes padding. Constants too (made at their buffer shape)."""
+
+
 @dataclass
 class Rule:
     info: OpInfo
     factors: list[Factor]
     linear: bool = False
     uneven: bool = False
-    """An elementwise op or a constant: a `pass` or `bcast` factor of one size everywhere may
-    split unevenly (each result element reads only its own index, so a buffer's padding only
-    ever makes padding)."""
+    """An op of UNEVEN_FAMILIES or a constant: a `pass` or `bcast` factor of one size wherever it
+    appears may split unevenly; `sum` and `keep` factors split evenly."""
 
     # -- helpers
 
@@ -189,8 +194,7 @@ def rule_for(info: OpInfo) -> Rule:
                           f"{', '.join(supported_kinds())}")
     make, linear = found
     entry = COMPUTE_OPS.get(info.kind)
-    # elementwise ops, and constants (made at their buffer shape, or whole and resharded)
-    uneven = (entry is not None and entry.elementwise) or make is factors.source
+    uneven = (entry is not None and entry.family in UNEVEN_FAMILIES) or make is factors.source
     return Rule(info, make(info), linear=linear, uneven=uneven)
 
 

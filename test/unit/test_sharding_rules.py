@@ -160,12 +160,13 @@ def test_refusals():
     add = rule_for(OpInfo("add", ((8, 16), (8, 16)), ((8, 16),)))
     p = ShardingSpec(mesh, ((0,), ()), partial=(1,))
     assert add.require((p,)) == (p, p)  # a sum of partial sums, addend by addend
-    # 6 rows in 4: an elementwise op computes on the padded pieces (test_uneven_sharding.py);
-    # a matmul's M is split only evenly
+    # 6 rows in 4: relu and a matmul's M compute on the padded pieces (test_uneven_sharding.py);
+    # a matmul's K of 10 in 4 is split only evenly (the padding would be summed)
     rows = ShardingSpec(mesh, ((1,), ()))
     assert rule_for(OpInfo("relu", ((6, 16),), ((6, 16),))).propose(0, rows) == (rows,)
-    mm = rule_for(OpInfo("matmul", ((6, 16), (16, 8)), ((6, 8),)))
-    assert mm.propose(0, rows) == (replicated(mesh, 2),)
+    mm = rule_for(OpInfo("matmul", ((6, 10), (10, 8)), ((6, 8),)))
+    assert mm.propose(0, rows) == (rows,)
+    assert mm.propose(0, ShardingSpec(mesh, ((), (1,)))) == (replicated(mesh, 2),)
     with pytest.raises(LayoutError, match="no sharding rule for 'ttir.frobnicate'"):
         rule_for(OpInfo("frobnicate", ((2,),), ((2,),)))
     assert local_shape((6, 16), rows) == (2, 16)  # ceil(6 / 4): the padded buffer

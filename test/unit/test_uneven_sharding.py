@@ -85,6 +85,23 @@ def test_an_elementwise_op_on_padded_pieces_is_the_op():
     assert from_global(a, YX)[(0, 3)].shape == (0, 5)  # rows piece 3 (mesh column 3) is empty
 
 
+def test_a_matmul_on_padded_rows_is_the_matmul():
+    # 10 rows of a over mesh axis 1 (3, 3, 3, 1), columns of b over axis 0 (8 in 2): [S1, S0]
+    rule = rule_for(OpInfo("matmul", ((10, 16), (16, 8)), ((10, 8),)))
+    spec_a, spec_b = ShardingSpec(MESH, ((1,), ())), ShardingSpec(MESH, ((), (0,)))
+    (res,) = rule.merge({0: spec_a, 1: spec_b})
+    assert res == YX and rule.require((YX,)) == (spec_a, spec_b)
+    rng = np.random.default_rng(1)
+    a, b = rng.standard_normal((10, 16)), rng.standard_normal((16, 8))
+    out = [x @ y for x, y in zip(_buffers(a, spec_a), _buffers(b, spec_b))]
+    assert out[0].shape == YX.buffer_shape((10, 8)) == (3, 4)
+    pieces = {c: o[tuple(slice(0, n) for n in YX.local_shape((10, 8), c))] for c, o in zip(MESH.coords(), out)}
+    np.testing.assert_allclose(to_global(pieces, YX), a @ b, rtol=1e-12)
+    # K of 10 in 4 would sum padding: it stays whole
+    k = rule_for(OpInfo("matmul", ((8, 10), (10, 8)), ((8, 8),)))
+    assert k.propose(0, ShardingSpec(MESH, ((), (1,)))) == (replicated(MESH, 2),)
+
+
 def test_other_factors_split_only_evenly():
     rows = ShardingSpec(MESH, ((1,), ()))  # 6 rows in 4
     # a sum over the uneven dim would add padding; a softmax row needs its row whole

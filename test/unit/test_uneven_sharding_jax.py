@@ -43,7 +43,7 @@ CASES = {
     "constraint_8x10": (lambda m: lambda a: jnp.exp(wsc(a * 2.0, _s(m, "x", "y"))) + 1.0, [(8, 10)]),
     # 3 columns over 4 devices: pieces 1, 1, 1 and an empty one
     "empty_piece": (lambda m: lambda a: wsc(a, _s(m, None, "y")) * 2.0, [(8, 3)]),
-    # uneven rows into a matmul (its M is split only evenly: resharded first)
+    # uneven rows into a matmul (its M computes on the padded rows)
     "matmul_operand": (lambda m: lambda a, w: wsc(a, _s(m, "y", None)) @ w, [(10, 16), (16, 8)]),
     # a matmul's output constrained unevenly, then a bias add on the uneven pieces
     "matmul_output": (lambda m: lambda a, w, b: wsc(a @ w, _s(m, "x", "y")) + b, [(8, 16), (16, 10), (8, 10)]),
@@ -109,3 +109,7 @@ def test_delivered_bytes_are_the_real_pieces_only(dtype, size):
     # receive 16, 16, 16 and 24; two mesh rows
     _, got, _ = _run("empty_piece", jnp.bfloat16 if dtype == "bfloat16" else np.float32, "ttmetal")
     assert got.traffic.delivered_bytes == 2 * (16 + 16 + 16 + 24) * size
+    # matmul_operand: the matmul runs on the uneven rows (3, 3, 3, 1 of 10), so only its 10x8
+    # output is gathered: devices hold 24, 24, 24 and 8 of 80 elements, receive 56, 56, 56, 72
+    _, got, _ = _run("matmul_operand", jnp.bfloat16 if dtype == "bfloat16" else np.float32, "ttnn")
+    assert got.traffic.delivered_bytes == 2 * (56 + 56 + 56 + 72) * size
