@@ -11,7 +11,7 @@ Each figure is a ratio measured in this one run, the median of interleaved pairs
              generator of bench/compile.py, a T3K; target ~1.0: flat), and the pipeline against
              xdsl-opt parse+print at 10k and 50k ops (target <= 1.2).
 3. sim:      a data-mode run of a tensor-parallel MLP (x [R, R] 1024x2048, W1 [R, S1] 2048x8192,
-             W2 [S1, R] 8192x2048, f32: 144 MiB of tensors) on 1x8 and 1x32 meshes against plain
+             W2 [S1, R] 8192x2048, f32: 208 MiB of tensors with h, gelu(h) and y) on 1x8 and 1x32 meshes against plain
              numpy doing the same maths (gelu(x @ W1) @ W2; target <= 1.5 at 32 chips); its peak
              memory (resident, above the process before the run) against the bytes of its
              tensors (target <= 3); and the time of a data run on 16x16 (target <= 120 s).

@@ -404,7 +404,7 @@ class Machine:
         _split_run(lambda v, rg, g: layout.scatter(v, rg, g), values, regions, grid,
                    layout.nbytes * math.prod(pattern))
         for pos, idx in enumerate(np.ndindex(*pattern)):
-            buf.keep_values(pos, values[idx])
+            buf.keep_values(pos, values[idx + (...,)])  # an array, also for a 0-d tensor
 
     def _shared_values(self, buf: MeshBuffer, raw: bool = False) -> list[np.ndarray]:
         """The distinct tensors of a buffer that holds its own bytes, one a position of its
