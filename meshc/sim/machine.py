@@ -160,7 +160,8 @@ class Machine:
         buf = MeshBuffer(bid, name or f"buffer{len(self.buffers)}", layout, tuple(self.devices), addr,
                          None if self.abstract else mem, units, mesh=tuple(self.mesh_shape))
         if not self.abstract:  # a new buffer reads as zeros: one shared zero copy until written
-            buf.share(np.zeros((len(units),) + (1,) * len(self.mesh_shape) + (layout.owner_bytes,), np.uint8))
+            shape = (len(units),) + (1,) * len(self.mesh_shape) + (layout.owner_bytes,)
+            buf.share(np.broadcast_to(np.zeros((), np.uint8), shape))  # no bytes at all
             buf.blank = True
         self.buffers[buf.id] = buf
         return buf
@@ -409,18 +410,17 @@ class Machine:
     def _shared_values(self, buf: MeshBuffer, raw: bool = False) -> list[np.ndarray]:
         """The distinct tensors of a buffer that holds its own bytes, one a position of its
         pattern (row-major), each read on its own (no batch of them decoded at once)."""
-        pattern = buf.shared.shape[1:-1]
-        out = []
-        for pos, idx in enumerate(np.ndindex(*pattern)):
-            kept = buf.values.get(pos)
-            if kept is not None and not raw:
-                out.append(kept)
-                continue
-            regions, grid = buf.shared_views(tuple(slice(i, i + 1) for i in idx))
-            flat = [r.reshape((1, r.shape[-1])) for r in regions]
-            g = None if grid is None else grid.reshape(grid.shape[:2] + (1, grid.shape[-1]))
-            out.append(buf.layout.gather(flat, raw=raw, grid=g)[0])
-        return out
+        return [self._piece(buf, idx, raw) for idx in np.ndindex(*buf.shared.shape[1:-1])]
+
+    def _piece(self, buf: MeshBuffer, idx: tuple, raw: bool = False) -> np.ndarray:
+        """The tensor at position `idx` of the pattern of a buffer holding its own bytes."""
+        kept = buf.values.get(int(np.ravel_multi_index(idx, buf.shared.shape[1:-1]))) if idx else buf.values.get(0)
+        if kept is not None and not raw:
+            return kept
+        regions, grid = buf.shared_views(tuple(slice(i, i + 1) for i in idx))
+        flat = [r.reshape((1, r.shape[-1])) for r in regions]
+        g = None if grid is None else grid.reshape(grid.shape[:2] + (1, grid.shape[-1]))
+        return buf.layout.gather(flat, raw=raw, grid=g)[0]
 
     def _device_index(self, buf: MeshBuffer, device_index: int) -> tuple:
         """Device `device_index`'s index into the pattern of a buffer holding its own bytes."""
@@ -470,7 +470,8 @@ class Machine:
         st = layout.stored if layout.fast else layout.dtype.host_dtype
         if out is None or out.dtype != st or out.shape != full or not out.flags.c_contiguous:
             out = np.empty(full, st)
-        if buf.shared is not None and self._read_shared(buf, pieces, out):
+        if (buf.shared is not None and buf.shared.shape[1:-1] != tuple(self.mesh_shape)
+                and self._read_shared(buf, pieces, out)):
             return decode(out, layout.dtype) if layout.fast else out
         plan = self._plan(buf, config, out, False)
         if plan is not None:
@@ -499,11 +500,11 @@ class Machine:
         buf.check_live()
         dst = local_view(view, len(mesh), buf.layout.shape)
         pattern = buf.shared.shape[1:-1]
-        vals = self._shared_values(buf, raw=buf.layout.fast)
-        for pos, idx in enumerate(np.ndindex(*pattern)):  # a piece into every reader it is the piece of
+        for idx in np.ndindex(*pattern):  # each piece into every reader it is the piece of
             at = tuple(slice(None) if p == 1 else slice(i, i + 1) for i, p in zip(idx, pattern))
             target = dst[at]
-            target[...] = np.broadcast_to(vals[pos], target.shape)
+            if target.size:
+                target[...] = self._piece(buf, idx, raw=buf.layout.fast)
         return True
 
     def write(self, buf: MeshBuffer, shards) -> None:
@@ -524,8 +525,8 @@ class Machine:
         self._count(buf, False, host=True)
         if self.abstract:
             return [self.blank(buf.layout.shape, buf.layout.dtype)] * len(buf.devices)
-        if buf.shared is not None:
-            return self.peek_all(buf)
+        if buf.shared is not None and buf.shared.shape[1:-1] != tuple(self.mesh_shape):
+            return [np.array(v) for v in self.peek_all(buf)]  # the host gets one array a device
         vals = buf.layout.gather(buf.regions(), grid=buf.grid())
         return list(vals)
 

@@ -333,7 +333,7 @@ class MeshBuffer:
         """The own bytes with one copy a chip, (owners, *mesh, owner bytes) (copy-on-write)."""
         s = self.shared
         mesh = tuple(self.mesh)
-        if s.shape[1:-1] != mesh:
+        if s.shape[1:-1] != mesh or self.blank:  # (a new buffer's zeros are no array yet)
             shape = (s.shape[0],) + mesh + (s.shape[-1],)
             if self.blank:
                 full = np.zeros(shape, np.uint8)  # the operating system's zero pages until written
@@ -349,6 +349,8 @@ class MeshBuffer:
         (*batch, owner bytes), and all of them as (gy, gx, *batch, owner bytes) when the owners
         form the layout's grid (else None)."""
         s = self.shared[(slice(None),) + index]
+        if self.blank:  # read a new buffer's zeros from a real (contiguous) array
+            s = np.zeros(s.shape, np.uint8)
         gy, gx = self.layout.owner_grid
         grid = s.reshape((gy, gx) + s.shape[1:]) if gy * gx == s.shape[0] else None
         return list(s), grid
