@@ -42,7 +42,6 @@ from meshc.layout.shapes import fmt_shape
 from meshc.layout.system import system
 from meshc.tools.common import add_version, tool_main, wrote
 from meshc.tools.run_inputs import InputFileError, load_inputs
-from meshc.tools.run_inputs import InputFileError, load_inputs
 from meshc.tools.safe_io import write_atomic
 
 # A CLI entry point: the compiler, the interpreters and rich are imported inside the functions
