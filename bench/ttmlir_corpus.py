@@ -43,6 +43,12 @@ def _run(cmd: list[str], timeout: float = 300) -> tuple[int, str]:
     return p.returncode, p.stdout + p.stderr
 
 
+def _said(out: str, rc: int, last: bool = False) -> str:
+    """The line of a tool's output that says why it failed (its first, or its last for a run)."""
+    lines = out.strip().splitlines()
+    return (lines[-1] if last else lines[0]) if lines else f"exit {rc}"
+
+
 def _mode(text: str) -> tuple[str, str | None]:
     """(kind, mesh) from the file's first RUN line."""
     run = next((ln for ln in text.splitlines() if ln.startswith("// RUN:")), "")
@@ -74,27 +80,27 @@ def run_case(chunk: str, kind: str, mesh: str | None, tmp: Path) -> tuple[str, s
             rc, out = _run([_tool("meshc-opt"), str(src), "-p", f"tt-register-device{{mesh-shape={mesh}}}"])
             if rc == 1 and LOCATED.search(out) and "Traceback" not in out:
                 return "ok", ""
-        return "negative", out.strip().splitlines()[-1] if out.strip() else f"accepted (exit {rc})"
+        return "negative", _said(out, rc, last=True) if out.strip() else f"accepted (exit {rc})"
     ttir = src
     if kind == "stablehlo":
         ttir = tmp / "imported.mlir"
         cmd = [_tool("meshc-import"), str(src), "-o", str(ttir)] + (["--mesh-shape", mesh] if mesh else [])
         rc, out = _run(cmd)
         if rc:
-            return "import", out.strip().splitlines()[0] if out.strip() else f"exit {rc}"
+            return "import", _said(out, rc)
     rc, out = _run([_tool("meshc-opt"), str(ttir), "-o", str(tmp / "parsed.mlir")])
     if rc:
-        return "parse", out.strip().splitlines()[0] if out.strip() else f"exit {rc}"
+        return "parse", _said(out, rc)
     if kind == "parse":
         return "ok", ""
     lowered = tmp / "lowered.mlir"
     pipe = f"ttir-to-ttnn-pipeline{{mesh-shape={mesh}}}" if mesh else "ttir-to-ttnn-pipeline"
     rc, out = _run([_tool("meshc-opt"), str(ttir), "-p", pipe, "-o", str(lowered)])
     if rc:
-        return "lower", out.strip().splitlines()[0] if out.strip() else f"exit {rc}"
+        return "lower", _said(out, rc)
     rc, out = _run([_tool("meshc-run"), str(lowered), "--check"])
     if rc:
-        return "check", out.strip().splitlines()[-1] if out.strip() else f"exit {rc}"
+        return "check", _said(out, rc, last=True)
     return "ok", ""
 
 

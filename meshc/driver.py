@@ -46,7 +46,7 @@ class MeshcContext(Context):
         if name in SPELLING_OPS:  # an op only tt-mlir spells, read as its meshc op after parsing
             return SPELLING_OPS[name]
         if name.startswith("ttcore."):  # meshc has no ttcore dialect: its ops are tt's
-            name = "tt." + name[len("ttcore."):]
+            name = attribute_synonym(name) or name
         return super().get_optional_op(name, dialect_stack=dialect_stack)
 
     def get_optional_type(self, name: str):

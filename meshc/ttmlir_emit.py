@@ -23,9 +23,8 @@ from xdsl.ir import Operation
 from xdsl.irdl import IRDLOperation
 from xdsl.printer import Printer
 
-from meshc.dialects.ttmlir_spelling import ENUM_SYNONYMS
+from meshc.dialects.ttmlir_spelling import ENUM_SYNONYMS, NORMALIZED_DIALECTS
 
-_CORE_DIALECTS = ("ttir", "ttnn")
 _ASYNC_FLAG = "async"
 _MODULE_KEYS = re.compile(r"(?<![\w.#!$%@\"])tt\.(?=\w+ = )")
 _TT_NAMES = re.compile(r"(?<![\w.])([#!])tt\.")
@@ -35,7 +34,7 @@ _ENUMS = re.compile(r"#ttir\.(" + "|".join(sorted({k.split(".", 1)[1] for k in E
 def _as_ttmlir_op(op: Operation) -> Operation:
     """A copy of one ttir / ttnn op with its declared attributes as properties (and an async
     all_reduce under tt-mlir's own name)."""
-    if not isinstance(op, IRDLOperation) or op.name.split(".", 1)[0] not in _CORE_DIALECTS:
+    if not isinstance(op, IRDLOperation) or op.name.split(".", 1)[0] not in NORMALIZED_DIALECTS:
         return op
     declared = type(op).get_irdl_definition().attributes
     for key in [k for k in op.attributes if k in declared]:

@@ -58,7 +58,8 @@ class TTNNAllReduceAsyncOp(ttir.AllReduceBase):
 SPELLING_OPS: dict[str, type[IRDLOperation]] = {op.name: op for op in (TTIRAllReduceAsyncOp, TTNNAllReduceAsyncOp)}
 """Ops only tt-mlir spells: the driver's context parses them, normalize_module rewrites each into
 the meshc op it names in SYNCHRONOUS; no dialect lists them, so nothing after parsing meets one."""
-_NORMALIZED_DIALECTS = ("ttir", "ttnn")
+NORMALIZED_DIALECTS = ("ttir", "ttnn")
+"""The dialects whose ops tt-mlir writes with properties and destination operands."""
 
 
 def attribute_synonym(name: str) -> str | None:
@@ -96,7 +97,7 @@ def normalize_module(module: Operation) -> None:
         module.attributes["tt." + key[7:]] = module.attributes.pop(key)
     empties: list[Operation] = []
     for op in module.walk():
-        if not isinstance(op, IRDLOperation) or op.name.split(".", 1)[0] not in _NORMALIZED_DIALECTS:
+        if not isinstance(op, IRDLOperation) or op.name.split(".", 1)[0] not in NORMALIZED_DIALECTS:
             continue
         if op.properties:
             _properties_to_attributes(op)

@@ -26,9 +26,14 @@ class DeviceModuleOp(IRDLOperation):
     assembly_format = "attr-dict-with-keyword $body"
 
     def verify_(self) -> None:
+        self.inner_module()
+
+    def inner_module(self) -> ModuleOp:
+        """The one builtin.module the wrapper holds; LocatedError when it holds anything else."""
         ops = [op for b in self.body.blocks for op in b.ops]  # `.block` raises on several blocks
         if len(ops) != 1 or not isinstance(ops[0], ModuleOp):
             raise LocatedError("a device_module holds exactly one builtin.module (the device's functions)", self)
+        return ops[0]
 
 
 def flatten_device_module(module: ModuleOp) -> None:
@@ -40,9 +45,7 @@ def flatten_device_module(module: ModuleOp) -> None:
         raise LocatedError("a module holds one ttcore.device_module; this one holds "
                            f"{len(wrappers)}", wrappers[1])
     wrapper = wrappers[0]
-    inner = wrapper.body.blocks.first.first_op if wrapper.body.blocks.first is not None else None
-    if len(wrapper.body.blocks) != 1 or not isinstance(inner, ModuleOp) or inner.next_op is not None:
-        raise LocatedError("a device_module holds exactly one builtin.module (the device's functions)", wrapper)
+    inner = wrapper.inner_module()
     for key, value in inner.attributes.items():
         old = module.attributes.get(key)
         if old is not None and old != value:
