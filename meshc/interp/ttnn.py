@@ -35,6 +35,7 @@ from meshc.errors import LocatedError
 from meshc.dialects.ttir.base import tensor_shape
 from meshc.dialects import ttnn
 from meshc.dialects.ttir import collective_args
+from meshc.layout.compute_ops import is_matmul
 from meshc.interp.common import Distributed, charged, element_dtype_name, kernel_attrs, run_at_op, transfer_config
 from meshc.interp.moe_ttmlir import TTMLIRMoeSimImpls
 from meshc.interp.op_families import TTNNCollectiveImpls, TTNNComputeImpls
@@ -109,11 +110,13 @@ class TTNNSimFunctions(TTNNComputeImpls, TTNNCollectiveImpls, TTNNSpmdSimImpls, 
         where = placement_of(op, where_of(first))
         out = rt.new_tensor(op, tensor_shape(op.results[0]), dtype, where)
         # operand traffic
-        if kind == "matmul":
+        if is_matmul(kind):
             ly = out.buffer.layout
             gy, gx = (1, 1) if ly.interleaved else ly.grid
             count_operand(rt, ins[0], gx)
             count_operand(rt, ins[1], gy)
+            for t in ins[2:]:  # a linear's bias, read once by the output stage
+                count_operand(rt, t)
         else:
             for t in ins:
                 if where_of(t) != where or t.buffer.memory == "dram" or t.shape != out.shape:
@@ -133,12 +136,10 @@ class TTNNSimFunctions(TTNNComputeImpls, TTNNCollectiveImpls, TTNNSpmdSimImpls, 
             def result(i):
                 return quantize(run_kernel(kind, [p[i] for p in per_dev], attrs), dtype)
 
-            if len(first) == n:  # every device computes its own result, written as it comes
-                for i in range(n):
-                    m.poke(out.buffer, i, result(i))
-            else:  # devices with the same operand objects compute once and share the result
-                done = {k: result(i) for k, i in first.items()}
-                m.poke_all(out.buffer, [done[k] for k in keys])
+            # devices with the same operand objects compute once and share the result; the
+            # results are held as values, laid out in pages only if bytes are looked at
+            done = {k: result(i) for k, i in first.items()}
+            m.poke_all(out.buffer, [done[k] for k in keys])
             if out.buffer.memory == "dram":
                 for i in range(n):
                     m.count_write(out.buffer, i)

@@ -45,6 +45,23 @@ def decode(stored: np.ndarray, dtype: DataType | str) -> np.ndarray:
     return numerics.decode(flat, d, stored.size).reshape(stored.shape)
 
 
+def roundtrips(values: np.ndarray, dtype: DataType | str) -> bool:
+    """Whether decoding the stored elements of host values `values` gives them back bit for
+    bit: values of the storage type itself, or float32 values that are bf16 values already
+    (the low 16 bits zero) and not NaN (storing a NaN may change its bits: ml_dtypes gives
+    most of them one quiet NaN). Block floats: False (not decided here)."""
+    d = get_dtype(dtype)
+    a = np.asarray(values)
+    if d.is_block_float:
+        return False
+    if d.name != "bf16":
+        return a.dtype == storage_dtype(d)
+    if a.dtype != np.float32:
+        return False
+    b = a.view(np.uint32)
+    return not ((b & np.uint32(0xFFFF)) != 0).any() and not np.isnan(a).any()
+
+
 def quantize(values: np.ndarray, dtype: DataType | str) -> np.ndarray:
     """The values a device tensor of `dtype` holds (numerics.quantize); integer results of a
     computation are truncated to the type, f32 passes through."""

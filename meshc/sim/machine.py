@@ -360,8 +360,9 @@ class Machine:
 
     def write_host(self, buf: MeshBuffer, tensor: np.ndarray, config) -> None:
         """Host -> device through a ShardedBufferConfig (2D or ND): device d receives the piece
-        the config gives it, moved shard by shard into its owners' bytes."""
-        if not self.abstract and self._write_shared(buf, tensor, config):
+        the config gives it, moved shard by shard into its owners' bytes (or held as values
+        until bytes are looked at, `_write_held`)."""
+        if not self.abstract and self._write_held(buf, tensor, config):
             self._count(buf, True, host=True)
             return
         if not self.abstract and isinstance(tensor, np.ndarray):
@@ -379,33 +380,27 @@ class Machine:
                        layout.nbytes * self.num_devices)
         self._count(buf, True, host=True)
 
-    def _write_shared(self, buf: MeshBuffer, tensor, config) -> bool:
-        """Host -> device of a config that gives the chips along some mesh axes the same piece:
-        each distinct piece is stored once, shared by those chips (False: not such a config)."""
+    def _write_held(self, buf: MeshBuffer, tensor, config) -> bool:
+        """Host -> device as held values (MeshBuffer.hold): a copy of each distinct piece, one
+        for the chips along mesh axes that the config gives the same piece, laid out in pages
+        only when bytes are looked at. Taken when some chips share a piece or the layout
+        encodes (tiles, bf16, block floats); a row-major layout of a type stored as its host
+        bytes, one piece a chip, is written straight to the bytes (the same one copy). False:
+        not taken (the pieces are no view of the tensor, or such a layout)."""
         pieces = mesh_pieces(config, self.mesh_shape)
         mesh = tuple(pieces.mesh_shape)
         rep = [a for a in pieces.replicated_axes if mesh[a] > 1]
-        if not rep or mesh != tuple(self.mesh_shape):
+        if mesh != tuple(self.mesh_shape) or not (rep or not buf.layout.fast):
             return False
         view = pieces.view(np.asarray(tensor))
         if view is None:
             return False
         one = tuple(slice(0, 1) if a in rep else slice(None) for a in range(len(mesh)))
-        self.share(buf, local_view(view[one], len(mesh), buf.layout.shape))
+        vals = local_view(view[one], len(mesh), buf.layout.shape)
+        pattern = vals.shape[: len(mesh)]
+        held = np.array(vals)  # the devices' copy: the host may change its tensor afterwards
+        buf.hold(pattern, list(held.reshape((-1,) + buf.layout.shape)))
         return True
-
-    def share(self, buf: MeshBuffer, values: np.ndarray) -> None:
-        """Store `values` (*pattern, *shape): pattern the mesh shape with 1 along the axes whose
-        chips hold the same tensor, which is then held once for them (copy-on-write)."""
-        layout = buf.layout
-        pattern = tuple(values.shape[: len(self.mesh_shape)])
-        buf.check_live()
-        buf.share(np.zeros((len(buf.units),) + pattern + (layout.owner_bytes,), np.uint8))
-        regions, grid = buf.shared_views()
-        _split_run(lambda v, rg, g: layout.scatter(v, rg, g), values, regions, grid,
-                   layout.nbytes * math.prod(pattern))
-        for pos, idx in enumerate(np.ndindex(*pattern)):
-            buf.keep_values(pos, values[idx + (...,)])  # an array, also for a 0-d tensor
 
     def _shared_values(self, buf: MeshBuffer, raw: bool = False) -> list[np.ndarray]:
         """The distinct tensors of a buffer that holds its own bytes, one a position of its
@@ -415,7 +410,7 @@ class Machine:
     def _piece(self, buf: MeshBuffer, idx: tuple, raw: bool = False) -> np.ndarray:
         """The tensor at position `idx` of the pattern of a buffer holding its own bytes."""
         kept = buf.values.get(int(np.ravel_multi_index(idx, buf.shared.shape[1:-1]))) if idx else buf.values.get(0)
-        if kept is not None and not raw:
+        if kept is not None and (not raw or kept.dtype == buf.layout.stored):
             return kept
         regions, grid = buf.shared_views(tuple(slice(i, i + 1) for i in idx))
         flat = [r.reshape((1, r.shape[-1])) for r in regions]
@@ -441,21 +436,18 @@ class Machine:
         return [vals[self._pattern_position(buf, i)] for i in range(len(buf.devices))]
 
     def poke_all(self, buf: MeshBuffer, vals: list[np.ndarray]) -> None:
-        """Store vals[i] as device i's tensor of `buf`, without counting. Devices whose values
-        are the same array object along a mesh axis share one copy of the bytes."""
+        """Store vals[i] as device i's tensor of `buf`, without counting: held as values until
+        bytes are looked at (MeshBuffer.hold; the buffer takes the arrays, which the caller
+        must not change afterwards). Devices whose values are the same array object along a
+        mesh axis share one of them."""
         if self.abstract:
             return
         mesh = tuple(self.mesh_shape)
         ids = np.array([id(v) for v in vals], np.int64).reshape(mesh)
         rep = [a for a in range(len(mesh)) if mesh[a] > 1 and (ids == ids.take([0], axis=a)).all()]
-        if not rep:
-            for i, v in enumerate(vals):
-                self.poke(buf, i, v)
-            return
         one = tuple(slice(0, 1) if a in rep else slice(None) for a in range(len(mesh)))
         distinct = np.arange(len(vals)).reshape(mesh)[one]
-        stacked = np.stack([np.asarray(vals[i]) for i in distinct.reshape(-1)])
-        self.share(buf, stacked.reshape(distinct.shape + buf.layout.shape))
+        buf.hold(distinct.shape, [vals[i] for i in distinct.reshape(-1)])
 
     def read_host(self, buf: MeshBuffer, config, full_shape, out: np.ndarray | None = None) -> np.ndarray:
         """Device -> host through a ShardedBufferConfig: the host tensor assembled from the pieces
@@ -470,7 +462,7 @@ class Machine:
         st = layout.stored if layout.fast else layout.dtype.host_dtype
         if out is None or out.dtype != st or out.shape != full or not out.flags.c_contiguous:
             out = np.empty(full, st)
-        if (buf.shared is not None and buf.shared.shape[1:-1] != tuple(self.mesh_shape)
+        if (buf.shared is not None and (buf.shared.shape[1:-1] != tuple(self.mesh_shape) or buf.pending is not None)
                 and self._read_shared(buf, pieces, out)):
             return decode(out, layout.dtype) if layout.fast else out
         plan = self._plan(buf, config, out, False)
@@ -516,8 +508,9 @@ class Machine:
             if tuple(np.shape(s)) != layout.shape:
                 raise LayoutError(f"device {i} shard has shape {tuple(np.shape(s))}, but buffer '{buf.name}' holds "
                                   f"{fmt_shape(layout.shape)} tensors")
-        if not self.abstract:
-            self.poke_all(buf, list(shards))
+        if not self.abstract:  # the devices' copy (one an array object): the host may change its arrays
+            copies: dict[int, np.ndarray] = {}
+            self.poke_all(buf, [copies.setdefault(id(s), np.array(s)) for s in shards])
         self._count(buf, True, host=True)
 
     def read(self, buf: MeshBuffer, out=None) -> list[np.ndarray]:
@@ -525,7 +518,7 @@ class Machine:
         self._count(buf, False, host=True)
         if self.abstract:
             return [self.blank(buf.layout.shape, buf.layout.dtype)] * len(buf.devices)
-        if buf.shared is not None and buf.shared.shape[1:-1] != tuple(self.mesh_shape):
+        if buf.shared is not None and (buf.shared.shape[1:-1] != tuple(self.mesh_shape) or buf.pending is not None):
             return [np.array(v) for v in self.peek_all(buf)]  # the host gets one array a device
         vals = buf.layout.gather(buf.regions(), grid=buf.grid())
         return list(vals)
@@ -536,11 +529,8 @@ class Machine:
             return self.blank(buf.layout.shape, buf.layout.dtype)
         if buf.shared is not None:  # read in place, not copied to the chips
             buf.check_live()
-            idx = tuple(slice(i, i + 1) for i in self._device_index(buf, device_index))
-            regions, grid = buf.shared_views(idx)
-            flat = [r.reshape((1, r.shape[-1])) for r in regions]
-            g = None if grid is None else grid.reshape(grid.shape[:2] + (1, grid.shape[-1]))
-            return buf.layout.gather(flat, grid=g)[0]
+            v = self._piece(buf, self._device_index(buf, device_index))
+            return v if v.flags.writeable else np.array(v)  # the caller's own array
         rows = slice(device_index, device_index + 1)
         return buf.layout.gather(buf.regions(rows), grid=buf.grid(rows))[0]
 
@@ -549,6 +539,12 @@ class Machine:
         if self.abstract:
             return
         v = np.asarray(values)
+        if buf.pending is not None:  # still values: replace this device's (a copy of them)
+            buf.check_live()
+            vals = [buf.pending[self._pattern_position(buf, d)] for d in range(len(buf.devices))]
+            vals[device_index] = np.array(v.reshape(buf.layout.shape))
+            buf.hold(tuple(self.mesh_shape), vals)
+            return
         rows = slice(device_index, device_index + 1)
         buf.layout.scatter(v.reshape((1,) + buf.layout.shape), buf.regions(rows), buf.grid(rows))
 

@@ -28,7 +28,7 @@ from meshc.layout.errors import LayoutError
 from meshc.layout.memory_config import MemoryConfig
 from meshc.layout.placement import Placement, place
 from meshc.layout.shapes import fold_2d
-from meshc.sim.encoding import decode, encode, storage_dtype
+from meshc.sim.encoding import decode, encode, roundtrips, storage_dtype
 from meshc.sim.stream_copy import copy_rows
 from meshc.layout.hardware import DEFAULT_ARCH
 
@@ -294,6 +294,12 @@ class MeshBuffer:
     """Host values the bytes were written from, by position in `shared`'s pattern, kept
     (read-only) only where decoding the bytes gives them back bit for bit (`exact`): reading
     them back is then no decode. Dropped whenever the bytes may change."""
+    pending: list | None = field(default=None, repr=False)
+    """Host values whose encoding the bytes are, one a position of `shared`'s pattern, not
+    encoded yet (`shared` is then a zero-stride placeholder of the right shape): `hold` takes
+    them, `settle` encodes them the first time anyone looks at bytes (`regions`, `grid`,
+    `shared_views`, `materialise`), so a tensor that is only computed and read back as values
+    is never laid out in pages. The bytes seen are the same as if they had been written at once."""
 
     @property
     def memory(self) -> str:
@@ -312,6 +318,7 @@ class MeshBuffer:
         self.shared = shared
         self.version += 1
         self.blank = False
+        self.pending = None
         self.values.clear()
         if shared is None:
             self.store.shared.pop(self.id, None)
@@ -320,6 +327,7 @@ class MeshBuffer:
 
     def materialise(self) -> None:
         """Move the buffer's own bytes into every chip's memory array, at its address."""
+        self.settle()
         s = self.shared
         if s is None:
             return
@@ -331,6 +339,7 @@ class MeshBuffer:
 
     def _expand(self) -> np.ndarray:
         """The own bytes with one copy a chip, (owners, *mesh, owner bytes) (copy-on-write)."""
+        self.settle()
         s = self.shared
         mesh = tuple(self.mesh)
         if s.shape[1:-1] != mesh or self.blank:  # (a new buffer's zeros are no array yet)
@@ -348,6 +357,7 @@ class MeshBuffer:
         """(regions, grid) of the own bytes at `index` (slices of the pattern's axes): owner k's
         (*batch, owner bytes), and all of them as (gy, gx, *batch, owner bytes) when the owners
         form the layout's grid (else None)."""
+        self.settle()
         s = self.shared[(slice(None),) + index]
         if self.blank:  # read a new buffer's zeros from a real (contiguous) array
             s = np.zeros(s.shape, np.uint8)
@@ -362,18 +372,41 @@ class MeshBuffer:
         self.values.clear()  # a writable view of the bytes goes out
 
     def exact(self, v: np.ndarray) -> bool:
-        """Whether decoding the bytes of host values `v` gives `v` back bit for bit: a type
-        stored element by element as the values' own numpy type (not bf16, not a block float)."""
-        d = self.layout.dtype
-        return (not d.is_block_float and d.name != "bf16" and v.shape == self.layout.shape
-                and v.dtype == storage_dtype(d))
+        """Whether decoding the bytes of host values `v` gives `v` back bit for bit (of the
+        tensor's shape; encoding.roundtrips: not for block floats)."""
+        return v.shape == self.layout.shape and roundtrips(v, self.layout.dtype)
 
-    def keep_values(self, position: int, v: np.ndarray) -> None:
-        """Remember host values `v` as the tensor at pattern position `position` (when exact)."""
-        if self.shared is not None and self.exact(v):
-            r = v.view()
+    def hold(self, pattern: tuple[int, ...], vals: list[np.ndarray]) -> None:
+        """Hold vals[p], the tensor at position p (row-major) of `pattern` (the mesh shape with 1
+        along the axes whose chips hold the same tensor), as the buffer's contents, encoded
+        into bytes only when bytes are looked at (`pending`). The arrays become the buffer's:
+        it keeps read-only views of them, and the caller must not change them afterwards."""
+        self.check_live()
+        shape = (len(self.units),) + tuple(pattern) + (self.layout.owner_bytes,)
+        self.share(np.broadcast_to(np.zeros((), np.uint8), shape))
+        held = []
+        for p, v in enumerate(vals):
+            r = np.asarray(v).view()
             r.flags.writeable = False
-            self.values[position] = r
+            held.append(r)
+            if self.exact(r):
+                self.values[p] = r
+        self.pending = held
+
+    def settle(self) -> None:
+        """Encode the `pending` host values into the buffer's own bytes (one array, sized by
+        the allocation, zeros where no page sits), exactly as writing them would have."""
+        vals = self.pending
+        if vals is None:
+            return
+        kept = dict(self.values)
+        pattern = self.shared.shape[1:-1]
+        self.share(np.zeros(self.shared.shape, np.uint8))
+        one = (1,) * len(pattern)
+        for p, idx in enumerate(np.ndindex(*pattern)):
+            regions, grid = self.shared_views(tuple(slice(i, i + 1) for i in idx))
+            self.layout.scatter(np.asarray(vals[p]).reshape(one + self.layout.shape), regions, grid)
+        self.values.update(kept)  # the bytes decode to them still
 
     def regions(self, rows=slice(None)) -> list[np.ndarray]:
         """Each owner's bytes of the buffer on the chips `rows` (all by default): (chips, owner bytes) views."""
