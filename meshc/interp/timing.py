@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 
+from meshc.layout.compute_ops import is_matmul, matmul_dims
 from meshc.layout.timemodel import compute_s, math_fidelity_of, matmul_compute_s, matmul_dram_readers
 from meshc.sim.machine import Machine
 
@@ -34,10 +35,8 @@ def charge_compute(machine: Machine, kind: str, attrs: dict, operands, result, o
     (LoFi, HiFi2, HiFi3, HiFi4) overrides TTNN's default for its weight format."""
     layout = result.buffer.layout
     grid = _grid(machine, layout)
-    if kind == "matmul":
-        a, b = operands[0].shape, operands[1].shape
-        m_dim, k_dim = (a[-1], a[-2]) if attrs.get("transpose_a") else (a[-2], a[-1])
-        n_dim = b[-2] if attrs.get("transpose_b") else b[-1]
+    if is_matmul(kind):
+        m_dim, k_dim, n_dim = matmul_dims(operands[0].shape, operands[1].shape, attrs)
         batch = math.prod(result.shape[:-2])
         fmt = operands[1].buffer.layout.dtype.name
         fidelity = math_fidelity(op)

@@ -49,7 +49,7 @@ COST_CLASSES = (ELEMENTWISE_FPU, ELEMENTWISE_SFPU, MATMUL, REDUCTION, DATA_MOVEM
 """Every cost class an op may have (see the module docstring)."""
 
 FAMILIES = ("unary", "typecast", "binary", "comparison", "where", "reduction", "matmul", "transpose",
-            "permute", "reshape", "broadcast", "concat", "softmax", "embedding", "slice")
+            "permute", "reshape", "broadcast", "concat", "softmax", "embedding", "slice", "linear")
 """Every family: the ops of one family share their dialect base (operands, attributes, shape
 rule). unary / binary / comparison / where are elementwise, with numpy broadcasting."""
 
@@ -152,6 +152,29 @@ def _matmul(xs, attrs):
     if attrs.get("transpose_b"):
         b = np.swapaxes(b, -1, -2)
     return np.matmul(a, b)
+
+
+def _linear(xs, attrs):
+    """tt-mlir's linear: matmul(a, b) (transposes as flagged; a rank-1 operand is a vector, as
+    numpy's matmul takes it) plus the optional bias, broadcast against the product; a
+    vector-vector product is the result's `tensor<1>`."""
+    out = _matmul(xs[:2], attrs)
+    out = out + xs[2] if len(xs) > 2 else out
+    return out.reshape(attrs["result_shape"]) if "result_shape" in attrs else out
+
+
+def matmul_dims(a: tuple[int, ...], b: tuple[int, ...], attrs: dict) -> tuple[int, int, int]:
+    """(M, K, N) of a matmul or linear of operand shapes a and b with the `transpose_a/_b` flags
+    of `attrs`; a rank-1 a is one row (M = 1), a rank-1 b one column (N = 1)."""
+    if len(a) == 1:
+        m, k = 1, a[0]
+    else:
+        m, k = (a[-1], a[-2]) if attrs.get("transpose_a") else (a[-2], a[-1])
+    if len(b) == 1:
+        n = 1
+    else:
+        n = b[-2] if attrs.get("transpose_b") else b[-1]
+    return m, k, n
 
 
 def _reduce(fn) -> Meaning:
@@ -311,6 +334,10 @@ _ENTRIES = (
               arithmetic=False),
     ComputeOp("matmul", "matmul", 2, _matmul, factors.matmul, MATMUL,
               "(..., M, K) x (..., K, N) -> (..., M, N), batch dims broadcast", Kernel("matmul")),
+    # tt-mlir's linear (a fully connected layer): TTNN runs it as one matmul whose output stage adds
+    # the bias, so its cost is the matmul's; convert-ttir-to-ttmetal has no kernel for it
+    ComputeOp("linear", "linear", None, _linear, factors.linear, MATMUL,
+              "matmul(a, b) + bias (bias optional, broadcast against the product)"),
     ComputeOp("transpose", "transpose", 1, lambda xs, a: np.swapaxes(xs[0], a["dim0"], a["dim1"]),
               factors.permutation, DATA_MOVEMENT, "dims dim0 and dim1 swapped", Kernel("transpose"),
               linear=True, arithmetic=False),
@@ -382,6 +409,11 @@ def compute_op(kind: str) -> ComputeOp:
         if kind in (e.name, e.ttnn_name):
             return e
     raise LayoutError(f"unknown compute op '{kind}'; expected one of {', '.join(COMPUTE_OPS)}")
+
+
+def is_matmul(kind: str) -> bool:
+    """Whether op `kind` (a ttir or TTNN name) is timed as a matmul (cost class `matmul`)."""
+    return any(kind in (e.name, e.ttnn_name) and e.cost == MATMUL for e in COMPUTE_OPS.values())
 
 
 def tile_ops(kernel_family: str) -> tuple[str, ...]:

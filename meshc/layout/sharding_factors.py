@@ -102,6 +102,41 @@ def matmul(info: OpInfo) -> list[Factor]:
     return factors
 
 
+def linear(info: OpInfo) -> list[Factor]:
+    """tt-mlir's linear, matmul(a, b) + bias: matmul's factors, the bias broadcast against the
+    product as in `elementwise` (a bias dim of size 1, or missing, carries no axes). Without a
+    bias K is `sum`, as matmul's; with one K is `keep`: a device adding the bias to its partial
+    product would count the bias once per device in the sum. A bias of higher rank than the
+    product adds leading result dims only the bias has."""
+    a, b = info.operands[:2]
+    bias = info.operands[2] if len(info.operands) > 2 else None
+    out = info.results[0]
+    if len(a) < 2 or len(b) < 2:
+        raise LayoutError("linear operands a and b need rank 2 or more for a sharding rule")
+    shift = len(out) - max(len(a), len(b))
+    product = tuple(out[shift:])
+    factors = matmul(OpInfo("matmul", (a, b), (product,), info.attrs))
+    for f in factors:
+        f.result_dims = [None if d is None else d + shift for d in f.result_dims]
+    factors = [Factor("pass", [None, None], [d], out[d]) for d in range(shift)] + factors
+    for f in factors:
+        if bias is None:
+            f.operand_dims.append(None)
+            continue
+        d = f.result_dims[0]
+        bd = None if d is None else d - (len(out) - len(bias))
+        carried = bd is not None and bd >= 0 and not (bias[bd] == 1 and out[d] != 1)
+        f.operand_dims.append(bd if carried else None)
+        if f.kind == "sum":
+            f.kind = "keep"
+        elif f.kind == "bcast" and carried:
+            f.kind = "pass"
+    for f in factors:
+        if f.kind == "pass" and all(x is None for x in f.operand_dims):
+            f.kind = "bcast"
+    return factors
+
+
 def reduction(summed: bool) -> Factors:
     """A reduction over `dims` (all when absent): the reduced dims `sum` when the op adds them up
     (`summed`: partial sums are then its own), else `keep`; the others `pass`."""

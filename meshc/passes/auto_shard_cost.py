@@ -32,7 +32,7 @@ from xdsl.ir import Operation, SSAValue
 from meshc.dialects.tt.storage import value_storage
 from meshc.dialects.ttir import tensor_shape
 from meshc.dialects.ttir.sharding_constraint import ShardingConstraintOp
-from meshc.layout.compute_ops import COMPUTE_OPS
+from meshc.layout.compute_ops import COMPUTE_OPS, is_matmul, matmul_dims
 from meshc.layout.dtypes import get_dtype
 from meshc.errors import LocatedError
 from meshc.layout.errors import LayoutError
@@ -164,10 +164,9 @@ class Costing:
         nt = math.ceil((shape[-1] if shape else 1) / TILE)
         gy, gx = self.arch.grid
         grid = (min(max(mt, 1), gy), min(max(nt, 1), gx))
-        if kind == "matmul":
+        if is_matmul(kind):
             (a, adt), (b, bdt) = operands[0], operands[1]
-            m_dim, k_dim = (a[-1], a[-2]) if attrs.get("transpose_a") else (a[-2], a[-1])
-            n_dim = b[-2] if attrs.get("transpose_b") else b[-1]
+            m_dim, k_dim, n_dim = matmul_dims(a, b, attrs)
             seconds = matmul_compute_s(self.arch, m_dim, k_dim, n_dim, grid, attrs.get("math_fidelity"), bdt,
                                        math.prod(shape[:-2]))
             noc = self.tiled_bytes(a, adt) * grid[1] + self.tiled_bytes(b, bdt) * grid[0]

@@ -86,7 +86,7 @@ def op_info(op: Operation, shape_of=None) -> OpInfo:
         attrs["permutation"] = tuple(perm)
     elif isinstance(op, ttir.PermuteBase):
         attrs["permutation"] = tuple(_dims(a["permutation"], rank))
-    elif isinstance(op, ttir.MatmulBase):
+    elif isinstance(op, (ttir.MatmulBase, ttir.LinearBase)):
         attrs["transpose_a"] = bool_value(a.get("transpose_a"))
         attrs["transpose_b"] = bool_value(a.get("transpose_b"))
     return OpInfo(kind, ins, outs, attrs)

@@ -65,6 +65,7 @@ from meshc.dialects.ttir.compute import (
     ConstantOp,
     EmbeddingBase,
     EmptyOp,
+    LinearBase,
     MatmulBase,
     PermuteBase,
     ReshapeBase,

@@ -24,6 +24,7 @@ from xdsl.irdl import (
     irdl_op_definition,
     operand_def,
     opt_attr_def,
+    opt_operand_def,
     result_def,
     traits_def,
     var_operand_def,
@@ -76,6 +77,92 @@ class MatmulBase(TTIROpBase):
                 tensor_shape(self.a), tensor_shape(self.b), bool_value(self.transpose_a), bool_value(self.transpose_b)
             )
         )
+
+
+def _broadcast(x: tuple[int, ...], y: tuple[int, ...]) -> tuple[int, ...] | None:
+    """numpy's broadcast of two shapes, None when they do not broadcast."""
+    n = max(len(x), len(y))
+    xs, ys = (1,) * (n - len(x)) + tuple(x), (1,) * (n - len(y)) + tuple(y)
+    if any(p != q and 1 not in (p, q) for p, q in zip(xs, ys)):
+        return None
+    return tuple(max(p, q) if 1 in (p, q) else p for p, q in zip(xs, ys))
+
+
+def _join(shape) -> str:
+    return ",".join(map(str, shape))
+
+
+class LinearBase(TTIROpBase):
+    """tt-mlir's linear: matmul(a, b) + bias, bias optional; `transpose_a` / `transpose_b` as
+    matmul's. The verifier is tt-mlir's TTIR LinearOp::verify, in its words: a rank-1 a is a row
+    (1 prepended), a rank-1 b a column (1 appended), the dims added for a vector are dropped from
+    the product, batch dims broadcast, the bias broadcasts against the product and the result has
+    the broadcast shape (a vector-vector product is `tensor<1>`). TTNN's twin takes the same
+    operands; its `activation` (a fused activation) is refused, as meshc does not run one."""
+
+    a = operand_def(AnyTensorTypeConstr)
+    b = operand_def(AnyTensorTypeConstr)
+    bias = opt_operand_def(AnyTensorTypeConstr)
+    result = result_def(AnyTensorTypeConstr)
+    transpose_a = opt_attr_def(BoolAttr)
+    transpose_b = opt_attr_def(BoolAttr)
+    traits = traits_def(NoMemoryEffect())
+
+    def expected_shape(self) -> tuple[int, ...]:
+        a, b = list(tensor_shape(self.a)), list(tensor_shape(self.b))
+        if len(a) < 1:
+            raise VerifyException("Input A must be at least a 1D tensor")
+        if len(b) < 1:
+            raise VerifyException("Input B must be at least a 1D tensor")
+        rank_a, rank_b = len(a), len(b)
+        if rank_a == 1:
+            a.insert(0, 1)
+        elif bool_value(self.transpose_a):
+            a[-1], a[-2] = a[-2], a[-1]
+        if rank_b == 1:
+            b.append(1)
+        elif bool_value(self.transpose_b):
+            b[-1], b[-2] = b[-2], b[-1]
+        if a[-1] != b[-2]:
+            raise VerifyException(f"Input A[-1]({a[-1]}) and B[-2]({b[-2]}) must have matching inner dimensions")
+        expected: tuple[int, ...] = ()
+        if len(a) > 2 or len(b) > 2:
+            batch = _broadcast(tuple(a[:-2]), tuple(b[:-2]))
+            if batch is None:
+                raise VerifyException(f"Batch dimensions of input A({_join(a[:-2])}) and B({_join(b[:-2])}) are not "
+                                      "broadcast compatible")
+            expected = batch
+        expected += ((a[-2],) if rank_a > 1 else ()) + ((b[-1],) if rank_b > 1 else ())
+        if self.bias is not None:
+            bias = tensor_shape(self.bias)
+            if len(bias) < 1:
+                raise VerifyException("Bias must be at least a 1D tensor")
+            out = _broadcast(expected, bias)
+            if out is None:
+                raise VerifyException(f"Bias shape({_join(bias)}) is not broadcast compatible with the matmul "
+                                      f"output shape({_join(expected)})")
+            expected = out
+        return expected
+
+    def verify_(self) -> None:
+        if "activation" in self.attributes:
+            raise VerifyException(f"activation {self.attributes['activation']}: meshc does not run a fused "
+                                  "activation; write it as its own op after the linear")
+        expected = self.expected_shape()
+        out = self.result_shape()
+        if not expected:
+            if len(out) < 1:
+                raise VerifyException("Scalar output is not supported, output must be at least a 1D tensor")
+            if len(out) > 1 or out[0] != 1:
+                raise VerifyException("Scalar output must be a 1D tensor of size 1")
+            return
+        if len(out) != len(expected):
+            raise VerifyException(f"Output shape rank({len(out)}) must match the expected output shape "
+                                  f"rank({len(expected)})")
+        for i, (o, e) in enumerate(zip(out, expected)):
+            if o != e:
+                raise VerifyException(f"Output shape dimension[{i}]({o}) doesn't match the expected output shape "
+                                      f"dimension[{i}]({e})")
 
 
 class TransposeBase(TTIROpBase):
@@ -273,6 +360,7 @@ FAMILY_BASES: dict[str, type[TTIROpBase]] = {
     "softmax": SoftmaxBase,
     "embedding": EmbeddingBase,
     "slice": SliceBase,
+    "linear": LinearBase,
 }
 """Family of the compute-op registry -> the base class of its ops (ttir's and ttnn's)."""
 
