@@ -22,6 +22,7 @@ from meshc.dialects.ttir import int_value, tensor_shape
 from meshc.layout.dtypes import get_dtype
 from meshc.layout.moe import moe_combine, moe_dispatch, moe_route
 from meshc.layout.reshard import ReshardPlan, Step, Transfer, execute_plan, lower_bound_bytes, plan_reshard
+from meshc.layout.reshard.window import window_needed_bytes
 
 # ----------------------------------------------------------------------------- per-device values
 
@@ -54,11 +55,13 @@ def point_to_point_plan(op) -> ReshardPlan:
     """The moves of a `point_to_point` op (its `transfers` rows) as a `ReshardPlan`, one step a
     step number, to run with `execute_plan`."""
     src, tgt = op.specs()
-    return moves_plan(src, tgt, op.global_shape(), data_type_of(op.input.type.element_type).name, op.rows())
+    return moves_plan(src, tgt, op.global_shape(), data_type_of(op.input.type.element_type).name, op.rows(),
+                      op.window_box())
 
 
-def moves_plan(src, tgt, full: tuple[int, ...], dtype_name: str, rows) -> ReshardPlan:
-    """Explicit moves (rows `step, src, dst, lo_0, hi_0, ...` over the tensor `full`) as a plan."""
+def moves_plan(src, tgt, full: tuple[int, ...], dtype_name: str, rows, window=None) -> ReshardPlan:
+    """Explicit moves (rows `step, src, dst, lo_0, hi_0, ...` over the tensor `full`) as a plan;
+    `window`: the box of `full` the target splits (a windowed move, meshc.layout.reshard.window)."""
     dtype = get_dtype(dtype_name)
     n = src.mesh.size
     steps: dict[int, list] = {}
@@ -67,8 +70,10 @@ def moves_plan(src, tgt, full: tuple[int, ...], dtype_name: str, rows) -> Reshar
         nbytes = rules.prod(tuple(hi - lo for lo, hi in box)) * dtype.itemsize
         steps.setdefault(r[0], []).append(Transfer(r[1], r[2], box, nbytes))
     plan_steps = tuple(Step("point_to_point", (), (tuple(range(n)),), tuple(steps[k])) for k in sorted(steps))
-    return ReshardPlan(full, dtype, src, tgt, None, plan_steps, lower_bound_bytes(full, dtype, src, tgt),
-                       np.zeros((n, n), dtype=np.int64), stage_mesh=src.mesh)
+    bound = (lower_bound_bytes(full, dtype, src, tgt) if window is None
+             else window_needed_bytes(full, src, tgt, window, dtype.itemsize))
+    return ReshardPlan(full, dtype, src, tgt, None, plan_steps, bound, np.zeros((n, n), dtype=np.int64),
+                       stage_mesh=src.mesh, window=window)
 
 
 def run_plan(plan: ReshardPlan, x, mesh_shape) -> list:

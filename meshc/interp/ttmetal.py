@@ -109,7 +109,10 @@ def _moves(m: Machine, op, vals: list, dtype: str) -> list:
     width = 3 + 2 * len(full)
     flat = ints_of(op.attributes["transfers"])
     rows = [tuple(flat[i:i + width]) for i in range(0, len(flat), width)]
-    return run_moves(m, moves_plan(src, tgt, full, dtype, rows), vals, tgt.buffer_shape(full), dtype)
+    win_attr = op.attributes.get("window")
+    window = None if win_attr is None else tuple(zip(ints_of(win_attr)[::2], ints_of(win_attr)[1::2]))
+    target = full if window is None else tuple(hi - lo for lo, hi in window)
+    return run_moves(m, moves_plan(src, tgt, full, dtype, rows, window), vals, tgt.buffer_shape(target), dtype)
 
 
 @register_impls

@@ -351,7 +351,7 @@ _ENTRIES = (
               "the operand broadcast to the result shape (numpy rules)", Kernel("broadcast"), ttnn="repeat",
               linear=True,
               arithmetic=False),
-    ComputeOp("concat", "concat", None, lambda xs, a: np.concatenate(xs, axis=a["dim"]), factors.keep_dim_attr,
+    ComputeOp("concat", "concat", None, lambda xs, a: np.concatenate(xs, axis=a["dim"]), factors.concat,
               DATA_MOVEMENT, "the operands joined along dim", Kernel("concat"), linear=True, arithmetic=False),
     ComputeOp("slice", "slice", 1, _slice, factors.slice_dims, DATA_MOVEMENT,
               "the elements begins[d], begins[d] + step[d], ... below ends[d] of every dim d", Kernel("slice"),

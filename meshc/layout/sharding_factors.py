@@ -10,7 +10,11 @@ has a kind:
   it over mesh axes leaves the result a partial sum over those axes;
 * `keep`: must stay whole (softmax's dim, a concat dim, a reshape dim that does not map);
 * `bcast`: a result dim an operand broadcasts into (size 1 there): the result may be sharded
-  on it while the operand is not.
+  on it while the operand is not;
+* `window`: sharded alike in the operands and the result, but a result piece is not the
+  operand piece at the same place (a slice's sliced dim at step 1, a concatenation's dim):
+  ttir-partition moves each device its piece of the window from the pieces that hold it
+  (meshc/layout/reshard/window.py), never gathering the dim; its pieces may be uneven.
 
 Each builder takes an `OpInfo` (the op as the rules see it) and returns its factors. The compute
 ops name their builder in their registry entry (meshc/layout/compute_ops.py); the other ttir ops
@@ -43,7 +47,7 @@ class OpInfo:
 
 @dataclass
 class Factor:
-    kind: str  # pass | sum | keep | bcast
+    kind: str  # pass | sum | keep | bcast | window
     operand_dims: list[int | None]
     result_dims: list[int | None]
     size: int = 1
@@ -159,7 +163,7 @@ def reduction(summed: bool) -> Factors:
 
 
 def keep_dim_attr(info: OpInfo) -> list[Factor]:
-    """Every dim `pass` but the `dim` attribute's, which stays whole (softmax, concat)."""
+    """Every dim `pass` but the `dim` attribute's, which stays whole (softmax)."""
     return identity(info, keep=(info.attrs["dim"],))
 
 
@@ -188,11 +192,22 @@ def reshape(info: OpInfo) -> list[Factor]:
 
 
 def slice_dims(info: OpInfo) -> list[Factor]:
-    """A dim the slice keeps whole (the result has all of it) `pass`; a sliced dim `keep`: a
-    device holding a piece of the operand's dim does not hold the piece of the result's dim at
-    the same place, so only the sliced dims of a sharded operand are gathered."""
+    """A dim the slice keeps whole (the result has all of it) `pass`; a dim sliced at step 1
+    `window` (a device's result piece comes from the operand pieces that overlap it: halo moves,
+    no gather); a strided dim `keep`."""
     src, dst = info.operands[0], info.results[0]
-    return [Factor("pass" if src[d] == dst[d] else "keep", [d], [d], dst[d]) for d in range(len(dst))]
+    steps = info.attrs.get("step", (1,) * len(dst))
+    return [Factor("pass" if src[d] == dst[d] else "window" if steps[d] == 1 else "keep", [d], [d], dst[d])
+            for d in range(len(dst))]
+
+
+def concat(info: OpInfo) -> list[Factor]:
+    """Every dim `pass` but the joined one, a `window`: each operand is a window of the result,
+    moved into the result's pieces where it lies (no operand gathered)."""
+    rank = len(info.results[0])
+    d = info.attrs["dim"]
+    n = len(info.operands)
+    return [Factor("window" if e == d else "pass", [e] * n, [e], info.results[0][e]) for e in range(rank)]
 
 
 def broadcast(info: OpInfo) -> list[Factor]:

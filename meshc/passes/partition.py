@@ -13,6 +13,8 @@ own runs it when the module carries no chosen shardings), then per function:
 * `ttir.sharding_constraint` becomes the reshard to its spec (or nothing);
 * an embedding whose table rows are split is a masked local lookup leaving partial sums
   (meshc/passes/partition_embedding.py);
+* a slice or a concat along a split dim moves each device its piece of the result from the
+  pieces that hold it, a windowed `ttir.point_to_point` (meshc/passes/partition_window.py);
 * each result is resharded to its spec and leaves through `ttir.mesh_shard shard_to_full`.
 
 Shape-carrying attributes follow the local shapes (reshape's `shape`, broadcast's repeat
@@ -51,6 +53,7 @@ from meshc.layout.errors import LayoutError
 from meshc.layout.mesh import Mesh, ShardingSpec, states_shard_dims
 from meshc.layout.sharding_rules import local_shape, replicated
 from meshc.passes.partition_embedding import vocab_parallel_lookup
+from meshc.passes.partition_window import partition_windowed, windowed
 from meshc.passes.propagate_sharding import PropagateShardingPass
 from meshc.passes.sharding_ir import (
     CHOSEN,
@@ -169,6 +172,9 @@ class _Partitioner:
                                f"{[str(s) for s in chosen]}", op)
         for i, (v, spec) in enumerate(zip(list(op.operands), required)):
             op.operands[i] = self.reshard(v, spec, op)
+        if windowed(op, required, self.global_shape):  # a slice / concat along a split dim
+            partition_windowed(self, op, chosen[0])
+            return
         if isinstance(op, ttir.ConstantOp) and any(chosen[0].dims) and not op.value.is_splat():
             self.local_results(op, (replicated(self.mesh, len(chosen[0].dims)),))
             self.reshard_all_uses(op.results[0], chosen[0], op.next_op)  # type: ignore[arg-type]

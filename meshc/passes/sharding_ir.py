@@ -79,6 +79,8 @@ def op_info(op: Operation, shape_of=None) -> OpInfo:
         attrs["dim"] = _dims([int_value(a["dimension"])], rank)[0]
     elif isinstance(op, ttir.ConcatBase):
         attrs["dim"] = _dims([int_value(a["dim"])], rank)[0]
+    elif isinstance(op, ttir.SliceBase):
+        attrs["step"] = tuple(op.bounds()[2])
     elif isinstance(op, ttir.TransposeBase):
         d0, d1 = op.dims()
         perm = list(range(rank))

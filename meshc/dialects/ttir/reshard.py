@@ -83,21 +83,26 @@ class ReshardBase(TTIROpBase):
             return full
         return tuple(n * src.num_pieces(d) for d, n in enumerate(local))
 
+    def target_shape(self) -> tuple[int, ...]:
+        """The tensor the target spec splits: the operand's (a point_to_point's window may cut it)."""
+        return self.global_shape()
+
     def verify_(self) -> None:
         if mesh_shape_of(self) is None:
             return
         src, tgt = self.specs()
-        full = self.global_shape()
+        source_full = self.global_shape()
+        full = self.target_shape()
         if tgt.rank != len(full):
             raise VerifyException(f"target spec {tgt} has {tgt.rank} dims but the tensor has rank {len(full)}")
         for d, n in enumerate(full):
             k = tgt.num_pieces(d)
-            if n % k and self.full_shape is None:
+            if n % k and self.full_shape is None and full == source_full:
                 raise VerifyException(f"target spec {tgt} splits dim {d} of the {rules.fmt(full)} tensor "
                                       f"into {k} pieces, which do not divide {n}; state the tensor's "
                                       f"full_shape for an uneven split (held padded)")
-        for spec, what in ((src, "source"), (tgt, "target")):
-            for d, (decl, n) in enumerate(zip(spec.dim_sizes, full)):
+        for spec, what, shape in ((src, "source", source_full), (tgt, "target", full)):
+            for d, (decl, n) in enumerate(zip(spec.dim_sizes, shape)):
                 if decl is not None and decl != n:
                     raise VerifyException(f"{what} spec declares dim {d} of size {decl}, but the operand makes it {n}")
         self.expect_result(tgt.buffer_shape(full))
@@ -115,9 +120,30 @@ class PointToPointBase(ReshardBase):
     move: `step, src, dst, lo_0, hi_0, ..., lo_r-1, hi_r-1` sends the global index box
     `[lo, hi)` of the tensor from device `src` into device
     `dst`. Every device first keeps what it holds of its target piece; the moves of one step all
-    read before any writes, and a later step may forward what an earlier one delivered."""
+    read before any writes, and a later step may forward what an earlier one delivered.
+
+    `window = array<i64: lo_0, hi_0, ...>` (optional) makes it a windowed move
+    (meshc/layout/reshard/window.py): the target spec splits the box `window` of the tensor
+    (a slice, or an operand's place in a concatenation: it may reach past the tensor, where the
+    result holds zeros), and a device's target piece is its box of the window shifted by the
+    window's start, in the tensor's coordinates as the transfers are."""
 
     transfers = attr_def(DenseArrayBase)
+    window = opt_attr_def(DenseArrayBase)
+
+    def window_box(self):
+        """The window as a box (None without one); VerifyException when it is not a box."""
+        if self.window is None:
+            return None
+        vals = rules.ints_of(self.window)
+        rank = len(tensor_shape(self.input))
+        if len(vals) != 2 * rank or any(hi < lo for lo, hi in zip(vals[::2], vals[1::2])):
+            raise VerifyException(f"window {list(vals)} must be lo, hi per dim of the rank-{rank} tensor with lo <= hi")
+        return tuple(zip(vals[::2], vals[1::2]))
+
+    def target_shape(self) -> tuple[int, ...]:
+        box = self.window_box()
+        return self.global_shape() if box is None else tuple(hi - lo for lo, hi in box)
 
     def rows(self) -> list[tuple[int, ...]]:
         width = 3 + 2 * len(tensor_shape(self.input))
@@ -133,6 +159,8 @@ class PointToPointBase(ReshardBase):
         super().verify_()
         src, tgt = self.specs()
         full = self.global_shape()
+        box = self.window_box()
+        shift = (0,) * len(full) if box is None else tuple(lo for lo, _ in box)
         n = src.mesh.size
         last = 0
         for i, r in enumerate(self.rows()):
@@ -142,11 +170,15 @@ class PointToPointBase(ReshardBase):
             last = step
             if not (0 <= s < n and 0 <= d < n) or s == d:
                 raise VerifyException(f"transfer {i}: ({s} -> {d}) must join two different devices of the {n}")
-            box = tuple(zip(r[3::2], r[4::2]))
-            piece = tgt.local_bounds(full, tgt.mesh.coord_of(d))
-            if any(not (plo <= lo < hi <= phi) for (lo, hi), (plo, phi) in zip(box, piece)):
-                raise VerifyException(f"transfer {i}: box {list(box)} is empty or lies outside device {d}'s "
+            moved = tuple(zip(r[3::2], r[4::2]))
+            piece = tuple((plo + o, phi + o) for (plo, phi), o in
+                          zip(tgt.local_bounds(self.target_shape(), tgt.mesh.coord_of(d)), shift))
+            if any(not (plo <= lo < hi <= phi) for (lo, hi), (plo, phi) in zip(moved, piece)):
+                raise VerifyException(f"transfer {i}: box {list(moved)} is empty or lies outside device {d}'s "
                                       f"target piece {list(piece)}")
+            if any(not (0 <= lo and hi <= m) for (lo, hi), m in zip(moved, full)):
+                shape = "x".join(map(str, full))
+                raise VerifyException(f"transfer {i}: box {list(moved)} lies outside the {shape} tensor")
 
 
 @irdl_op_definition

@@ -19,6 +19,15 @@ def _rel(box: Box, origin: Box) -> tuple[slice, ...]:
     return tuple(slice(lo - o, hi - o) for (lo, hi), (o, _) in zip(box, origin))
 
 
+def _inside(box: Box, shape: tuple[int, ...]) -> np.ndarray:
+    """1 where a position of `box` lies inside a tensor of `shape`, else 0 (a window's zeros)."""
+    masks = [((np.arange(lo, hi) >= 0) & (np.arange(lo, hi) < n)).astype(np.int64) for (lo, hi), n in zip(box, shape)]
+    out = np.ones((), dtype=np.int64)
+    for m in masks:
+        out = np.multiply.outer(out, m)
+    return out
+
+
 def execute_plan(plan: ReshardPlan, shards, padded: bool = False) -> list[np.ndarray]:
     """Run `plan` on per-device numpy arrays (source layout, device-id order); return the target shards.
 
@@ -29,6 +38,8 @@ def execute_plan(plan: ReshardPlan, shards, padded: bool = False) -> list[np.nda
     A shard may be the device's piece or its buffer (`ShardingSpec.buffer_shape`: an uneven
     piece padded at its end); the padding is never read. `padded=True` returns the target
     buffers, each piece zero-padded at its end (what a device holds of an uneven split).
+    A windowed plan (`plan.window`) gives each device its target piece of the tensor's window,
+    zeros where the window reaches past the tensor.
     """
     src, tgt, shape = plan.source, plan.target, plan.shape
     n = src.mesh.size
@@ -66,7 +77,11 @@ def execute_plan(plan: ReshardPlan, shards, padded: bool = False) -> list[np.nda
                 raise LayoutError(f"device {d} did not receive exactly {group - 1} partial sums of every element")
         cur, cbox = acc, mbox
 
-    tbox = [tgt.local_bounds(shape, tgt.mesh.coord_of(d)) for d in range(n)]
+    window = plan.window
+    tshape = shape if window is None else tuple(hi - lo for lo, hi in window)
+    shift = (0,) * len(shape) if window is None else tuple(lo for lo, _ in window)
+    tbox = [tuple((lo + s, hi + s) for (lo, hi), s in zip(tgt.local_bounds(tshape, tgt.mesh.coord_of(d)), shift))
+            for d in range(n)]
     if plan.strategy == "gather_then_slice":  # every device builds the whole tensor, then slices
         whole = tuple((0, k) for k in shape)
         tbox_move = [whole] * n
@@ -98,13 +113,15 @@ def execute_plan(plan: ReshardPlan, shards, padded: bool = False) -> list[np.nda
             out[t.dst][_rel(t.box, tbox_move[t.dst])] = data
             written[t.dst][_rel(t.box, tbox_move[t.dst])] += 1
     for d in range(n):
-        if (written[d] != 1).any():
-            bad = np.argwhere(written[d] != 1)[0]
+        expected = _inside(tbox_move[d], shape) if window is not None else 1
+        if (written[d] != expected).any():
+            bad = np.argwhere(written[d] != expected)[0]
             raise LayoutError(f"device {d}: target element at local index {tuple(int(i) for i in bad)} was written "
-                              f"{int(written[d][tuple(bad)])} times, expected exactly once")
+                              f"{int(written[d][tuple(bad)])} times, expected exactly once"
+                              f"{' (never, past the tensor, in a window)' if window is not None else ''}")
     if plan.strategy == "gather_then_slice":
         out = [out[d][_rel(tbox[d], tbox_move[d])].copy() for d in range(n)]
     if padded:
-        buffer = tgt.buffer_shape(shape)
+        buffer = tgt.buffer_shape(tshape)
         out = [o if o.shape == buffer else np.pad(o, [(0, b - k) for k, b in zip(o.shape, buffer)]) for o in out]
     return out

@@ -145,8 +145,11 @@ class ReshardPlan:
     def __init__(self, shape: tuple[int, ...], dtype: DataType, source: ShardingSpec, target: ShardingSpec,
                  intermediate: ShardingSpec | None, steps: tuple[Step, ...], lower_bound_bytes: int, hops,
                  strategy: str = "fewest_bytes", stage_mesh: Mesh | None = None, *, build=None,
-                 delivered: int | None = None):
+                 delivered: int | None = None, window: Box | None = None):
         self.shape, self.dtype, self.source, self.target = shape, dtype, source, target
+        self.window = window
+        """None, or the box of the tensor whose pieces the target holds (a windowed move,
+        meshc/layout/reshard/window.py): the target spec splits `x[window]`, zeros past `x`."""
         self.lower_bound_bytes = lower_bound_bytes
         """Over all devices, the bytes a device needs in the target and does not hold in the source."""
         self.hops = hops

@@ -99,9 +99,10 @@ func.func @reshape(%x: tensor<64x64xf32> {tt.sharding = #tt.sharding<[S0, S1]>},
 
 // -----
 
-// Concat keeps the other dims' axes; the concat dim stays whole.
+// Concat keeps every dim's axes, the joined dim's too (a window factor: ttir-partition moves
+// each device its piece of the result from the operand pieces that hold it, no gather).
 // CHECK-LABEL: func.func @concat
-// CHECK: "ttir.concat"{{.*}}tt.shardings = [#tt.sharding<[R, S1], mesh = 2x4>]
+// CHECK: "ttir.concat"{{.*}}tt.shardings = [#tt.sharding<[S0, S1], mesh = 2x4>]
 func.func @concat(%x: tensor<32x64xf32> {tt.sharding = #tt.sharding<[S0, S1]>}, %y: tensor<32x64xf32> {tt.sharding = #tt.sharding<[S0, S1]>}) -> tensor<64x64xf32> {
   %0 = "ttir.concat"(%x, %y) {dim = 0 : si32} : (tensor<32x64xf32>, tensor<32x64xf32>) -> tensor<64x64xf32>
   return %0 : tensor<64x64xf32>
