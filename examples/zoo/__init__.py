@@ -10,11 +10,13 @@ Each model is one module exposing
 runs them all; bench/zoo.py prints the table. Sizes divide both the 2x4 and the 8x4 mesh.
 """
 
-from examples.zoo import bert, gpt2, ring, vocab_parallel
+from examples.zoo import bert, gpt2, llama3, mixtral, ring, vocab_parallel
 
 MODELS = {
     "gpt2_block": gpt2,
     "bert_layer": bert,
     "vocab_parallel_xent": vocab_parallel,
     "shard_map_ring": ring,
+    "llama3_decode": llama3,
+    "mixtral_moe": mixtral,
 }
