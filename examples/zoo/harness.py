@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 import jax
 import jax.numpy as jnp
@@ -65,21 +66,27 @@ def jax_mesh(shape: tuple[int, int]):
     return jax.sharding.Mesh(devices, ("x", "y"), axis_types=(jax.sharding.AxisType.Auto,) * 2)
 
 
-def run_case(model: str, mesh: str, backend: str, dtype: str) -> CaseResult:
-    """Run one case and measure it (raises meshc's DiagnosticError when a step refuses it)."""
+@lru_cache(maxsize=None)
+def reference(model: str, mesh: str, dtype: str):
+    """The JAX side of a case, shared by both backends: the JAX mesh, the jitted function with
+    its input shardings, the example arguments and JAX's outputs (run on the CPU devices)."""
     module_of = MODELS[model]
     shape = MESHES[mesh]
     jmesh = jax_mesh(shape)
     args = module_of.example_inputs(DTYPES[dtype])
     shardings = tuple(NamedSharding(jmesh, s) for s in module_of.in_specs(shape))
     fn = jax.jit(module_of.model(jmesh), in_shardings=shardings)
-    want = jax.tree_util.tree_leaves(fn(*args))
+    return jmesh, fn, args, tuple(np.asarray(w) for w in jax.tree_util.tree_leaves(fn(*args)))
+
+
+def run_case(model: str, mesh: str, backend: str, dtype: str) -> CaseResult:
+    """Run one case and measure it (raises meshc's DiagnosticError when a step refuses it)."""
+    jmesh, fn, args, want = reference(model, mesh, dtype)
     start = time.perf_counter()
     ttir = meshc.from_jax(fn, *args, mesh=jmesh)
     lowered = meshc.lower(ttir, target=backend)
     compile_time = time.perf_counter() - start
-    (entry,) = [op for op in ttir.body.ops if isinstance(op, func.FuncOp) and op.sym_visibility is None] or \
-        [op for op in ttir.body.ops if isinstance(op, func.FuncOp)][:1]
+    entry = next(op for op in ttir.body.ops if isinstance(op, func.FuncOp))  # the one meshc.run runs
     names = [a.name_hint for a in entry.body.blocks.first.args]
     got = meshc.run(lowered, dict(zip(names, jax.tree_util.tree_leaves(args))), target=backend,
                     source_device=module_device(ttir))
@@ -88,6 +95,14 @@ def run_case(model: str, mesh: str, backend: str, dtype: str) -> CaseResult:
     errors = [float(np.max(np.abs(o - w), initial=0.0)) for o, w in zip(outputs, expected) if o.shape == w.shape]
     return CaseResult(model, mesh, backend, dtype, len(got.ops), got.traffic.link_bytes, got.time_estimate,
                       compile_time, max(errors, default=float("nan")), outputs, expected)
+
+
+def compile_seconds(model: str, mesh: str, backend: str, dtype: str) -> float:
+    """Wall seconds of one more meshc.from_jax + lowering of the case (bench/zoo.py repeats it)."""
+    jmesh, fn, args, _ = reference(model, mesh, dtype)
+    start = time.perf_counter()
+    meshc.lower(meshc.from_jax(fn, *args, mesh=jmesh), target=backend)
+    return time.perf_counter() - start
 
 
 def check(result: CaseResult) -> None:

@@ -6,6 +6,7 @@
 | and or xor not | on i1: multiply maximum ne, 1 - x on the 1 / 0 values; on integers: the registry's bitwise ops |
 | sdy.manual_computation (shard_map) and its collectives | mesh_shard in / out, the body, all_reduce all_gather reduce_scatter collective_permute (manual.py) |
 | clamp | minimum(maximum(x, min), max) |
+| is_finite | multiply(gt(x, -inf), lt(x, inf)): 1 / 0 in x's element type (NaN and +-inf give 0) |
 | compare (EQ NE GT GE LT LE), select | eq ne gt ge lt le (1 / 0 in the operands' element type), where |
 | dot_general | permute + reshape each operand to (batch..., M, K) x (batch..., K, N), matmul, reshape |
 | reduce (add / maximum body) | sum / max over `dimensions` |
@@ -235,6 +236,20 @@ def clamp(imp: ImportContext, op: Operation) -> None:
     imp.values[op.results[0]] = imp.emit(OPS["minimum"], [low, bound(hi)], t)
 
 
+def is_finite(imp: ImportContext, op: Operation) -> None:
+    """-inf < x < inf: gt and lt (1 / 0 in x's element type; a NaN compares false to both)
+    multiplied; jax.nn.logsumexp writes it to guard its max."""
+    src = op.operands[0]
+    if src in imp.constants and src not in imp.values:
+        imp.constants[op.results[0]] = np.isfinite(np.asarray(imp.constants[src], np.float64)).astype(np.uint8)
+        return
+    x = imp.value(src)
+    t = tensor_type(tensor_shape(x), element(x))
+    above = imp.emit(OPS["gt"], [x, imp.materialize(np.full(tensor_shape(x), -np.inf), t)], t)
+    below = imp.emit(OPS["lt"], [x, imp.materialize(np.full(tensor_shape(x), np.inf), t)], t)
+    imp.values[op.results[0]] = imp.emit(OPS["multiply"], [above, below], t)
+
+
 # ---- booleans ---------------------------------------------------------------------------------
 
 def _boolean_operands(imp: ImportContext, op: Operation) -> list[SSAValue]:
@@ -451,6 +466,7 @@ HANDLERS: dict[str, Handler] = {
     "stablehlo.compare": compare,
     "stablehlo.select": select,
     "stablehlo.clamp": clamp,
+    "stablehlo.is_finite": is_finite,
     "stablehlo.convert": convert,
     "stablehlo.constant": constant,
     "arith.constant": constant,  # tt-mlir's Shardy tests write tensor constants this way too

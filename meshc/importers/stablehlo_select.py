@@ -10,6 +10,7 @@ meshc/importers/stablehlo_ops.py):
 | dynamic_update_slice at constant starts | slices of the operand around the update, joined by concat dim by dim |
 | dynamic_update_slice of one position at a run-time start (a KV cache written at `pos`) | where(mask, the update broadcast along the dim, x) |
 | gather of whole rows of a 2-d table (`emb[ids]`) | embedding of the indices clamped into the table |
+| gather of one element along a dim a row (`jnp.take_along_axis(x, ids[..., None], axis)`) | sum over the dim of where(eq(iota, the clamped ids broadcast), x, 0): a split dim gives partial sums |
 | reduce of (x, iota) by a compare-and-select body (`jnp.argmax`, `jnp.argmin`) | max (of -x for argmin) keeping the dim, eq, where(hit, -iota, -inf), max, neg: the first index of the extreme |
 | reduce_window of an add over one dim, stride 1, the input's length out (`jnp.cumsum`, a sliding-window sum) | matmul by a 0/1 band matrix along the dim (upper triangular for a cumsum) |
 | chlo.top_k (`jax.lax.top_k`) | k rounds of argmax's first maximum, each taken position masked to -inf; concat |
@@ -239,23 +240,70 @@ def dynamic_update_slice(imp: ImportContext, op: Operation) -> None:
 _GATHER = re.compile(r"(\w+)\s*=\s*(\[[\d,\s]*\]|\d+)")
 
 
+def _take_along_dim(nums: dict, op: Operation, ts, ishape) -> int | None:
+    """The dim `a` when the gather is `jnp.take_along_axis(x, ids, axis=a)` with one index a row
+    (ids of size 1 along a): every other dim of x a batching dim matched to the same dim of the
+    indices, one start index (the index vector the indices' last dim, of size 1), slice sizes 1."""
+    r = len(ts)
+    a = nums.get("collapsed_slice_dims") or []
+    others = [d for d in range(r) if a != [d]]
+    if not (len(a) == 1 and nums.get("start_index_map") == a and not nums.get("offset_dims")
+            and nums.get("operand_batching_dims", []) == others
+            and nums.get("start_indices_batching_dims", []) == others
+            and nums.get("index_vector_dim", [r]) == [r] and len(ishape) == r + 1 and ishape[r] == 1
+            and ishape[a[0]] == 1 and all(ishape[d] == ts[d] for d in others)
+            and _ints(op, "slice_sizes") == [1] * r):
+        return None
+    return a[0]
+
+
+def _take_along(imp: ImportContext, op: Operation, table: SSAValue, idx: SSAValue, a: int) -> None:
+    """x's element at ids along dim a, a row: sum over a of where(eq(iota along a, ids clamped
+    into the dim and broadcast along it), x, 0), keeping the dim (StableHLO clamps the index)."""
+    x = imp.value(table)
+    xt = x.type
+    assert isinstance(xt, TensorType)
+    shape = tensor_shape(x)
+    t = _result(imp, op, None)
+    ids = imp.value(idx)
+    et = ids.type.element_type  # type: ignore[attr-defined]
+    kept = [1 if d == a else n for d, n in enumerate(shape)]
+    it = TensorType(et, kept)
+    ids = imp.emit(OPS["reshape"], [ids], it)
+    ids = imp.emit(OPS["maximum"], [ids, imp.materialize(np.zeros(kept), it)], it)
+    ids = imp.emit(OPS["minimum"], [ids, imp.materialize(np.full(kept, shape[a] - 1), it)], it)
+    full = TensorType(et, list(shape))
+    ids = imp.emit(OPS["broadcast"], [ids], full)
+    iota = np.broadcast_to(np.arange(shape[a]).reshape([shape[a] if d == a else 1 for d in range(len(shape))]), shape)
+    hot = imp.emit(OPS["typecast"], [imp.emit(OPS["eq"], [imp.materialize(iota, full), ids], full)], xt)
+    picked = imp.emit(OPS["where"], [hot, x, imp.materialize(np.zeros(shape), xt)], xt)
+    imp.values[op.results[0]] = imp.emit(OPS["sum"], [picked], t, {"dim_arg": ArrayAttr([IntegerAttr(a, i32)]),
+                                                                   "keep_dim": BoolAttr.from_bool(True)})
+
+
 def gather(imp: ImportContext, op: Operation) -> None:
     """`emb[ids]` / `jnp.take(emb, ids, axis=0)` on a 2-d table: whole rows (slice_sizes [1, D])
-    picked by one index each, the index vector the indices' last dim (of size 1) or implicit.
-    StableHLO clamps a start index into the table; the indices are clamped so before the lookup."""
+    picked by one index each, the index vector the indices' last dim (of size 1) or implicit;
+    `jnp.take_along_axis` of one index a row (`_take_along`). StableHLO clamps a start index
+    into the table; the indices are clamped so before the lookup."""
     table, idx = op.operands
     body = unregistered_body(attr_of(op, "dimension_numbers"), "stablehlo.gather") or ""
     nums = {k: [int(x) for x in re.findall(r"\d+", v)] for k, v in _GATHER.findall(body)}
     ts, ishape = tensor_shape(table), tensor_shape(idx)
+    along = _take_along_dim(nums, op, ts, ishape)
+    if along is not None:
+        _take_along(imp, op, table, idx, along)
+        return
     ivd = (nums.get("index_vector_dim") or [len(ishape)])[0]
     lead = list(ishape[:ivd]) + list(ishape[ivd + 1:])
     if not (len(ts) == 2 and nums.get("collapsed_slice_dims") == [0] and nums.get("start_index_map") == [0]
             and nums.get("offset_dims") == [len(lead)] and _ints(op, "slice_sizes") == [1, ts[1]]
             and not nums.get("operand_batching_dims") and (ivd == len(ishape) or (ivd == len(ishape) - 1
                                                                                   and ishape[-1] == 1))):
-        raise LocatedError("gathers in a form other than whole rows of a 2-d table; meshc imports emb[ids] and "
-                           "jnp.take(emb, ids, axis=0) on a 2-d emb (reshape the table to 2-d, or move the axis "
-                           "taken from to the front)", op)
+        raise LocatedError("gathers in a form other than whole rows of a 2-d table or one element a row; meshc "
+                           "imports emb[ids] and jnp.take(emb, ids, axis=0) on a 2-d emb (reshape the table to "
+                           "2-d, or move the axis taken from to the front) and jnp.take_along_axis(x, "
+                           "ids[..., None], axis)", op)
     t = _result(imp, op, None)
     ids = imp.value(idx)
     it = TensorType(ids.type.element_type, lead)  # type: ignore[attr-defined]

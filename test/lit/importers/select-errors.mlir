@@ -42,7 +42,7 @@
 "builtin.module"() ({
   "func.func"() <{function_type = (tensor<8x16xf32>, tensor<3x1xi32>) -> tensor<8x3xf32>, sym_name = "main"}> ({
   ^bb0(%x: tensor<8x16xf32>, %ids: tensor<3x1xi32>):
-    // expected-error @+1 {{'stablehlo.gather' op gathers in a form other than whole rows of a 2-d table; meshc imports emb[ids] and jnp.take(emb, ids, axis=0) on a 2-d emb (reshape the table to 2-d, or move the axis taken from to the front)}}
+    // expected-error @+1 {{'stablehlo.gather' op gathers in a form other than whole rows of a 2-d table or one element a row; meshc imports emb[ids] and jnp.take(emb, ids, axis=0) on a 2-d emb (reshape the table to 2-d, or move the axis taken from to the front) and jnp.take_along_axis(x, ids[..., None], axis)}}
     %0 = "stablehlo.gather"(%x, %ids) <{dimension_numbers = #stablehlo.gather<offset_dims = [0], collapsed_slice_dims = [1], start_index_map = [1], index_vector_dim = 1>, indices_are_sorted = false, slice_sizes = array<i64: 8, 1>}> : (tensor<8x16xf32>, tensor<3x1xi32>) -> tensor<8x3xf32>
     "func.return"(%0) : (tensor<8x3xf32>) -> ()
   }) : () -> ()
@@ -112,5 +112,17 @@
     // expected-error @+1 {{'chlo.top_k' op takes the top 9 of [4, 8]; expected 1 <= k <= the last dim's size}}
     %0:2 = "chlo.top_k"(%x) <{k = 9 : i64}> : (tensor<4x8xf32>) -> (tensor<4x9xf32>, tensor<4x9xi32>)
     "func.return"(%0#0, %0#1) : (tensor<4x9xf32>, tensor<4x9xi32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// -----
+
+// jnp.take_along_axis with two indices a row: meshc takes one element a row.
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<4x8xf32>, tensor<4x2x1xi32>) -> tensor<4x2xf32>, sym_name = "main"}> ({
+  ^bb0(%x: tensor<4x8xf32>, %ids: tensor<4x2x1xi32>):
+    // expected-error @+1 {{'stablehlo.gather' op gathers in a form other than whole rows of a 2-d table or one element a row}}
+    %0 = "stablehlo.gather"(%x, %ids) <{dimension_numbers = #stablehlo.gather<collapsed_slice_dims = [1], operand_batching_dims = [0], start_indices_batching_dims = [0], start_index_map = [1], index_vector_dim = 2>, indices_are_sorted = false, slice_sizes = array<i64: 1, 1>}> : (tensor<4x8xf32>, tensor<4x2x1xi32>) -> tensor<4x2xf32>
+    "func.return"(%0) : (tensor<4x2xf32>) -> ()
   }) : () -> ()
 }) : () -> ()

@@ -1,6 +1,6 @@
 // The StableHLO ops that select and join elements, as ttir (docs/importers.md's table):
 // slice, concatenate, dynamic_slice and dynamic_update_slice at constant starts, and a gather
-// of whole rows of a 2-d table (emb[ids]).
+// of whole rows of a 2-d table (emb[ids]) or of one element a row (jnp.take_along_axis).
 // RUN: meshc-import --split-input-file %s | filecheck %s
 
 // slice [1:7:2, 3:8] of 8x8: begins 1, 3; ends 7, 8; steps 2, 1; 3x5.
@@ -241,5 +241,29 @@
   ^bb0(%x: tensor<4x8xf32>):
     %0:2 = "chlo.top_k"(%x) <{k = 2 : i64}> : (tensor<4x8xf32>) -> (tensor<4x2xf32>, tensor<4x2xi32>)
     "func.return"(%0#0, %0#1) : (tensor<4x2xf32>, tensor<4x2xi32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// -----
+
+// jnp.take_along_axis(x, ids[..., None], axis=1) of one index a row (optax's cross-entropy picks
+// the label's logit so): the ids clamped into [0, 7], broadcast along dim 1, compared with an
+// iota; where(hit, x, 0) summed over dim 1 keeping it.
+// CHECK-LABEL: func.func @main
+// CHECK: %[[R:.*]] = "ttir.reshape"(%ids) : (tensor<4x1x1xi32>) -> tensor<4x1xi32>
+// CHECK: %[[LO:.*]] = "ttir.maximum"(%[[R]], %{{.*}}) : (tensor<4x1xi32>, tensor<4x1xi32>) -> tensor<4x1xi32>
+// CHECK: "ttir.constant"() {value = dense<7> : tensor<4x1xi32>}
+// CHECK: %[[HI:.*]] = "ttir.minimum"(%[[LO]], %{{.*}})
+// CHECK: %[[B:.*]] = "ttir.broadcast"(%[[HI]]) : (tensor<4x1xi32>) -> tensor<4x8xi32>
+// CHECK: "ttir.constant"() {value = dense<{{\[\[}}0, 1, 2, 3, 4, 5, 6, 7], [0, 1, 2, 3, 4, 5, 6, 7]
+// CHECK: %[[EQ:.*]] = "ttir.eq"(%{{.*}}, %[[B]]) : (tensor<4x8xi32>, tensor<4x8xi32>) -> tensor<4x8xi32>
+// CHECK: %[[HOT:.*]] = "ttir.typecast"(%[[EQ]]) : (tensor<4x8xi32>) -> tensor<4x8xf32>
+// CHECK: %[[W:.*]] = "ttir.where"(%[[HOT]], %x, %{{.*}}) : (tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK: "ttir.sum"(%[[W]]) {dim_arg = [1 : i32], keep_dim = true} : (tensor<4x8xf32>) -> tensor<4x1xf32>
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<4x8xf32>, tensor<4x1x1xi32>) -> tensor<4x1xf32>, sym_name = "main"}> ({
+  ^bb0(%x: tensor<4x8xf32>, %ids: tensor<4x1x1xi32>):
+    %0 = "stablehlo.gather"(%x, %ids) <{dimension_numbers = #stablehlo.gather<collapsed_slice_dims = [1], operand_batching_dims = [0], start_indices_batching_dims = [0], start_index_map = [1], index_vector_dim = 2>, indices_are_sorted = false, slice_sizes = array<i64: 1, 1>}> : (tensor<4x8xf32>, tensor<4x1x1xi32>) -> tensor<4x1xf32>
+    "func.return"(%0) : (tensor<4x1xf32>) -> ()
   }) : () -> ()
 }) : () -> ()
