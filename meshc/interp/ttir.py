@@ -24,6 +24,7 @@ from meshc.dialects.tt import enclosing_module, module_devices
 from meshc.dialects.ttir import collective_args
 from meshc.interp.common import Distributed, element_dtype_name, kernel_attrs, located, run_at_op
 from meshc.interp.moe_ttmlir import TTMLIRMoeGoldenImpls
+from meshc.interp.ttmlir_ops import TTMLIROpsGoldenImpls
 from meshc.interp.op_families import TTIRCollectiveImpls, TTIRComputeImpls, TTNNCollectiveImpls, TTNNComputeImpls
 from meshc.interp.spmd import (
     moe_combine_values,
@@ -96,7 +97,7 @@ def _distributed(results) -> tuple:
 
 @register_impls
 class GoldenFunctions(TTIRComputeImpls, TTNNComputeImpls, TTIRCollectiveImpls, TTNNCollectiveImpls,
-                      TTMLIRMoeGoldenImpls):
+                      TTMLIRMoeGoldenImpls, TTMLIROpsGoldenImpls):
     """Golden implementations of every ttir op and of the ttnn ops (their numpy meaning) on a
     mesh of `mesh_shape`."""
 

@@ -38,6 +38,7 @@ from meshc.dialects.ttir import collective_args
 from meshc.layout.compute_ops import is_matmul
 from meshc.interp.common import Distributed, charged, element_dtype_name, kernel_attrs, run_at_op, transfer_config
 from meshc.interp.moe_ttmlir import TTMLIRMoeSimImpls
+from meshc.interp.ttmlir_ops import TTMLIROpsSimImpls
 from meshc.interp.op_families import TTNNCollectiveImpls, TTNNComputeImpls
 from meshc.interp.runtime import DEFAULT_WHERE, SimRuntime, SimTensor, Where, per_object, placement_of, where_of
 from meshc.interp.spmd_sim import TTNNSpmdSimImpls
@@ -78,7 +79,7 @@ def run_collective(rt: SimRuntime, op, kind: str, vals: list[np.ndarray], dtype:
 
 @register_impls
 class TTNNSimFunctions(TTNNComputeImpls, TTNNCollectiveImpls, TTNNSpmdSimImpls, TTNNStageTransferImpls,
-                       TTMLIRMoeSimImpls):
+                       TTMLIRMoeSimImpls, TTMLIROpsSimImpls):
     """The ttnn ops on the simulator `machine`: every device tensor a mesh buffer, every move counted."""
 
     def __init__(self, machine: Machine):

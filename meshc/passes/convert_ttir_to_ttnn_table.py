@@ -30,6 +30,8 @@ COMPUTE_OPS: dict[type[Operation], type[Operation]] = {
     ttir.MoeCombineOp: ttnn.MoeCombineOp,
     # tt-mlir's MoE ops (meshc/dialects/ttir/moe_ttmlir.py), each to its ttnn twin
     **dict(zip(ttir.TTMLIR_MOE_OPS, ttnn.TTMLIR_MOE_OPS)),
+    # tt-mlir's mesh_partition, update_cache, fill_cache (meshc/dialects/ttir/ttmlir_ops.py)
+    **dict(zip(ttir.TTMLIR_OPS, ttnn.TTMLIR_OPS)),
 }  # fmt: skip
 """ttir compute / data-movement op -> its ttnn op."""
 

@@ -100,6 +100,15 @@ from meshc.dialects.ttir.reshard import (
     ReshardOp,
 )
 from meshc.dialects.ttir.sharding_constraint import ShardingConstraintOp
+from meshc.dialects.ttir.ttmlir_ops import (
+    TTMLIR_OPS,
+    FillCacheBase,
+    FillCacheOp,
+    MeshPartitionBase,
+    MeshPartitionOp,
+    UpdateCacheBase,
+    UpdateCacheOp,
+)
 from meshc.dialects.ttir.collectives import MULTI_DEVICE_OPS, collective_op_table
 
 _ATTRIBUTES = [ShardTypeAttr, ShardDirectionAttr, ReduceTypeAttr]
@@ -107,7 +116,7 @@ _OPS = [
     *COMPUTE_OPS.values(), EmptyOp, ConstantOp, ToLayoutOp,
     *MULTI_DEVICE_OPS,
     ReshardOp, PointToPointOp, AllSliceOp, MoeRouteOp, MoeDispatchOp, MoeCombineOp,
-    *TTMLIR_MOE_OPS, ShardingConstraintOp,
+    *TTMLIR_MOE_OPS, *TTMLIR_OPS, ShardingConstraintOp,
 ]  # fmt: skip
 
 COLLECTIVE_OPS = collective_op_table(_OPS, "ttir")

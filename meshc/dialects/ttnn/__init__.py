@@ -46,6 +46,7 @@ from meshc.dialects.ttnn.moe_ttmlir import (
     SparseMatmulOp,
 )
 from meshc.dialects.ttnn.pipeline import PipelineTransferOp
+from meshc.dialects.ttnn.ttmlir_ops import TTMLIR_OPS, FillCacheOp, MeshPartitionOp, UpdateCacheOp
 from meshc.dialects.ttnn.memory import (
     BufferTypeAttr,
     CoreRangeAttr,
@@ -67,7 +68,7 @@ _ATTRIBUTES = [
 _OPS = [
     GetDeviceOp, DistributeTensorOp, AggregateTensorOp, ToDeviceOp, FromDeviceOp, ToLayoutOp,
     ToMemoryConfigOp, EmptyOp, ConstantOp, *COMPUTE_OPS.values(),
-    *MULTI_DEVICE_OPS, *TTMLIR_MOE_OPS, PipelineTransferOp,
+    *MULTI_DEVICE_OPS, *TTMLIR_MOE_OPS, *TTMLIR_OPS, PipelineTransferOp,
 ]  # fmt: skip
 
 COLLECTIVE_OPS = collective_op_table(_OPS, "ttnn")
