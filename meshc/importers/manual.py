@@ -20,9 +20,13 @@ imports as meshc's SPMD form (docs/contracts.md):
   of devices along mesh axes (each a `cluster_axis`), listed row-major over the axes in some
   order; a reduction over several axes (`psum` over ("x", "y")) is one all_reduce an axis.
 
-Refused with a located error: manual axes no mesh of the module has, a spec ttir.mesh_shard
-cannot state (a dim split by axes in descending order, `unreduced`), groups
-that are not lines along mesh axes, and all_to_alls over several axes at once.
+A dim split by mesh axes in an order `ttir.mesh_shard` cannot state (`[{"y", "x"}]`) enters
+through the mesh_shard of the ascending prefix and an `all_slice` an axis after it, and leaves
+through an `all_gather` an axis and the mesh_shard; a result's unreduced axes are summed by an
+`all_reduce` before it leaves (`_mesh_shard`).
+
+Refused with a located error: manual axes no mesh of the module has, operands with unreduced
+axes, groups that are not lines along mesh axes, and all_to_alls over several axes at once.
 """
 
 from __future__ import annotations
@@ -41,7 +45,7 @@ from meshc.dialects import ttir
 from meshc.importers.context import ImportContext, located
 from meshc.importers.shardings import parse_sdy_sharding, sdy_spec
 from meshc.importers.source import attr_of, dense_array, op_name, unregistered_body
-from meshc.layout.mesh import ShardingSpec, states_shard_dims
+from meshc.layout.mesh import ShardingSpec
 from meshc.layout.shapes import fmt_shape
 
 _SI32 = IntegerType(32, Signedness.SIGNED)
@@ -102,12 +106,65 @@ def _on_axes(spec: ShardingSpec, axes: set[int]) -> ShardingSpec:
                         tuple(a for a in spec.partial if a in axes))
 
 
+def _stated(spec: ShardingSpec) -> tuple[ShardingSpec, list[tuple[int, int]]]:
+    """(the spec `ttir.mesh_shard` states, the (dim, axis) splits left over, in order): each dim
+    keeps the ascending prefix of its axes, the axes after it (`[{"y", "x"}]`, y-major) split
+    the dim further, major to minor. Partial sums are not in the stated spec."""
+    kept, rest = [], []
+    for d, axes in enumerate(spec.dims):
+        n = 1
+        while n < len(axes) and axes[n] > axes[n - 1]:
+            n += 1
+        kept.append(axes[:n])
+        rest += [(d, a) for a in axes[n:]]
+    return ShardingSpec(spec.mesh, tuple(kept)), rest
+
+
+def _split_type(t: TensorType, d: int, by: int, op: Operation) -> TensorType:
+    shape = list(t.get_shape())
+    if shape[d] % by:
+        raise LocatedError(f"splits dim {d} of {fmt_shape(tuple(shape))} into {by} pieces, which do not divide it", op)
+    shape[d] //= by
+    return TensorType(t.element_type, shape)
+
+
 def _mesh_shard(imp: ImportContext, value: SSAValue, spec: ShardingSpec, to_device: bool, rt: TensorType,
                 op: Operation) -> SSAValue:
-    if not states_shard_dims(spec):
-        raise LocatedError("has a sharding ttir.mesh_shard cannot state (unreduced axes, or a dim split by mesh "
-                           "axes in descending order)", op)
-    return imp.emit(ttir.MeshShardOp, [value], rt, ttir.MeshShardOp.spec_attributes(spec, to_device))
+    """`value` entering (to_device) or leaving the manual computation with `spec`.
+
+    `ttir.mesh_shard` states a dim split by mesh axes in ascending order (tt-mlir's shard_dims
+    name each mesh axis's tensor dim, nothing more); a dim Shardy splits by axes in another order
+    (`[{"y", "x"}]`: device (x, y) holds piece y * |x| + x) enters through the mesh_shard of its
+    ascending prefix and a `ttir.all_slice` an axis after it (each device keeps its piece of its
+    piece: nothing moves), and leaves through an `all_gather` an axis, last first, then the
+    mesh_shard. Unreduced axes of a result (`unreduced={"x"}`: the devices hold partial sums) are
+    summed by an `all_reduce` an axis before the mesh_shard; unreduced operands are refused."""
+    mesh = spec.mesh.shape
+    stated, rest = _stated(spec)
+    if to_device:
+        if spec.partial:
+            raise LocatedError("has an in_sharding with unreduced axes (the operand held as partial sums over "
+                               f"mesh axes {list(spec.partial)}): a whole tensor has no one split into partial "
+                               "sums, and meshc imports unreduced axes on out_shardings only", op)
+        t = rt
+        for d, a in rest:
+            t = TensorType(t.element_type, [n * (mesh[a] if i == d else 1) for i, n in enumerate(t.get_shape())])
+        x = imp.emit(ttir.MeshShardOp, [value], t, ttir.MeshShardOp.spec_attributes(stated, True))
+        for d, a in rest:
+            t = _split_type(t, d, mesh[a], op)
+            x = imp.emit(ttir.AllSliceOp, [x], t, {"slice_dim": IntegerAttr(d, _SI32),
+                                                  "cluster_axis": IntegerAttr(a, _UI32)})
+        return x
+    x = value
+    for a in spec.partial:
+        x = imp.emit(ttir.AllReduceOp, [x], x.type,
+                     {"cluster_axis": IntegerAttr(a, _UI32), "reduce_type": ttir.ReduceTypeAttr("sum")})
+    for d, a in reversed(rest):
+        t = x.type
+        shape = [n * (mesh[a] if i == d else 1) for i, n in enumerate(t.get_shape())]
+        x = imp.emit(ttir.AllGatherOp, [x], TensorType(t.element_type, shape),
+                     {"all_gather_dim": IntegerAttr(d, _SI32), "cluster_axis": IntegerAttr(a, _UI32)})
+    return imp.emit(ttir.MeshShardOp, [x], rt, ttir.MeshShardOp.spec_attributes(stated, False))
 
 
 def manual_computation(imp: ImportContext, op: Operation) -> None:

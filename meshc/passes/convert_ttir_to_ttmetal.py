@@ -68,9 +68,11 @@ from meshc.passes.convert_ttir_to_ttmetal_table import BUFFER_OPS, TTIR_TO_TTMET
 from meshc.passes.convert_ttir_to_ttmetal_table import lowers_to_ccl  # noqa: F401 (this pass's answer to 'is it a collective?')
 from meshc.passes.lowering_utils import (
     check_host_distributions,
+    reads_back_to_distribute,
     distribution_attrs,
     encoding_of,
     fix_function_types,
+    host_type,
     memory_config_for,
     module_mesh,
     prod,
@@ -194,8 +196,16 @@ class MeshShardToTransfer(MetalPattern):
         lo = self.lowering
         spec = op.sharding(lo.mesh)
         if op.is_full_to_shard:
+            host = op.input
+            if reads_back_to_distribute(op):  # a whole tensor every device holds: one copy read back
+                t = host_type(op.input.type)
+                read = ttmetal.EnqueueReadBufferOp.create(
+                    operands=[lo.buffer_of(op.input, op, rewriter)], result_types=[t],
+                    attributes=distribution_attrs(t, replicated(Mesh(lo.mesh), len(t.get_shape())), op))
+                lo.insert(read, op, op.location, rewriter)
+                host = read.results[0]
             buf = lo.create_buffer(op.result.type, op, op, rewriter)
-            lo.write(op.input, buf, spec, op, op, rewriter)
+            lo.write(host, buf, spec, op, op, rewriter)
             lo.lowered(op, buf, rewriter)
             return
         src = lo.buffer_of(op.input, op, rewriter)

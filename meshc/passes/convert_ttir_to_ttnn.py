@@ -53,6 +53,8 @@ from meshc.layout.shapes import fmt_shape
 from meshc.passes.convert_ttir_to_ttnn_table import SPECIAL_OPS, TTIR_TO_TTNN
 from meshc.passes.lowering_utils import (
     check_host_distributions,
+    reads_back_to_distribute,
+    whole_values,
     distribution_attrs,
     encoding_of,
     fix_function_types,
@@ -100,6 +102,8 @@ class TTNNLowering:
     type_cache: dict
     on_device: dict[SSAValue, SSAValue] = field(default_factory=dict)
     device_values: set[SSAValue] = field(default_factory=set)
+    whole: set[SSAValue] = field(default_factory=set)
+    """Values that are whole tensors every device holds (lowering_utils.whole_values), as lowered."""
 
     @property
     def multi(self) -> bool:
@@ -120,6 +124,19 @@ class TTNNLowering:
         new.location = user.location
         rewriter.insert(new, InsertPoint.after(self.device_op))
         self.on_device[v] = new.results[0]
+        return new.results[0]
+
+    def read_back(self, v: SSAValue, user: Operation, rewriter: PatternRewriter) -> SSAValue:
+        """A whole tensor every device holds, read back to the host before `user` (one copy:
+        `ttnn.aggregate_tensor` of the replicated tensor; `ttnn.from_device` on one device)."""
+        t = host_type(v.type)
+        if self.multi:
+            attrs = distribution_attrs(t, replicated(Mesh(self.mesh), len(t.get_shape())), user)
+            new = ttnn.AggregateTensorOp.create(operands=[v], result_types=[t], attributes=attrs)
+        else:
+            new = ttnn.FromDeviceOp.create(operands=[v], result_types=[t])
+        new.location = user.location
+        rewriter.insert(new, InsertPoint.before(user))
         return new.results[0]
 
     def device_operands(self, op: Operation, rewriter: PatternRewriter) -> list[SSAValue]:
@@ -143,6 +160,8 @@ class TTNNLowering:
 
     def replace(self, op: Operation, new: Operation, rewriter: PatternRewriter) -> None:
         new.location = op.location
+        if op.results and op.results[0] in self.whole:
+            self.whole.update(new.results)
         rewriter.replace(op, new)
         if not isinstance(new, ttnn.AggregateTensorOp):
             self.device_values.update(new.results)
@@ -178,7 +197,8 @@ class MeshShardToDistribution(TTNNPattern):
             mc = memory_config_attr(rt)
             if mc is not None:
                 attrs["memory_config"] = mc
-            new = ttnn.DistributeTensorOp.create(operands=[op.input, lo.device_op.results[0]], result_types=[rt],
+            host = lo.read_back(op.input, op, rewriter) if reads_back_to_distribute(op) else op.input
+            new = ttnn.DistributeTensorOp.create(operands=[host, lo.device_op.results[0]], result_types=[rt],
                                                  attributes=attrs)
         else:
             new = ttnn.AggregateTensorOp.create(operands=[op.input], result_types=[host_type(op.result.type)],
@@ -253,6 +273,10 @@ class ReturnToHost(TTNNPattern):
         for i, v in enumerate(op.operands):
             if v not in lo.device_values:
                 continue
+            if v in lo.whole:  # a whole tensor every device holds: one copy is the result
+                op.operands[i] = lo.read_back(v, op, rewriter)
+                rewriter.notify_op_modified(op)
+                continue
             new = ttnn.FromDeviceOp.create(operands=[v], result_types=[host_type(v.type)])
             new.location = op.location
             rewriter.insert(new, InsertPoint.before(op))
@@ -288,7 +312,7 @@ class ConvertTTIRToTTNNPass(ModulePass):
             if not f.body.blocks:
                 continue
             check_host_distributions(f, self.name)
-            lowering = TTNNLowering(mesh, open_device(f, mesh), type_cache)
+            lowering = TTNNLowering(mesh, open_device(f, mesh), type_cache, whole=whole_values(f))
             patterns = GreedyRewritePatternApplier([
                 MeshShardToDistribution(lowering),
                 ToLayoutToMemoryConfig(lowering),

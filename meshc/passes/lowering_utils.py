@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from xdsl.dialects import func
 from xdsl.dialects.builtin import AffineMapAttr, DenseArrayBase, ModuleOp, NoneAttr, TensorType, i64
-from xdsl.ir import Attribute, Block, Operation
+from xdsl.ir import Attribute, Block, Operation, SSAValue
 
 from meshc.errors import LocatedError
 from meshc.dialects.element_types import data_type_name
@@ -122,18 +122,44 @@ def distribution_attrs(t: TensorType, spec: ShardingSpec, op: Operation) -> dict
     return attrs
 
 
-def check_host_distributions(f: func.FuncOp, pass_name: str) -> None:
-    """Every full_to_shard `ttir.mesh_shard` of `f` distributes a host tensor: a function
-    argument, or what a shard_to_full mesh_shard gathered back to the host. The lowering computes
-    every other op on the devices, so distributing its result would read device memory as a host
-    tensor: refused, located at the mesh_shard, before anything is rewritten (an op that commutes
-    with the split can move after it)."""
+def whole_values(f: func.FuncOp) -> set[SSAValue]:
+    """The values of `f` that are whole (global) tensors, the same on every device the lowerings
+    compute them on: the function's arguments, shard_to_full results, and the results of ops
+    (other than the per-device ones: collectives, full_to_shard mesh_shards) whose operands are
+    all whole. A value computed from a full_to_shard's pieces is not."""
+    whole: set[SSAValue] = set(f.body.blocks[0].args) if f.body.blocks else set()
     for op in f.walk():
-        if not isinstance(op, ttir.MeshShardOp) or not op.is_full_to_shard or isinstance(op.input.owner, Block):
+        if isinstance(op, ttir.MeshShardOp):
+            if not op.is_full_to_shard:
+                whole.update(op.results)
+        elif not op.has_trait(ttir.PerDevice) and all(o in whole for o in op.operands):
+            whole.update(op.results)
+    return whole
+
+
+def reads_back_to_distribute(op: ttir.MeshShardOp) -> bool:
+    """Whether a full_to_shard mesh_shard distributes a whole tensor the lowering computed on the
+    devices (every device holds all of it), which it first reads back to the host, as tt-mlir's
+    runtime distributes host tensors only (check_host_distributions has refused the others: the
+    input is in `whole_values`)."""
+    owner = op.input.owner
+    return op.is_full_to_shard and not isinstance(owner, Block) and not (
+        isinstance(owner, ttir.MeshShardOp) and not owner.is_full_to_shard)
+
+
+def check_host_distributions(f: func.FuncOp, pass_name: str) -> None:
+    """Every full_to_shard `ttir.mesh_shard` of `f` distributes a whole tensor: a function
+    argument, what a shard_to_full mesh_shard gathered back to the host, or what ops computed
+    from those (the lowerings compute such an op on every device, read one copy back to the host
+    and distribute it: a host round trip, counted). Distributing a value computed from
+    per-device pieces would read each device's own piece as the whole tensor: refused, located
+    at the mesh_shard, before anything is rewritten."""
+    whole = whole_values(f)
+    for op in f.walk():
+        if not isinstance(op, ttir.MeshShardOp) or not op.is_full_to_shard or op.input in whole:
             continue
         owner = op.input.owner
-        if isinstance(owner, ttir.MeshShardOp) and not owner.is_full_to_shard:
-            continue
-        raise LocatedError(f"{pass_name}: distributes the result of '{owner.name}', which the lowering computes on "
-                           "the devices; a full_to_shard mesh_shard distributes a host tensor (a function argument, "
-                           "or a shard_to_full's result): apply the op after the mesh_shard, to the pieces", op)
+        raise LocatedError(f"{pass_name}: distributes the result of '{owner.name}', which holds per-device pieces "
+                           "(it is computed from a full_to_shard's result); a full_to_shard mesh_shard distributes "
+                           "a whole tensor (a function argument, a shard_to_full's result, or ops on those): "
+                           "gather the pieces back with a shard_to_full first", op)

@@ -259,3 +259,20 @@
     "func.return"(%0) : (tensor<f16>) -> ()
   }) : () -> ()
 }) : () -> ()
+
+// -----
+
+// An operand entering a shard_map with unreduced axes (held as partial sums): a whole tensor has
+// no one split into partial sums.
+"builtin.module"() ({
+  "sdy.mesh"() <{mesh = #sdy.mesh<["x"=2, "y"=2]>, sym_name = "mesh"}> : () -> ()
+  "func.func"() <{function_type = (tensor<8x8xf32>) -> tensor<8x8xf32>, sym_name = "main"}> ({
+  ^bb0(%arg0: tensor<8x8xf32>):
+    // expected-error @+1 {{'sdy.manual_computation' op has an in_sharding with unreduced axes (the operand held as partial sums over mesh axes [0]): a whole tensor has no one split into partial sums, and meshc imports unreduced axes on out_shardings only}}
+    %0 = "sdy.manual_computation"(%arg0) <{in_shardings = #sdy.sharding_per_value<[<@mesh, [{}, {}], unreduced={"x"}>]>, manual_axes = #sdy<manual_axes{"x", "y"}>, out_shardings = #sdy.sharding_per_value<[<@mesh, [{}, {}]>]>}> ({
+    ^bb0(%arg2: tensor<8x8xf32>):
+      "sdy.return"(%arg2) : (tensor<8x8xf32>) -> ()
+    }) : (tensor<8x8xf32>) -> tensor<8x8xf32>
+    "func.return"(%0) : (tensor<8x8xf32>) -> ()
+  }) : () -> ()
+}) : () -> ()

@@ -37,15 +37,17 @@ func.func @grid3(%a: tensor<2x64x64xf32>) {
 }
 
 // -----
-// A full_to_shard mesh_shard distributes a host tensor; a value computed before it would be on
-// the devices once lowered (the op commutes with the split: apply it to the pieces instead).
+// A full_to_shard mesh_shard distributes a whole tensor. A value computed from per-device pieces
+// (here exp of a full_to_shard's result) is not one: each device would send its own piece as
+// the whole tensor. (An op on whole tensors may feed one: run-whole-then-distributed.mlir.)
 module attributes {tt.device = #tt.device<workerGrid = #tt.grid<8x16, (d0, d1) -> (d1 floordiv 8, d0, d1 mod 8)>, meshShape = 1x2, chipIds = [0, 1]>} {
-  func.func @computed_then_distributed(%a: tensor<64x64xf32>) -> tensor<64x64xf32> {
-    %0 = "ttir.exp"(%a) : (tensor<64x64xf32>) -> tensor<64x64xf32>
-    // expected-error @+1 {{distributes the result of 'ttir.exp', which the lowering computes on the devices; a full_to_shard mesh_shard distributes a host tensor (a function argument, or a shard_to_full's result): apply the op after the mesh_shard, to the pieces}}
-    %1 = "ttir.mesh_shard"(%0) {shard_type = #ttir.shard_type<devices>, shard_direction = #ttir.shard_direction<full_to_shard>, shard_shape = array<i64: 1, 2>, shard_dims = array<i64: -1, 1>} : (tensor<64x64xf32>) -> tensor<64x32xf32>
-    %2 = "ttir.mesh_shard"(%1) {shard_type = #ttir.shard_type<devices>, shard_direction = #ttir.shard_direction<shard_to_full>, shard_shape = array<i64: 1, 2>, shard_dims = array<i64: -1, 1>} : (tensor<64x32xf32>) -> tensor<64x64xf32>
-    func.return %2 : tensor<64x64xf32>
+  func.func @pieces_then_distributed(%a: tensor<64x64xf32>) -> tensor<64x64xf32> {
+    %0 = "ttir.mesh_shard"(%a) {shard_type = #ttir.shard_type<devices>, shard_direction = #ttir.shard_direction<full_to_shard>, shard_shape = array<i64: 1, 1>, shard_dims = array<i64: -1, -1>} : (tensor<64x64xf32>) -> tensor<64x64xf32>
+    %1 = "ttir.exp"(%0) : (tensor<64x64xf32>) -> tensor<64x64xf32>
+    // expected-error @+1 {{distributes the result of 'ttir.exp', which holds per-device pieces (it is computed from a full_to_shard's result); a full_to_shard mesh_shard distributes a whole tensor (a function argument, a shard_to_full's result, or ops on those): gather the pieces back with a shard_to_full first}}
+    %2 = "ttir.mesh_shard"(%1) {shard_type = #ttir.shard_type<devices>, shard_direction = #ttir.shard_direction<full_to_shard>, shard_shape = array<i64: 1, 2>, shard_dims = array<i64: -1, 1>} : (tensor<64x64xf32>) -> tensor<64x32xf32>
+    %3 = "ttir.mesh_shard"(%2) {shard_type = #ttir.shard_type<devices>, shard_direction = #ttir.shard_direction<shard_to_full>, shard_shape = array<i64: 1, 2>, shard_dims = array<i64: -1, 1>} : (tensor<64x32xf32>) -> tensor<64x64xf32>
+    func.return %3 : tensor<64x64xf32>
   }
 }
 
