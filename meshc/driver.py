@@ -28,6 +28,7 @@ from meshc.verify import verify_located
 from meshc.dialects.reference import attach_reference, detach_references, is_reference
 from meshc.dialects.ttmlir_spelling import SPELLING_OPS, attribute_synonym, normalize_module
 from meshc.dialects.tt.device_module import flatten_device_module
+from meshc.dialects.ttir.ttmlir_ops import UNREAD_OPS
 from meshc.dialects import get_all_dialects
 from meshc.passes import get_all_passes
 from meshc.passes.observe import run_pass
@@ -119,6 +120,8 @@ def _op_name_suggestion(message: str) -> str:
         wrong = m.group(2)
     else:
         wrong = m.group(1)
+        if wrong in UNREAD_OPS:
+            return f": tt-mlir's {wrong} is {UNREAD_OPS[wrong]}; meshc does not read it (docs/importers.md)"
         names = [op.name for factory in dialects.values() for op in factory().operations]
     close = difflib.get_close_matches(wrong, names, n=1, cutoff=0.6)
     return f"; did you mean '{close[0]}'?" if close else ""

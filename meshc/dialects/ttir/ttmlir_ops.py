@@ -144,3 +144,15 @@ class FillCacheOp(FillCacheBase):
 
 TTMLIR_OPS = (MeshPartitionOp, UpdateCacheOp, FillCacheOp)
 """These ops in ttir, in the order the ttnn twins list theirs (the lowering pairs them)."""
+
+_FUSED_MOE = ("a fused kernel of TT-Metal's GPT-OSS MoE (selective tilize, the expert matmuls and the ring "
+              "exchange in one program), whose operands and results are that kernel's own buffers")
+UNREAD_OPS: dict[str, str] = {
+    f"{d}.{name}": why for d in ("ttir", "ttnn") for name, why in (
+        ("moe_gpt", _FUSED_MOE + " (token counts, activation records, tilized tokens)"),
+        ("moe_compute", _FUSED_MOE),
+        ("selective_reduce_combine", "the combine stage of TT-Metal's fused GPT-OSS MoE "
+                                     "kernel, reading moe_gpt's dense token maps and counts"),
+    )
+}
+"""tt-mlir ops meshc knows and does not read, with what they are (the parser's error says so)."""
