@@ -49,7 +49,8 @@ COST_CLASSES = (ELEMENTWISE_FPU, ELEMENTWISE_SFPU, MATMUL, REDUCTION, DATA_MOVEM
 """Every cost class an op may have (see the module docstring)."""
 
 FAMILIES = ("unary", "typecast", "binary", "comparison", "where", "reduction", "matmul", "transpose",
-            "permute", "reshape", "broadcast", "concat", "softmax", "embedding", "slice", "linear")
+            "permute", "reshape", "broadcast", "concat", "softmax", "embedding", "slice", "linear",
+            "scan", "argreduce")
 """Every family: the ops of one family share their dialect base (operands, attributes, shape
 rule). unary / binary / comparison / where are elementwise, with numpy broadcasting."""
 
@@ -202,6 +203,19 @@ def _embedding(xs, attrs):
 def _slice(xs, attrs):
     """x[begins[d]:ends[d]:step[d]] along every dim d."""
     return xs[0][tuple(slice(b, e, s) for b, e, s in zip(attrs["begins"], attrs["ends"], attrs["step"]))].copy()
+
+
+def _cumsum(xs, attrs):
+    """The running sum along `dim`, in the operand's type (numpy's sequential sum)."""
+    x = xs[0]
+    return np.cumsum(x, axis=attrs["dim"], dtype=x.dtype)
+
+
+def _arg(fn) -> Meaning:
+    """argmax / argmin along `dim`: the first extreme's index, int32 (JAX's index type)."""
+    def meaning(xs, attrs):
+        return fn(xs[0], axis=attrs["dim"], keepdims=bool(attrs.get("keep_dim"))).astype(np.int32)
+    return meaning
 
 
 # ----------------------------------------------------------------------------- entries by family
@@ -364,6 +378,14 @@ _ENTRIES = (
     ComputeOp("embedding", "embedding", 2, _embedding, factors.embedding, DATA_MOVEMENT,
               "rows of weight gathered by the integer input indices", Kernel("embedding"),
               arithmetic=False),
+    # a scan and the index selections over a dim (issue 23): split over a mesh without gathering
+    # the dim (meshc/passes/partition_select.py); no TTMetal kernel
+    ComputeOp("cumsum", "scan", 1, _cumsum, factors.scan, REDUCTION, "the running sum along dim",
+              linear=True),
+    ComputeOp("argmax", "argreduce", 1, _arg(np.argmax), factors.arg_reduction, REDUCTION,
+              "the index of the first largest element along dim", arithmetic=False),
+    ComputeOp("argmin", "argreduce", 1, _arg(np.argmin), factors.arg_reduction, REDUCTION,
+              "the index of the first smallest element along dim", arithmetic=False),
     # the cheap elementwise ops JAX programs use (issue 23)
     unary("abs", np.abs, "|x|", stablehlo=("stablehlo.abs",), jax="jnp.abs"),
     unary("sign", np.sign, "-1, 0 or 1 as x is negative, zero or positive", stablehlo=("stablehlo.sign",),

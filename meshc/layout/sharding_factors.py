@@ -14,7 +14,13 @@ has a kind:
 * `window`: sharded alike in the operands and the result, but a result piece is not the
   operand piece at the same place (a slice's sliced dim at step 1, a concatenation's dim):
   ttir-partition moves each device its piece of the window from the pieces that hold it
-  (meshc/layout/reshard/window.py), never gathering the dim; its pieces may be uneven.
+  (meshc/layout/reshard/window.py), never gathering the dim; its pieces may be uneven;
+* `scan`: sharded alike in the operand and the result, a running reduction along it (cumsum):
+  each device scans its piece and adds the total of the pieces before it
+  (meshc/passes/partition_select.py); its pieces may be uneven;
+* `select`: in the operand only, reduced to an index (argmax, argmin): a device picks among its
+  own piece, the candidates are gathered and picked again, the result is whole on its axes
+  (meshc/passes/partition_select.py); its pieces may be uneven.
 
 Each builder takes an `OpInfo` (the op as the rules see it) and returns its factors. The compute
 ops name their builder in their registry entry (meshc/layout/compute_ops.py); the other ttir ops
@@ -47,7 +53,7 @@ class OpInfo:
 
 @dataclass
 class Factor:
-    kind: str  # pass | sum | keep | bcast | window
+    kind: str  # pass | sum | keep | bcast | window | scan | select
     operand_dims: list[int | None]
     result_dims: list[int | None]
     size: int = 1
@@ -199,6 +205,29 @@ def slice_dims(info: OpInfo) -> list[Factor]:
     steps = info.attrs.get("step", (1,) * len(dst))
     return [Factor("pass" if src[d] == dst[d] else "window" if steps[d] == 1 else "keep", [d], [d], dst[d])
             for d in range(len(dst))]
+
+
+def scan(info: OpInfo) -> list[Factor]:
+    """Every dim `pass` but the scanned `dim`, a `scan`."""
+    d = info.attrs["dim"]
+    return [Factor("scan" if e == d else "pass", [e], [e], n) for e, n in enumerate(info.results[0])]
+
+
+def arg_reduction(info: OpInfo) -> list[Factor]:
+    """The reduced `dim` a `select` (the operand's only), the others `pass` (keep_dim keeps it as
+    a whole size-1 result dim)."""
+    shape = info.operands[0]
+    d = info.attrs["dim"]
+    keep = info.attrs.get("keep_dim", False)
+    out, r = [], 0
+    for e, n in enumerate(shape):
+        if e == d:
+            out.append(Factor("select", [e], [None], n))
+            r += 1 if keep else 0
+        else:
+            out.append(Factor("pass", [e], [r], n))
+            r += 1
+    return out
 
 
 def concat(info: OpInfo) -> list[Factor]:

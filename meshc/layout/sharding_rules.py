@@ -70,7 +70,7 @@ class Rule:
             return True
         sizes = [shape[d] for shapes, dims in ((self.info.operands, f.operand_dims), (self.info.results, f.result_dims))
                  for shape, d in zip(shapes, dims) if d is not None]
-        if f.kind == "window" or all(n % pieces == 0 for n in sizes):
+        if f.kind in ("window", "scan", "select") or all(n % pieces == 0 for n in sizes):
             return True
         return self.uneven and f.kind in ("pass", "bcast") and len(set(sizes)) == 1
 

@@ -15,6 +15,8 @@ own runs it when the module carries no chosen shardings), then per function:
   (meshc/passes/partition_embedding.py);
 * a slice or a concat along a split dim moves each device its piece of the result from the
   pieces that hold it, a windowed `ttir.point_to_point` (meshc/passes/partition_window.py);
+* a cumsum, argmax or argmin along a split dim works on each device's piece and gathers only
+  the pieces' totals or candidates (meshc/passes/partition_select.py);
 * each result is resharded to its spec and leaves through `ttir.mesh_shard shard_to_full`.
 
 Shape-carrying attributes follow the local shapes (reshape's `shape`, broadcast's repeat
@@ -53,6 +55,7 @@ from meshc.layout.errors import LayoutError
 from meshc.layout.mesh import Mesh, ShardingSpec, states_shard_dims
 from meshc.layout.sharding_rules import local_shape, replicated
 from meshc.passes.partition_embedding import vocab_parallel_lookup
+from meshc.passes.partition_select import keep_selected_axes, partition_selection, split_selection
 from meshc.passes.partition_window import partition_windowed, windowed
 from meshc.passes.propagate_sharding import PropagateShardingPass
 from meshc.passes.sharding_ir import (
@@ -170,10 +173,15 @@ class _Partitioner:
         if required is None:
             raise LocatedError(f"no operand shardings compute the chosen result shardings "
                                f"{[str(s) for s in chosen]}", op)
+        if op.operands and op.operands[0] in self.spec:  # an argmax keeps its reduced dim split
+            required = keep_selected_axes(op, required, self.spec[op.operands[0]])
         for i, (v, spec) in enumerate(zip(list(op.operands), required)):
             op.operands[i] = self.reshard(v, spec, op)
         if windowed(op, required, self.global_shape):  # a slice / concat along a split dim
             partition_windowed(self, op, chosen[0])
+            return
+        if split_selection(op, required):  # a cumsum / argmax / argmin along a split dim
+            partition_selection(self, op, required[0], chosen[0])
             return
         if isinstance(op, ttir.ConstantOp) and any(chosen[0].dims) and not op.value.is_splat():
             self.local_results(op, (replicated(self.mesh, len(chosen[0].dims)),))

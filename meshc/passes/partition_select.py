@@ -1,0 +1,173 @@
+"""`ttir-partition`'s scans and index selections over a split dim, done as distributed systems do
+them: each device works on its own piece and only a few numbers a row cross the links.
+
+* `cumsum` along a dim split over mesh axes A (k pieces): each device scans its piece, sums it
+  (its total), the totals are gathered over A (k numbers a row), and each device adds the sum of
+  the totals before its own (a masked sum: a constant k x k mask split over A gives device j
+  the row `i < j`), the exclusive prefix of the totals. In exact arithmetic this is the scan; in
+  floating point the additions associate differently from a sequential scan (integer-valued
+  data come out exact).
+* `argmax` / `argmin` along a dim split over A: each device takes its first extreme and its
+  index (made global by adding the device's offset, from a constant split over A), the k
+  candidates (value and index) are gathered over A, and the first extreme among them picks the
+  index (a one-hot sum: exact). Candidates are in device order and each device's is its first,
+  so ties resolve to the first index as numpy's do. argmin is argmax of the negation.
+
+An uneven split (torch.chunk pieces, padded buffers) masks each buffer's padding first (0 for a
+sum, -inf for a maximum), from a constant of the global positions split over A. The gathers are
+`ttir.reshard`s, lowered to all_gathers over A by reshard-to-collectives; the constants are
+split where they lie (no link bytes).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Protocol
+
+import numpy as np
+from xdsl.dialects.builtin import ArrayAttr, BoolAttr, DenseIntOrFPElementsAttr, IntegerAttr, TensorType, f32, i32
+from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.rewriter import Rewriter
+
+from meshc.dialects import ttir
+from meshc.dialects.ttir.base import int_value, tensor_shape
+from meshc.dialects.ttir.scan import ArgReduceBase, ScanBase
+from meshc.layout.mesh import Mesh, ShardingSpec
+from meshc.layout.sharding_rules import replicated
+
+OPS = ttir.COMPUTE_OPS
+
+
+class Partitioner(Protocol):
+    """What the scans and selections need of ttir-partition's function partitioner."""
+
+    mesh: Mesh
+    spec: dict[SSAValue, ShardingSpec]
+    globals: dict[SSAValue, tuple[int, ...]]
+
+    def insert(self, new: Operation, before: Operation) -> Operation: ...
+
+    def reshard(self, v: SSAValue, target: ShardingSpec, before: Operation) -> SSAValue: ...
+
+    def global_shape(self, v: SSAValue) -> tuple[int, ...]: ...
+
+
+def _dim(op: Operation) -> int:
+    return int_value(op.attributes["dim"]) % len(tensor_shape(op.operands[0]))
+
+
+def keep_selected_axes(op: Operation, required: tuple[ShardingSpec, ...], current: ShardingSpec
+                       ) -> tuple[ShardingSpec, ...]:
+    """An argmax / argmin's operand keeps the axes splitting its reduced dim (the rule's `select`
+    factor asks nothing of them: the partition picks among the pieces where they lie)."""
+    if not isinstance(op, ArgReduceBase):
+        return required
+    d = _dim(op)
+    axes = current.dims[d]
+    want = required[0]
+    used = {a for e, ax in enumerate(want.dims) if e != d for a in ax} | set(want.partial)
+    if not axes or used & set(axes) or want.dims[d]:
+        return required
+    dims = tuple(axes if e == d else ax for e, ax in enumerate(want.dims))
+    return (ShardingSpec(want.mesh, dims, want.partial),)
+
+
+def split_selection(op: Operation, required: tuple[ShardingSpec, ...]) -> bool:
+    """Whether `op` is a scan or an index selection whose dim is split by its operand's spec."""
+    return isinstance(op, (ScanBase, ArgReduceBase)) and bool(required[0].dims[_dim(op)])
+
+
+class _Emitter:
+    """Local ops inserted before `op`, on the device's pieces."""
+
+    def __init__(self, p: Partitioner, op: Operation):
+        self.p, self.op = p, op
+
+    def emit(self, kind: str, operands: list[SSAValue], shape, element: Attribute, **attrs) -> SSAValue:
+        t = TensorType(element, list(shape))
+        new = OPS[kind].create(operands=operands, result_types=[t], attributes=attrs)
+        return self.p.insert(new, self.op).results[0]
+
+    def constant(self, values: np.ndarray, element: Attribute) -> SSAValue:
+        t = TensorType(element, list(values.shape))
+        attr = DenseIntOrFPElementsAttr.from_list(t, [v.item() for v in values.reshape(-1)]) if values.size > 1 \
+            else DenseIntOrFPElementsAttr.from_list(t, [values.reshape(-1)[0].item()])
+        return self.p.insert(ttir.ConstantOp.create(result_types=[t], attributes={"value": attr}), self.op).results[0]
+
+    def split_constant(self, values: np.ndarray, element: Attribute, axes: tuple[int, ...], rank: int, d: int
+                       ) -> SSAValue:
+        """A 1-d constant split over `axes` (each device keeps its own run of it), reshaped to
+        rank `rank` with its elements along dim `d`."""
+        c = self.constant(values, element)
+        p = self.p
+        p.spec[c], p.globals[c] = replicated(p.mesh, 1), values.shape
+        mine = p.reshard(c, ShardingSpec(p.mesh, (axes,)), self.op)
+        n = tensor_shape(mine)[0]
+        return self.emit("reshape", [mine], [n if e == d else 1 for e in range(rank)], element)
+
+    def splat(self, value, shape, element: Attribute) -> SSAValue:
+        t = TensorType(element, list(shape))
+        attr = DenseIntOrFPElementsAttr.from_list(t, [value])
+        return self.p.insert(ttir.ConstantOp.create(result_types=[t], attributes={"value": attr}), self.op).results[0]
+
+
+def _reduce_attrs(d: int, keep: bool) -> dict:
+    return {"dim_arg": ArrayAttr([IntegerAttr(d, i32)]), "keep_dim": BoolAttr.from_bool(keep)}
+
+
+def partition_selection(p: Partitioner, op: Operation, src: ShardingSpec, target: ShardingSpec) -> None:
+    """Replace the cumsum / argmax / argmin `op` (its operand placed as `src`, its dim split) by
+    the local work and gathers of the module docstring; its result takes `target`."""
+    e = _Emitter(p, op)
+    x = op.operands[0]
+    xt = x.type
+    assert isinstance(xt, TensorType)
+    d = _dim(op)
+    axes = src.dims[d]
+    k = math.prod(p.mesh.shape[a] for a in axes)
+    full = p.global_shape(x)
+    local = tuple(tensor_shape(x))
+    rank, n, c = len(local), full[d], local[d]
+    elem = xt.element_type
+    largest = not (isinstance(op, ArgReduceBase) and op.name.endswith("argmin"))
+    if isinstance(op, ArgReduceBase) and not largest:
+        x = e.emit("neg", [x], local, elem)
+    if n % k:  # the padding of each buffer: 0 for a sum, -inf for a maximum
+        pos = e.split_constant(np.arange(k * c, dtype=np.float32), f32, axes, rank, d)
+        valid = e.emit("lt", [pos, e.splat(float(n), [1] * rank, f32)], pos.type.get_shape(), f32)
+        fill = e.splat(0.0 if isinstance(op, ScanBase) else float("-inf"), [1] * rank, elem)
+        x = e.emit("where", [valid, x, fill], local, elem)
+    one = tuple(1 if i == d else s for i, s in enumerate(local))
+    many = tuple(k if i == d else s for i, s in enumerate(local))
+    gshape = tuple(k if i == d else s for i, s in enumerate(full))
+    gathered = ShardingSpec(p.mesh, tuple(() if i == d else ax for i, ax in enumerate(src.dims)), src.partial)
+
+    def gather(v: SSAValue) -> SSAValue:
+        p.spec[v], p.globals[v] = src, gshape
+        return p.reshard(v, gathered, op)
+
+    if isinstance(op, ScanBase):
+        scanned = e.emit("cumsum", [x], local, elem, dim=op.attributes["dim"])
+        totals = gather(e.emit("sum", [x], one, elem, **_reduce_attrs(d, True)))
+        mask = np.tril(np.ones((k, k), dtype=np.float32), -1).reshape(-1)  # row j: 1 where i < j
+        before = e.emit("multiply", [totals, e.split_constant(mask, elem, axes, rank, d)], many, elem)
+        prefix = e.emit("sum", [before], one, elem, **_reduce_attrs(d, True))
+        out = e.emit("add", [scanned, prefix], local, elem)
+    else:
+        rt = op.results[0].type
+        assert isinstance(rt, TensorType)
+        idx = rt.element_type
+        best = gather(e.emit("max", [x], one, elem, **_reduce_attrs(d, True)))
+        mine = e.emit("argmax", [x], one, idx, dim=IntegerAttr(d, 64), keep_dim=BoolAttr.from_bool(True))
+        offsets = e.split_constant(np.arange(k, dtype=np.int32) * c, idx, axes, rank, d)
+        where = gather(e.emit("add", [mine, offsets], one, idx))
+        pick = e.emit("argmax", [best], one, idx, dim=IntegerAttr(d, 64), keep_dim=BoolAttr.from_bool(True))
+        iota = e.constant(np.arange(k, dtype=np.int32).reshape([k if i == d else 1 for i in range(rank)]), idx)
+        hit = e.emit("eq", [iota, pick], many, idx)
+        chosen = e.emit("multiply", [hit, where], many, idx)
+        keep = bool(op.attributes.get("keep_dim") and op.attributes["keep_dim"].value.data)  # type: ignore[attr-defined]
+        out = e.emit("sum", [chosen], one if keep else tuple(s for i, s in enumerate(one) if i != d), idx,
+                     **_reduce_attrs(d, keep))
+    p.spec[out], p.globals[out] = target, tuple(tensor_shape(op.results[0]))
+    op.results[0].replace_all_uses_with(out)
+    Rewriter.erase_op(op)

@@ -1,0 +1,25 @@
+// RUN: meshc-opt %s --split-input-file --verify-diagnostics
+// RUN: not meshc-opt %s --split-input-file 2>&1 | filecheck %s
+
+// ttir.cumsum, ttir.argmax, ttir.argmin: their verifiers.
+
+func.func @f(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  // CHECK: error: 'ttir.cumsum' op dim 2 is out of range for a tensor of rank 2 (expected -2 <= dim < 2)
+  // expected-error @+1 {{dim 2 is out of range for a tensor of rank 2 (expected -2 <= dim < 2)}}
+  %0 = "ttir.cumsum"(%x) {dim = 2 : i64} : (tensor<4x8xf32>) -> tensor<4x8xf32>
+  return %0 : tensor<4x8xf32>
+}
+// -----
+func.func @f(%x: tensor<4x8xf32>) -> tensor<4xf32> {
+  // CHECK: error: 'ttir.argmax' op result element type f32 is not an integer type; an index is an integer (i32, as JAX's argmax)
+  // expected-error @+1 {{result element type f32 is not an integer type; an index is an integer (i32, as JAX's argmax)}}
+  %0 = "ttir.argmax"(%x) {dim = 1 : i64} : (tensor<4x8xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+// -----
+func.func @f(%x: tensor<4x8xf32>) -> tensor<4xi32> {
+  // CHECK: error: 'ttir.argmin' op result shape (4,) does not match the expected shape (4, 1)
+  // expected-error @+1 {{result shape (4,) does not match the expected shape (4, 1)}}
+  %0 = "ttir.argmin"(%x) {dim = 1 : i64, keep_dim = true} : (tensor<4x8xf32>) -> tensor<4xi32>
+  return %0 : tensor<4xi32>
+}

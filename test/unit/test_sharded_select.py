@@ -1,0 +1,118 @@
+"""cumsum, argmax and argmin over a split dim (meshc/passes/partition_select.py): each device works
+on its own piece and only its total (cumsum) or its candidate value and index (argmax, argmin)
+crosses the links. Exact against numpy on 1-D and 2-D meshes, uneven pieces included, on TTNN
+(TTMetal has no kernel for these ops: a located error), with the link bytes derived here.
+
+The gathers run along a row of the T3K (4 chips, 3 links in a line); an all-gather there
+delivers every piece over one link per device reached, so k devices gathering a piece of B
+bytes each move k (k - 1) B over the links."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import meshc
+from meshc.errors import DiagnosticError
+
+RNG = np.random.default_rng(2323)
+
+
+def _run(text: str, inputs: dict, mesh: str, target: str = "ttnn"):
+    return meshc.run(text, inputs, target=target,
+                     pipeline=f"ttir-to-{target}-pipeline{{system=t3k mesh-shape={mesh}}}")
+
+
+def _gather_bytes(k: int, piece: int, groups: int = 1) -> int:
+    """Link bytes of an all-gather of `piece`-byte pieces among k devices in a line, `groups` times."""
+    return groups * k * (k - 1) * piece
+
+
+def _program(op: str, shape: tuple[int, ...], spec: str, out_spec: str, attrs: str, out_shape: tuple[int, ...],
+             out_type: str, constraint: bool = False) -> str:
+    t = "x".join(map(str, shape)) + "xf32"
+    rt = "x".join(map(str, out_shape)) + f"x{out_type}"
+    arg = "%x: tensor<" + t + ">" + ("" if constraint else f" {{tt.sharding = #tt.sharding<{spec}>}}")
+    pre = (f'  %xs = "ttir.sharding_constraint"(%x) {{sharding = #tt.sharding<{spec}>}} : (tensor<{t}>) -> tensor<{t}>\n'
+           if constraint else "")
+    src = "%xs" if constraint else "%x"
+    return (f"func.func @main({arg}) -> (tensor<{rt}> {{tt.sharding = #tt.sharding<{out_spec}>}}) {{\n{pre}"
+            f'  %y = "ttir.{op}"({src}) {{{attrs}}} : (tensor<{t}>) -> tensor<{rt}>\n'
+            f"  return %y : tensor<{rt}>\n}}\n")
+
+
+# ----------------------------------------------------------------------------- cumsum
+
+
+def test_cumsum_over_a_split_dim_on_a_1d_mesh():
+    """x 4x1024 over a 1-D mesh of 4 along its columns (256 a device). Each device scans its
+    piece and sums it (4 rows x 4 B = 16 B); the 4 totals are gathered (4 x 3 x 16 = 192 B) and
+    each device adds those before its own. Gathering x first would move 4 x 3 x 4 KiB =
+    49,152 B. Integer-valued data: every partial sum is exact, so the result is numpy's bit
+    for bit."""
+    x = RNG.integers(-8, 9, size=(4, 1024)).astype(np.float32)
+    text = _program("cumsum", (4, 1024), "[R, S0]", "[R, S0]", "dim = 1 : i64", (4, 1024), "f32")
+    got = _run(text, {"x": x}, "4")
+    np.testing.assert_array_equal(got.outputs[0], np.cumsum(x, axis=1, dtype=np.float32))
+    assert got.traffic.link_bytes == _gather_bytes(4, 16) == 192
+    assert got.traffic.link_bytes < _gather_bytes(4, 4 * 256 * 4)
+
+
+def test_cumsum_on_float_data_is_the_scan_up_to_the_order_of_its_additions():
+    """Random normal data: the pieces' totals are added in another order than numpy's running
+    sum, so the results differ by rounding only."""
+    x = RNG.standard_normal((4, 1024)).astype(np.float32)
+    text = _program("cumsum", (4, 1024), "[R, S0]", "[R, S0]", "dim = 1 : i64", (4, 1024), "f32")
+    got = _run(text, {"x": x}, "4")
+    np.testing.assert_allclose(got.outputs[0], np.cumsum(x.astype(np.float64), axis=1), rtol=1e-5, atol=1e-4)
+
+
+def test_cumsum_over_an_uneven_split_on_a_2d_mesh():
+    """x 8x10 [S0, S1] on the 2x4 mesh: 10 columns in pieces of 3, 3, 3, 1 (buffers of 3, the
+    padding masked to 0 before the sums). Each device's total is 4 rows x 4 B = 16 B, gathered
+    along each mesh row: 2 x 4 x 3 x 16 = 384 B, the scan's only all-gathers. (The uneven
+    argument enters replicated and is cut where it lies; the uneven result leaves gathered by a
+    point-to-point reshard, not counted here.)"""
+    x = RNG.integers(-8, 9, size=(8, 10)).astype(np.float32)
+    text = _program("cumsum", (8, 10), "[S0, S1]", "[S0, S1]", "dim = 1 : i64", (8, 10), "f32", constraint=True)
+    got = _run(text, {"x": x}, "2,4")
+    np.testing.assert_array_equal(got.outputs[0], np.cumsum(x, axis=1, dtype=np.float32))
+    gathers = [o for o in got.ops if o.name == "ttnn.all_gather"]
+    assert sum(o.traffic.link_bytes for o in gathers) == _gather_bytes(4, 16, groups=2) == 384
+
+
+# ----------------------------------------------------------------------------- argmax, argmin
+
+
+@pytest.mark.parametrize("op, fn", [("argmax", np.argmax), ("argmin", np.argmin)])
+def test_argmax_and_argmin_over_a_split_dim_on_a_1d_mesh(op, fn):
+    """x 4x1024 over 4 devices along its columns, with many ties (values in -3..3): each device's
+    first extreme and its global index (4 rows x (4 + 4) B) are gathered (4 x 3 x 16 B twice:
+    384 B), and the first extreme among the candidates picks the index: numpy's, the first of
+    equals. Gathering x first would move 49,152 B."""
+    x = RNG.integers(-3, 4, size=(4, 1024)).astype(np.float32)
+    text = _program(op, (4, 1024), "[R, S0]", "[R]", "dim = 1 : i64", (4,), "i32")
+    got = _run(text, {"x": x}, "4")
+    np.testing.assert_array_equal(got.outputs[0], fn(x, axis=1))
+    assert got.traffic.link_bytes == 2 * _gather_bytes(4, 16) == 384
+
+
+@pytest.mark.parametrize("op, fn", [("argmax", np.argmax), ("argmin", np.argmin)])
+def test_argmax_over_an_uneven_split_on_a_2d_mesh(op, fn):
+    """x 8x10 [S0, S1]: columns in pieces of 3, 3, 3, 1, the padding masked to -inf (+inf for
+    argmin) so it is never picked. The result 8 (keep_dim: 8x1) is split over x like x's rows:
+    the candidates of 4 rows (16 B of values, 16 B of indices) gathered along each mesh row:
+    2 x 2 x 4 x 3 x 16 = 768 B, nothing else moves (the uneven argument is cut where it lies)."""
+    x = RNG.standard_normal((8, 10)).astype(np.float32)
+    text = _program(op, (8, 10), "[S0, S1]", "[S0, R]", "dim = 1 : i64, keep_dim = true", (8, 1), "i32",
+                    constraint=True)
+    got = _run(text, {"x": x}, "2,4")
+    np.testing.assert_array_equal(got.outputs[0], fn(x, axis=1, keepdims=True))
+    assert got.traffic.link_bytes == 2 * _gather_bytes(4, 16, groups=2) == 768
+
+
+def test_the_new_ops_have_no_ttmetal_kernel():
+    """TTMetal refuses them with a located error naming the op."""
+    text = _program("cumsum", (4, 16), "[R, S0]", "[R, S0]", "dim = 1 : i64", (4, 16), "f32")
+    with pytest.raises(DiagnosticError, match="cannot lower 'ttir.cumsum'"):
+        _run(text, {"x": np.zeros((4, 16), np.float32)}, "4", target="ttmetal")
