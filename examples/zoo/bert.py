@@ -48,11 +48,12 @@ def example_inputs(dtype):
     lengths = np.array([32, 24, 17, 32, 9, 32, 30, 1])
     mask = (np.arange(SEQ)[None, :] < lengths[:, None]).astype(np.int32)
 
-    def w(*shape, scale=0.05):
-        return (rng.standard_normal(shape) * scale).astype(np.float32).astype(dtype)
+    def w(*shape, scale=0.05, mean=0.0):
+        return (mean + rng.standard_normal(shape) * scale).astype(np.float32).astype(dtype)
 
     return (w(BATCH, SEQ, d, scale=1.0), mask, w(d, d), w(d, d), w(d, d), w(d, d),
-            1.0 + w(d, scale=0.1), w(d, scale=0.1), w(d, f), w(f), w(f, d), 1.0 + w(d, scale=0.1), w(d, scale=0.1))
+            w(d, scale=0.1, mean=1.0), w(d, scale=0.1), w(d, f), w(f), w(f, d), w(d, scale=0.1, mean=1.0),
+            w(d, scale=0.1))
 
 
 def in_specs(mesh_shape):

@@ -52,6 +52,8 @@ class CaseResult:
     """Wall seconds of meshc.from_jax plus the lowering pipeline."""
     max_error: float
     """Largest |meshc - JAX| over every output element (in f32)."""
+    link_bytes_by_op: dict = field(default_factory=dict, repr=False)
+    """Link bytes by the name of the op that moved them (ttnn.all_reduce, ttmetal.enqueue_ccl, ...)."""
     outputs: list = field(default_factory=list, repr=False)
     expected: list = field(default_factory=list, repr=False)
 
@@ -93,8 +95,12 @@ def run_case(model: str, mesh: str, backend: str, dtype: str) -> CaseResult:
     outputs = [np.asarray(o, dtype=np.float32) for o in got.outputs]
     expected = [np.asarray(w, dtype=np.float32) for w in want]
     errors = [float(np.max(np.abs(o - w), initial=0.0)) for o, w in zip(outputs, expected) if o.shape == w.shape]
+    by_op: dict[str, int] = {}
+    for o in got.ops:
+        if o.traffic.link_bytes:
+            by_op[o.name] = by_op.get(o.name, 0) + o.traffic.link_bytes
     return CaseResult(model, mesh, backend, dtype, len(got.ops), got.traffic.link_bytes, got.time_estimate,
-                      compile_time, max(errors, default=float("nan")), outputs, expected)
+                      compile_time, max(errors, default=float("nan")), by_op, outputs, expected)
 
 
 def compile_seconds(model: str, mesh: str, backend: str, dtype: str) -> float:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import sys
+from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
@@ -20,7 +21,11 @@ jax = pytest.importorskip("jax")
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # the repo root: examples.zoo
 
 from examples.zoo import MODELS  # noqa: E402
-from examples.zoo.harness import BACKENDS, DTYPES, MESHES, check, run_case  # noqa: E402
+from examples.zoo.harness import BACKENDS, DTYPES, MESHES, check  # noqa: E402
+from examples.zoo.harness import run_case as _run_case  # noqa: E402
+
+run_case = lru_cache(maxsize=None)(_run_case)
+"""One run a case in this process (the tests below reuse the parametrized runs)."""
 
 
 @pytest.mark.parametrize("dtype", sorted(DTYPES))
@@ -33,13 +38,23 @@ def test_zoo_model_matches_jax(model, mesh, backend, dtype):
     assert result.ops > 0 and result.sim_time > 0
 
 
+@pytest.mark.parametrize("model", sorted(MODELS))
+def test_every_float_argument_is_in_the_dtype_asked_for(model):
+    """A bf16 case is a bf16 program: no float argument left in f32 (one would make JAX promote
+    the ops it meets to f32, and the case would measure f32 traffic)."""
+    for dtype in DTYPES.values():
+        for a in MODELS[model].example_inputs(dtype):
+            assert not np.issubdtype(a.dtype, np.floating) and a.dtype.kind != "V" or a.dtype == np.dtype(dtype), \
+                (model, a.dtype, dtype)
+
+
 @pytest.mark.parametrize("mesh, rows, cols", [("2x4", 2, 4), ("8x4", 8, 4)])
 def test_the_ring_moves_what_its_ppermutes_send(mesh, rows, cols):
     """shard_map_ring's link bytes by hand. Each device holds a (64 / rows) x 64 f32 block of
     partial sums; each of the cols - 1 ppermute steps sends it one place right along its mesh row.
     A T3K's and a Galaxy's rows are lines of chips (no link from a row's last chip back to its
-    first), so the wrap-around send crosses cols - 1 links: (cols - 1) + (cols - 1) links a row a
-    step. The psum over x of one 1 x 64 f32 row (256 B) is a ring all-reduce down each column:
+    first): a step makes cols - 1 sends of one link and the wrap-around send of cols - 1 links,
+    2 (cols - 1) link crossings a row. The psum over x of one 1 x 64 f32 row (256 B) is a ring all-reduce down each column:
     2 (rows - 1) x 256 B a column."""
     result = run_case("shard_map_ring", mesh, "ttnn", "f32")
     check(result)
@@ -55,6 +70,31 @@ def test_bf16_halves_the_link_bytes_of_the_gpt2_block():
     f32 = run_case("gpt2_block", "2x4", "ttnn", "f32")
     bf16 = run_case("gpt2_block", "2x4", "ttnn", "bf16")
     assert f32.link_bytes > 0 and bf16.link_bytes * 2 == f32.link_bytes
+
+
+def test_the_gpt2_block_all_reduces_as_megatron_does():
+    """Megatron's two all-reduces a block (after the row-parallel attention output and MLP down
+    projections), by hand: each mesh row holds 4 of the 8 sequences, 4 x 32 x 64 f32 = 32 KiB of
+    partial sums a device; a ring all-reduce over the row's 4 chips crosses 2 (4 - 1) links with
+    a quarter of it each chip, 2 x 3 x 32 KiB a row: 2 rows x 2 all-reduces = 786,432 B."""
+    result = run_case("gpt2_block", "2x4", "ttnn", "f32")
+    assert result.link_bytes_by_op["ttnn.all_reduce"] == 2 * 2 * (2 * 3 * 4 * 32 * 64 * 4)
+
+
+def test_the_vocab_parallel_lookup_is_a_masked_local_lookup_and_one_all_reduce():
+    """emb[ids] from a table split by rows over y: each device looks up the ids its rows hold and
+    one all_reduce over y completes the 8 x 16 x 64 f32 embeddings: a row's devices hold 4 of
+    the 8 sequences, 4 x 16 x 64 x 4 = 16 KiB; 2 (4 - 1) x 16 KiB a row, 2 rows = 196,608 B. The
+    label's logit (take_along_axis over the split vocabulary) and logsumexp's sum of exps are
+    partial sums too, each all-reduced over y: 4 x 16 f32 = 256 B a device, 2 x 3 x 256 a row.
+    The mean's sum is partial over x: the 4-byte scalar padded to one element a device of the
+    column's 2, one element sent each way to reduce-scatter and one to all-gather, 16 B a
+    column, 4 columns."""
+    result = run_case("vocab_parallel_xent", "2x4", "ttnn", "f32")
+    lookup = 2 * (2 * 3 * 4 * 16 * 64 * 4)
+    small = 2 * (2 * 3 * 4 * 16 * 4)
+    mean = 4 * (4 * 4)
+    assert result.link_bytes_by_op["ttnn.all_reduce"] == lookup + 2 * small + mean
 
 
 def test_the_scalar_loss_comes_back_0d():
