@@ -12,9 +12,9 @@ step: meshc imports a run-time dynamic_update_slice of one position, and refuses
 
 Megatron sharding on a ("x", "y") mesh: the batch over x, the heads (query and K/V) and the MLP's
 hidden units over y (wq, wk, wv, w1, w3 column-parallel; wo, w2 row-parallel); the caches are
-split like the keys, [x, -, y, -]. The attention output is constrained to the heads' split as
-Megatron code constrains it: without it ttir-propagate-sharding's backward wish from the
-row-parallel wo (its input whole on K) gathers the caches and the queries along the heads instead.
+split like the keys, [x, -, y, -]. Nothing constrains the attention output: the row-parallel
+wo carries the heads' split back to it (ttir-propagate-sharding keeps a weight's split of a
+summed factor in its backward wishes), and the step moves only Megatron's two all_reduces.
 """
 
 import jax
@@ -75,7 +75,7 @@ def model(mesh):
         causal = jnp.arange(cache_k.shape[1])[None, :] <= positions[:, None]
         scores = jnp.where(causal, scores, jnp.finfo(x.dtype).min)
         att = jax.nn.softmax(scores.astype(jnp.float32), axis=-1).astype(x.dtype)
-        out = jax.lax.with_sharding_constraint(jnp.einsum("bhts,bshd->bthd", att, values), heads).reshape(b, t, d)
+        out = jnp.einsum("bhts,bshd->bthd", att, values).reshape(b, t, d)
         x = x + out @ wo
         h = rms_norm(x, mlp_norm)
         x = x + (jax.nn.silu(h @ w1) * (h @ w3)) @ w2

@@ -13,7 +13,12 @@ The per-op rules are `meshc.layout.sharding_rules`. The priorities (docs/propaga
 2. Backward hints: walking from the end, an op whose result has a wanted sharding (a user
    annotation first, then what its users want) asks its operands for what `Rule.require` says;
    the first wish a value receives is kept (annotations before derived wishes, later users
-   before earlier ones).
+   before earlier ones). An argument that splits a summed factor of the op (a row-parallel
+   weight, `[S1, R]` as matmul's K) makes the wish the one that keeps that split: the other
+   operands are asked for K split alike and the result is the wanted one's partial sums over
+   those axes (reduced where they are wanted whole), as Shardy propagates a weight's split to
+   the activation it multiplies. (Without it a Megatron block whose attention output is not
+   constrained asked for that output whole and gathered the heads before it.)
 3. Forward choice: in program order, each op picks among the wanted sharding of its results,
    the merge of its operands' shardings (`Rule.merge`: per factor the first operand sharding
    it), the sharding each operand proposes alone (`Rule.propose`, operands in order), and replication,
@@ -91,7 +96,7 @@ def plan_function(f: func.FuncOp, mesh: Mesh, ins: list[ShardingSpec], outs: lis
     not changed."""
     ops = body_ops(f)
     chosen: dict[SSAValue, ShardingSpec] = dict(zip(f.body.blocks.first.args, ins))
-    wanted = wishes(f, mesh, outs, wish_results)
+    wanted = wishes(f, mesh, outs, wish_results, chosen)
     for op in ops[:-1]:
         if isinstance(op, ShardingConstraintOp):
             chosen[op.result] = constraint_spec(op, mesh)
@@ -103,10 +108,11 @@ def plan_function(f: func.FuncOp, mesh: Mesh, ins: list[ShardingSpec], outs: lis
     return chosen
 
 
-def wishes(f: func.FuncOp, mesh: Mesh, outs: list[ShardingSpec],
-           wish_results: list[bool]) -> dict[SSAValue, ShardingSpec]:
+def wishes(f: func.FuncOp, mesh: Mesh, outs: list[ShardingSpec], wish_results: list[bool],
+           args: dict[SSAValue, ShardingSpec] | None = None) -> dict[SSAValue, ShardingSpec]:
     """The backward hints (priority 2 of the module docstring): the sharding each value is
-    wished, from the wished results and the constraints; the argument specs play no part."""
+    wished, from the wished results and the constraints, and from `args` (the argument specs)
+    only where an argument splits a summed factor of the op that uses it."""
     ops = body_ops(f)
     wanted: dict[SSAValue, ShardingSpec] = {}
     for v, spec, wish in zip(ops[-1].operands, outs, wish_results):
@@ -121,11 +127,32 @@ def wishes(f: func.FuncOp, mesh: Mesh, outs: list[ShardingSpec],
         want = [wanted.get(r) for r in op.results]
         if not op.results or any(w is None for w in want):
             continue
-        req = op_rule(op).require(want)  # type: ignore[arg-type]
+        req = _keeping_summed_splits(op, want, args or {})  # type: ignore[arg-type]
         if req is not None:
             for v, spec in zip(op.operands, req):
                 wanted.setdefault(v, spec)
     return wanted
+
+
+def _keeping_summed_splits(op: Operation, want: list[ShardingSpec],
+                           args: dict[SSAValue, ShardingSpec]) -> tuple[ShardingSpec, ...] | None:
+    """What `op` asks of its operands for results `want` (no partial sums): `Rule.require`'s
+    answer, or, when an argument operand alone makes the result partial over some axes (it
+    splits a summed factor), the operands that compute `want` partial over those axes, if they
+    leave that argument as it is."""
+    rule = op_rule(op)
+    for i, v in enumerate(op.operands):
+        spec = args.get(v)
+        if spec is None or len(want) != 1 or want[0].partial:
+            continue
+        alone = rule.propose(i, spec)
+        axes = alone[0].partial if alone is not None else ()
+        if not axes or any(a in ax for ax in want[0].dims for a in axes):
+            continue
+        req = rule.require([ShardingSpec(want[0].mesh, want[0].dims, partial=axes)])
+        if req is not None and canonical(req[i]) == canonical(spec):
+            return req
+    return rule.require(want)
 
 
 def choose(op: Operation, chosen: dict[SSAValue, ShardingSpec], wanted: dict[SSAValue, ShardingSpec],
