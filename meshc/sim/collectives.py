@@ -52,8 +52,12 @@ class Collectives:
         shape[axis] = sum(p.shape[axis] for p in pieces)
         return np.broadcast_to(np.zeros((), pieces[0].dtype), tuple(shape))
 
-    def _combine(self, op, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    def _combine(self, op, a: np.ndarray, b: np.ndarray, into: bool = False) -> np.ndarray:
+        """op(a, b); `into`: a is a partial result of this collective's own, which nothing else
+        holds, so it is overwritten (the same values, one array fewer a step)."""
         if not self.m.abstract:
+            if into and np.result_type(a, b) == a.dtype and a.shape == np.broadcast_shapes(a.shape, b.shape):
+                return op(a, b, out=a)
             return op(a, b)
         return np.broadcast_to(np.zeros((), np.result_type(a, b)), np.broadcast_shapes(a.shape, b.shape))
 
@@ -140,9 +144,9 @@ class Collectives:
                 if ring:
                     order = [(k + 1 + i) % n for i in range(n)]
                     acc = pieces[order[0]][k]
-                    for a, b in itertools.pairwise(order):
+                    for step, (a, b) in enumerate(itertools.pairwise(order)):
                         self._send(chips[a], chips[b], acc)
-                        acc = self._combine(op, acc, pieces[b][k])
+                        acc = self._combine(op, acc, pieces[b][k], into=step > 0)
                     out[group[k]] = acc
                 else:
                     acc = pieces[k][k]
