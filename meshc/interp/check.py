@@ -99,6 +99,19 @@ def program_computes(module) -> bool:
     return False
 
 
+CHUNK = 1 << 22
+"""Elements compared at a time: the check's float64 temporaries are a few chunks, never whole
+copies of a large output (a 2 GiB f32 output took eleven copies' worth of memory in one piece)."""
+
+
+def _chunks(pairs):
+    """(golden, calculated) float64 chunks of CHUNK elements over a list of same-shape array pairs."""
+    for g, c in pairs:
+        g, c = np.ravel(g), np.ravel(c)
+        for k in range(0, g.size, CHUNK):
+            yield g[k:k + CHUNK].astype(np.float64), c[k:k + CHUNK].astype(np.float64)
+
+
 def pcc(golden, calculated) -> float:
     """The Pearson correlation coefficient of two same-shape arrays, with ttrt's conventions:
 
@@ -111,31 +124,55 @@ def pcc(golden, calculated) -> float:
        flattened arrays, and 1.0 when it is undefined (exactly one side constant: the variance
        is 0 and ttrt's masked corrcoef yields no value, which it reports as 1.0).
     """
-    g = np.asarray(golden)
-    c = np.asarray(calculated)
-    g = g.astype(np.float64) if g.dtype.kind != "f" or g.dtype.itemsize < 8 else g
-    c = c.astype(np.float64) if c.dtype.kind != "f" or c.dtype.itemsize < 8 else c
-    gnan, cnan = np.isnan(g), np.isnan(c)
-    if gnan.all() and cnan.all():
+    return pcc_of([(np.asarray(golden), np.asarray(calculated))])
+
+
+def pcc_of(pairs) -> float:
+    """`pcc` of the arrays the (golden, calculated) pairs make laid end to end, computed CHUNK
+    elements at a time in two passes (the sums, then the centred products) in float64."""
+    n = 0
+    gnan_all = cnan_all = True
+    gnz = cnz = False
+    equal = True
+    sg = sc = 0.0
+    gmax = cmax = -np.inf
+    gmin = cmin = np.inf
+    for g, c in _chunks(pairs):
+        gn, cn = np.isnan(g), np.isnan(c)
+        gnan_all &= bool(gn.all())
+        cnan_all &= bool(cn.all())
+        gnz |= bool((g != 0).any())  # NaN != 0, so NaN counts as nonzero
+        cnz |= bool((c != 0).any())
+        g = np.where(np.isfinite(g), g, 0.0)
+        c = np.where(np.isfinite(c), c, 0.0)
+        equal &= bool(np.array_equal(g, c))
+        n += g.size
+        if g.size:
+            sg, sc = sg + float(g.sum()), sc + float(c.sum())
+            gmax, gmin = max(gmax, float(g.max())), min(gmin, float(g.min()))
+            cmax, cmin = max(cmax, float(c.max())), min(cmin, float(c.min()))
+    if gnan_all and cnan_all:
         return 1.0
-    if bool((g != 0).any()) != bool((c != 0).any()):  # NaN != 0, so NaN counts as nonzero
+    if gnz != cnz:
         return 0.0
-    if gnan.all() or cnan.all():
+    if gnan_all or cnan_all:
         return 0.0
-    g = np.where(np.isfinite(g), g, 0.0)
-    c = np.where(np.isfinite(c), c, 0.0)
-    if g.shape == c.shape and np.array_equal(g, c):
+    if equal:
         return 1.0
-    if g.size == 1:
+    if n == 1:
         return 0.0
-    gmax, cmax = g.max(), c.max()
-    if gmax == g.min() and cmax == c.min():
+    if gmax == gmin and cmax == cmin:
         return 1.0 if abs(gmax - cmax) <= 1e-8 + 1e-5 * abs(cmax) else 0.0
-    gd, cd = g.ravel() - g.mean(), c.ravel() - c.mean()
-    denom = np.sqrt(np.dot(gd, gd) * np.dot(cd, cd))
+    mg, mc = sg / n, sc / n
+    gc = gg = cc = 0.0
+    for g, c in _chunks(pairs):
+        gd = np.where(np.isfinite(g), g, 0.0) - mg
+        cd = np.where(np.isfinite(c), c, 0.0) - mc
+        gc, gg, cc = gc + float(np.dot(gd, cd)), gg + float(np.dot(gd, gd)), cc + float(np.dot(cd, cd))
+    denom = np.sqrt(gg * cc)
     if denom == 0.0:
         return 1.0
-    return float(np.clip(np.dot(gd, cd) / denom, -1.0, 1.0))
+    return float(np.clip(gc / denom, -1.0, 1.0))
 
 
 def _as_devices(v) -> list | None:
@@ -169,24 +206,31 @@ def check_output(name: str, got, expected, dtype: str, exact: bool) -> OutputChe
             return _structural(n, f"shapes differ: simulator {g.shape}, golden {e.shape}")
     rtol, atol = TOLERANCES.get(dtype, TOLERANCES["f32"])
     if not exact:
-        finite = [np.abs(e[np.isfinite(e)]) for _, _, e in pairs]
-        top = max((float(f.max()) for f in finite if f.size), default=1.0)
-        atol = atol * max(1.0, top)
+        top = 1.0
+        for _, _, e in pairs:
+            flat = np.ravel(e)
+            for k in range(0, flat.size, CHUNK):
+                part = flat[k:k + CHUNK]
+                part = np.abs(part[np.isfinite(part)])
+                if part.size:
+                    top = max(top, float(part.max()))
+        atol = atol * top
     rule = ("exact: the program only moves data" if exact
             else f"{dtype}: |sim - golden| <= {atol:.3g} + {rtol:.3g} * |golden|")
     out = OutputCheck(name, rule=rule)
     with np.errstate(invalid="ignore", over="ignore"):  # inf - inf: an inf on both sides is `same`
         for n, g, e in pairs:
-            _accumulate(out, n, g, e, exact, rtol, atol, rule)
-    allg = np.concatenate([g.astype(np.float64).ravel() for _, g, _ in pairs])
-    alle = np.concatenate([e.astype(np.float64).ravel() for _, _, e in pairs])
-    out.pcc = pcc(alle, allg)
+            gf, ef = np.ravel(g), np.ravel(e)
+            for k in range(0, gf.size, CHUNK):
+                _accumulate(out, n, gf[k:k + CHUNK], ef[k:k + CHUNK], exact, rtol, atol, rule, g.shape, k)
+    out.pcc = pcc_of([(e, g) for _, g, e in pairs])
     return out
 
 
 def _accumulate(out: OutputCheck, n: str, g: np.ndarray, e: np.ndarray, exact: bool, rtol: float,
-                atol: float, rule: str) -> None:
-    """Add one array pair's counts and errors to `out` (and its first failing element)."""
+                atol: float, rule: str, shape: tuple, offset: int) -> None:
+    """Add one chunk's counts and errors to `out` (and its first failing element): `g`, `e` are
+    the flat elements from `offset` on of arrays of `shape`."""
     g64, e64 = g.astype(np.float64), e.astype(np.float64)
     nan_both = np.isnan(g64) & np.isnan(e64)
     same = (g == e) | nan_both if exact else (g64 == e64) | nan_both
@@ -205,8 +249,9 @@ def _accumulate(out: OutputCheck, n: str, g: np.ndarray, e: np.ndarray, exact: b
         if nz.any():
             out.max_rel = max(out.max_rel, float((err[nz] / np.abs(e64[fin][nz])).max()))
     if out.mismatch is None and bad.any():
-        idx = tuple(int(i) for i in np.unravel_index(int(np.argmax(bad)), bad.shape))
-        out.mismatch = Mismatch(n, idx, g[idx].item(), e[idx].item(), rule)
+        at = int(np.argmax(bad))
+        idx = tuple(int(i) for i in np.unravel_index(offset + at, shape))
+        out.mismatch = Mismatch(n, idx, g[at].item(), e[at].item(), rule)
 
 
 def compare(name: str, got, expected, dtype: str, exact: bool) -> Mismatch | None:

@@ -36,7 +36,7 @@ from meshc.interp.ttmetal import metal_functions
 from meshc.interp.ttnn import BufferLifetimes, sim_functions
 from meshc.layout.dtypes import get_dtype
 from meshc.layout.errors import LayoutError
-from meshc.layout.limits import MAX_TENSOR_BYTES
+from meshc.layout.limits import host_tensor_limit
 from meshc.layout.shapes import ceil_div, fmt_shape
 from meshc.layout.system import SystemDesc, system as named_system
 from meshc.sim.encoding import quantize
@@ -160,9 +160,10 @@ def prepare_inputs(f: func.FuncOp, inputs, seed: int | None) -> dict[str, np.nda
         raise RunError(getattr(e, "message", None) or str(e), getattr(e, "op", None) or f) from None
 
 
-def tensor_bytes_error(t, what: str) -> str | None:
+def tensor_bytes_error(t, what: str, limit: int | None = None) -> str | None:
     """Why a tensor of type `t` cannot be materialised on the host (dynamic or negative dims, or
-    more than MAX_TENSOR_BYTES), or None."""
+    more bytes than `limit`, by default `host_tensor_limit()`: MAX_TENSOR_BYTES, or the memory
+    available over RUN_COPIES), or None."""
     if not isinstance(t, TensorType):
         return None
     shape = tuple(int(n) for n in t.get_shape())
@@ -170,9 +171,11 @@ def tensor_bytes_error(t, what: str) -> str | None:
         return f"{what} {t} has a dynamic or negative dimension; the simulator runs static shapes only"
     width = getattr(t.element_type, "bitwidth", 32)
     nbytes = math.prod(shape) * max(1, ceil_div(int(width), 8))
-    if nbytes > MAX_TENSOR_BYTES:
-        return (f"{what} {t} holds {nbytes} bytes, more than the simulator materialises "
-                f"({MAX_TENSOR_BYTES} bytes, meshc.layout.limits.MAX_TENSOR_BYTES)")
+    limit = host_tensor_limit() if limit is None else limit
+    if nbytes > limit:
+        return (f"{what} {t} holds {nbytes} bytes, more than the simulator materialises on this host "
+                f"({limit} bytes: meshc.layout.limits.host_tensor_limit, the larger of MAX_TENSOR_BYTES and the "
+                "memory available over RUN_COPIES; run with --abstract for shapes, traffic and time without data)")
     return None
 
 
@@ -182,11 +185,12 @@ class SizeGuard:
 
     def __init__(self):
         self.current = None
+        self.limit = host_tensor_limit()  # once, before the run takes memory
 
     def will_interpret_op(self, op, args) -> None:
         self.current = op
         for i, r in enumerate(op.results):
-            why = tensor_bytes_error(r.type, f"result #{i}")
+            why = tensor_bytes_error(r.type, f"result #{i}", self.limit)
             if why:
                 raise RunError(why, op)
 
@@ -211,8 +215,9 @@ def _prepare_inputs(f: func.FuncOp, inputs, seed: int | None) -> dict[str, np.nd
                 raise RunError(f"@{f.sym_name.data} has no input named '{k}'; its inputs are {', '.join(names)}")
     rng = np.random.default_rng(seed) if seed is not None else None
     out = {}
+    limit = host_tensor_limit()
     for name, a in zip(names, args):
-        why = tensor_bytes_error(a.type, f"input '{name}' of type")
+        why = tensor_bytes_error(a.type, f"input '{name}' of type", limit)
         if why:
             raise RunError(why)
         shape = tensor_shape(a)

@@ -31,6 +31,34 @@ MAX_ELEMENTS = 1 << 27
 MAX_TENSOR_BYTES = 1 << 29
 """Bytes of one tensor that meshc materialises (distribute's shards together, the simulator's
 inputs and results)."""
+RUN_COPIES = 8
+"""Copies of its largest tensor a `meshc-run --check` holds at its peak (the input, the devices'
+pieces, the golden run's values, the result read back and the check's float64 chunks), measured
+on the largest tensors tt-mlir's tests run (docs/contracts.md): `host_tensor_limit` divides the
+memory available by it."""
+
+
+def available_memory() -> int | None:
+    """Bytes of memory the host can give a new process without swapping (Linux's MemAvailable),
+    or None where it is not known."""
+    try:
+        with open("/proc/meminfo") as f:
+            for line in f:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        return None
+    return None
+
+
+def host_tensor_limit() -> int:
+    """Bytes of one tensor the simulator materialises in a run: MAX_TENSOR_BYTES, or, on a host
+    with more memory available, that memory divided by RUN_COPIES (a run holding several copies
+    of its largest tensor then still fits); read once a run, when it starts."""
+    avail = available_memory()
+    return max(MAX_TENSOR_BYTES, (avail or 0) // RUN_COPIES)
+
+
 MAX_ATTRIBUTE_ELEMENTS = 1 << 21
 """Elements of one dense elements attribute in the source (`dense<1.0> : tensor<...>`): the parser
 holds them as Python values (tens of bytes each), so a splat over a huge tensor type is refused

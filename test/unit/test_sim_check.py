@@ -152,3 +152,24 @@ def test_distributed_report_sums_over_devices():
     c = check_output("r", b, a, "f32", exact=False)
     assert c.elements == 4 and c.differing == 1 and c.max_abs == 2.0 and c.max_rel == 2.0
     assert c.mismatch.output == "r@device1" and c.mismatch.index == (1,)
+
+
+def test_chunked_check_agrees_with_the_whole_array_computation(monkeypatch):
+    """The check works CHUNK elements at a time (so a 2 GiB output needs no float64 copy of it):
+    with chunks of 5 elements, the statistics equal numpy's over the whole arrays and the first
+    failing element is located in its array, in a later chunk and on a later device."""
+    from meshc.interp import check
+
+    monkeypatch.setattr(check, "CHUNK", 5)
+    rng = np.random.default_rng(1)
+    golden = [rng.standard_normal((3, 4)).astype(np.float32) for _ in range(2)]
+    got = [g.copy() for g in golden]
+    got[1][2, 1] += np.float32(0.5)  # device 1, flat index 9: the second chunk
+    got[0][0, 3] += np.float32(1e-7)  # within the tolerance
+    out = check.check_output("r", got, golden, "f32", exact=False)
+    g64 = np.concatenate([g.ravel() for g in got]).astype(np.float64)
+    e64 = np.concatenate([e.ravel() for e in golden]).astype(np.float64)
+    assert out.mismatch.output == "r@device1" and out.mismatch.index == (2, 1)
+    assert out.elements == 24 and out.differing == 2 and out.failing == 1
+    assert out.max_abs == pytest.approx(np.abs(g64 - e64).max())
+    assert out.pcc == pytest.approx(np.corrcoef(e64, g64)[0, 1], rel=1e-12)

@@ -22,7 +22,7 @@
 // INF-NOT: Warning
 // NOFUNC: run-no-function.mlir:1:1: error: the module has no function to run
 // A tensor the host cannot hold, or a dynamic one, is refused at the argument or op, before allocation.
-// HUGE: run-huge-tensors.mlir:2:3: error: 'func.func' op input 'x' of type tensor<65536x65536xf32> holds 17179869184 bytes, more than the simulator materialises (536870912 bytes, meshc.layout.limits.MAX_TENSOR_BYTES)
+// HUGE: run-huge-tensors.mlir:2:3: error: 'func.func' op input 'x' of type tensor<65536x65536xf32> holds 17179869184 bytes, more than the simulator materialises on this host ({{[0-9]+}} bytes: meshc.layout.limits.host_tensor_limit, the larger of MAX_TENSOR_BYTES and the memory available over RUN_COPIES; run with --abstract for shapes, traffic and time without data)
 // HUGE: run-huge-tensors.mlir:8:3: error: 'func.func' op input 'x' of type tensor<?x4xf32> has a dynamic or negative dimension; the simulator runs static shapes only
 // (the lowering's compile-time check, ttnn-check-l1, finds the op's 16 GiB result too large for L1
 // and then for the 12 GiB of DRAM of a chip: it fits nowhere)
