@@ -50,7 +50,7 @@ COST_CLASSES = (ELEMENTWISE_FPU, ELEMENTWISE_SFPU, MATMUL, REDUCTION, DATA_MOVEM
 
 FAMILIES = ("unary", "typecast", "binary", "comparison", "where", "reduction", "matmul", "transpose",
             "permute", "reshape", "broadcast", "concat", "softmax", "embedding", "slice", "linear",
-            "scan", "argreduce")
+            "scan", "argreduce", "topk")
 """Every family: the ops of one family share their dialect base (operands, attributes, shape
 rule). unary / binary / comparison / where are elementwise, with numpy broadcasting."""
 
@@ -215,6 +215,17 @@ def _arg(fn) -> Meaning:
     """argmax / argmin along `dim`: the first extreme's index, int32 (JAX's index type)."""
     def meaning(xs, attrs):
         return fn(xs[0], axis=attrs["dim"], keepdims=bool(attrs.get("keep_dim"))).astype(np.int32)
+    return meaning
+
+
+def _top_k(indices: bool) -> Meaning:
+    """The k (the result's length along `dim`) largest along `dim`, the first of equals first (a
+    stable sort of the negation): their indices (int32) or values."""
+    def meaning(xs, attrs):
+        x, d = xs[0], attrs["dim"]
+        k = attrs["result_shape"][d]
+        idx = np.take(np.argsort(-x, axis=d, kind="stable"), np.arange(k), axis=d)
+        return idx.astype(np.int32) if indices else np.take_along_axis(x, idx, axis=d)
     return meaning
 
 
@@ -386,6 +397,12 @@ _ENTRIES = (
               "the index of the first largest element along dim", arithmetic=False),
     ComputeOp("argmin", "argreduce", 1, _arg(np.argmin), factors.arg_reduction, REDUCTION,
               "the index of the first smallest element along dim", arithmetic=False),
+    ComputeOp("top_k", "topk", 1, _top_k(False), factors.top_k, REDUCTION,
+              "the k largest elements along dim, largest first (the first of equals first)", ttnn="topk",
+              arithmetic=False),
+    ComputeOp("top_k_indices", "topk", 1, _top_k(True), factors.top_k, REDUCTION,
+              "the indices of the k largest elements along dim, in top_k's order", ttnn="topk_indices",
+              arithmetic=False),
     # the cheap elementwise ops JAX programs use (issue 23)
     unary("abs", np.abs, "|x|", stablehlo=("stablehlo.abs",), jax="jnp.abs"),
     unary("sign", np.sign, "-1, 0 or 1 as x is negative, zero or positive", stablehlo=("stablehlo.sign",),

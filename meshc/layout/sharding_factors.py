@@ -18,9 +18,9 @@ has a kind:
 * `scan`: sharded alike in the operand and the result, a running reduction along it (cumsum):
   each device scans its piece and adds the total of the pieces before it
   (meshc/passes/partition_select.py); its pieces may be uneven;
-* `select`: in the operand only, reduced to an index (argmax, argmin): a device picks among its
-  own piece, the candidates are gathered and picked again, the result is whole on its axes
-  (meshc/passes/partition_select.py); its pieces may be uneven.
+* `select`: in the operand only, reduced to an index or a few (argmax, argmin, top_k): a
+  device picks among its own piece, the candidates are gathered and picked again, the result
+  is whole on its axes (meshc/passes/partition_select.py); its pieces may be uneven.
 
 Each builder takes an `OpInfo` (the op as the rules see it) and returns its factors. The compute
 ops name their builder in their registry entry (meshc/layout/compute_ops.py); the other ttir ops
@@ -228,6 +228,15 @@ def arg_reduction(info: OpInfo) -> list[Factor]:
             out.append(Factor("pass", [e], [r], n))
             r += 1
     return out
+
+
+def top_k(info: OpInfo) -> list[Factor]:
+    """top_k along `dim`: the operand's dim a `select` (the k are picked among the pieces where
+    they lie), the result's k-long dim `keep`, the others `pass`."""
+    d = info.attrs["dim"]
+    out = info.results[0]
+    return [Factor("select", [e], [None], n) if e == d else Factor("pass", [e], [e], n)
+            for e, n in enumerate(info.operands[0])] + [Factor("keep", [None], [d], out[d])]
 
 
 def concat(info: OpInfo) -> list[Factor]:

@@ -12,6 +12,11 @@ them: each device works on its own piece and only a few numbers a row cross the 
   candidates (value and index) are gathered over A, and the first extreme among them picks the
   index (a one-hot sum: exact). Candidates are in device order and each device's is its first,
   so ties resolve to the first index as numpy's do. argmin is argmax of the negation.
+* `top_k` / `top_k_indices` (k largest) along a dim split over A: each device's top k of its
+  piece (values, and indices made global) are gathered over A (k x pieces candidates; once
+  for a top_k and a top_k_indices of one operand), the top k of the candidates are the values
+  and their positions pick the indices (a one-hot sum over the candidates). Candidates in
+  device order, each device's in its own top-k order: ties go to the first index.
 
 An uneven split (torch.chunk pieces, padded buffers) masks each buffer's padding first (0 for a
 sum, -inf for a maximum), from a constant of the global positions split over A. The gathers are
@@ -31,7 +36,7 @@ from xdsl.rewriter import Rewriter
 
 from meshc.dialects import ttir
 from meshc.dialects.ttir.base import int_value, tensor_shape
-from meshc.dialects.ttir.scan import ArgReduceBase, ScanBase
+from meshc.dialects.ttir.scan import ArgReduceBase, ScanBase, TopKBase
 from meshc.layout.mesh import Mesh, ShardingSpec
 from meshc.layout.sharding_rules import replicated
 
@@ -58,9 +63,9 @@ def _dim(op: Operation) -> int:
 
 def keep_selected_axes(op: Operation, required: tuple[ShardingSpec, ...], current: ShardingSpec
                        ) -> tuple[ShardingSpec, ...]:
-    """An argmax / argmin's operand keeps the axes splitting its reduced dim (the rule's `select`
-    factor asks nothing of them: the partition picks among the pieces where they lie)."""
-    if not isinstance(op, ArgReduceBase):
+    """An argmax / argmin / top_k's operand keeps the axes splitting its reduced dim (the rule's
+    `select` factor asks nothing of them: the partition picks among the pieces where they lie)."""
+    if not isinstance(op, (ArgReduceBase, TopKBase)):
         return required
     d = _dim(op)
     axes = current.dims[d]
@@ -74,7 +79,7 @@ def keep_selected_axes(op: Operation, required: tuple[ShardingSpec, ...], curren
 
 def split_selection(op: Operation, required: tuple[ShardingSpec, ...]) -> bool:
     """Whether `op` is a scan or an index selection whose dim is split by its operand's spec."""
-    return isinstance(op, (ScanBase, ArgReduceBase)) and bool(required[0].dims[_dim(op)])
+    return isinstance(op, (ScanBase, ArgReduceBase, TopKBase)) and bool(required[0].dims[_dim(op)])
 
 
 class _Emitter:
@@ -115,6 +120,60 @@ def _reduce_attrs(d: int, keep: bool) -> dict:
     return {"dim_arg": ArrayAttr([IntegerAttr(d, i32)]), "keep_dim": BoolAttr.from_bool(keep)}
 
 
+def _cache(p: Partitioner) -> dict:
+    """What the selections of one function share (`selection_cache` on its partitioner): the
+    masked operand and a top_k's gathered candidates, so a top_k and a top_k_indices of one
+    operand gather them once."""
+    cache = getattr(p, "selection_cache", None)
+    if cache is None:
+        cache = {}
+        setattr(p, "selection_cache", cache)
+    return cache
+
+
+def _top_k(p: Partitioner, e: _Emitter, op: Operation, x: SSAValue, src: ShardingSpec, gather) -> SSAValue:
+    """top_k / top_k_indices along a split dim: each device's k candidates (values, and their
+    indices made global), gathered over the axes (once for a top_k and a top_k_indices of the
+    same operand: `_cache`), picked again."""
+    d = _dim(op)
+    k = int_value(op.attributes["k"])
+    local = tuple(tensor_shape(x))
+    rank, c = len(local), local[d]
+    axes = src.dims[d]
+    pieces = math.prod(p.mesh.shape[a] for a in axes)
+    kl = min(k, c)
+    elem = x.type.element_type  # type: ignore[attr-defined]
+    rt = op.results[0].type
+    assert isinstance(rt, TensorType)
+    cand = tuple(kl if i == d else s for i, s in enumerate(local))
+    many = pieces * kl
+    cache = _cache(p)
+    attrs = {"k": IntegerAttr(kl, 64), "dim": IntegerAttr(d, 64)}
+    key = (x, d, kl)
+    if (key, "values") not in cache:
+        cache[(key, "values")] = gather(e.emit("top_k", [x], cand, elem, **attrs))
+    values = cache[(key, "values")]
+    final = {"k": IntegerAttr(k, 64), "dim": IntegerAttr(d, 64)}
+    out_shape = tuple(tensor_shape(op.results[0]))
+    if not op.name.endswith("indices"):
+        return e.emit("top_k", [values], out_shape, elem, **final)
+    idx = rt.element_type
+    if (key, "indices") not in cache:
+        mine = e.emit("top_k_indices", [x], cand, idx, **attrs)
+        offsets = e.split_constant(np.arange(pieces, dtype=np.int32) * c, idx, axes, rank, d)
+        cache[(key, "indices")] = gather(e.emit("add", [mine, offsets], cand, idx))
+    where = cache[(key, "indices")]
+    pos = e.emit("top_k_indices", [values], out_shape, idx, **final)
+    # where[..., pos[..., j], ...] for each j: a one-hot over the candidates, on a new dim after d
+    wide = tuple(s for i, s in enumerate(tensor_shape(where)) for s in ((s, 1) if i == d else (s,)))
+    tall = tuple(s for i, s in enumerate(out_shape) for s in ((1, s) if i == d else (s,)))
+    iota = e.constant(np.arange(many, dtype=np.int32).reshape([many if i == d else 1 for i in range(rank + 1)]), idx)
+    both = tuple(max(a, b) for a, b in zip(wide, tall))
+    hit = e.emit("eq", [iota, e.emit("reshape", [pos], tall, idx)], both, idx)
+    chosen = e.emit("multiply", [hit, e.emit("reshape", [where], wide, idx)], both, idx)
+    return e.emit("sum", [chosen], out_shape, idx, **_reduce_attrs(d, False))
+
+
 def partition_selection(p: Partitioner, op: Operation, src: ShardingSpec, target: ShardingSpec) -> None:
     """Replace the cumsum / argmax / argmin `op` (its operand placed as `src`, its dim split) by
     the local work and gathers of the module docstring; its result takes `target`."""
@@ -130,23 +189,31 @@ def partition_selection(p: Partitioner, op: Operation, src: ShardingSpec, target
     rank, n, c = len(local), full[d], local[d]
     elem = xt.element_type
     largest = not (isinstance(op, ArgReduceBase) and op.name.endswith("argmin"))
-    if isinstance(op, ArgReduceBase) and not largest:
-        x = e.emit("neg", [x], local, elem)
-    if n % k:  # the padding of each buffer: 0 for a sum, -inf for a maximum
-        pos = e.split_constant(np.arange(k * c, dtype=np.float32), f32, axes, rank, d)
-        valid = e.emit("lt", [pos, e.splat(float(n), [1] * rank, f32)], pos.type.get_shape(), f32)
-        fill = e.splat(0.0 if isinstance(op, ScanBase) else float("-inf"), [1] * rank, elem)
-        x = e.emit("where", [valid, x, fill], local, elem)
+    fill = 0.0 if isinstance(op, ScanBase) else float("-inf")
+    cache = _cache(p)
+    key = ("masked", x, d, fill, largest)
+    if key not in cache:
+        if not largest:
+            x = e.emit("neg", [x], local, elem)
+        if n % k:  # the padding of each buffer: 0 for a sum, -inf for a maximum
+            pos = e.split_constant(np.arange(k * c, dtype=np.float32), f32, axes, rank, d)
+            valid = e.emit("lt", [pos, e.splat(float(n), [1] * rank, f32)], pos.type.get_shape(), f32)
+            x = e.emit("where", [valid, x, e.splat(fill, [1] * rank, elem)], local, elem)
+        cache[key] = x
+    x = cache[key]
     one = tuple(1 if i == d else s for i, s in enumerate(local))
     many = tuple(k if i == d else s for i, s in enumerate(local))
-    gshape = tuple(k if i == d else s for i, s in enumerate(full))
     gathered = ShardingSpec(p.mesh, tuple(() if i == d else ax for i, ax in enumerate(src.dims)), src.partial)
 
     def gather(v: SSAValue) -> SSAValue:
-        p.spec[v], p.globals[v] = src, gshape
+        """`v`, a few values a device along d, gathered over the axes splitting d."""
+        p.spec[v] = src
+        p.globals[v] = tuple(k * tensor_shape(v)[d] if i == d else s for i, s in enumerate(full))
         return p.reshard(v, gathered, op)
 
-    if isinstance(op, ScanBase):
+    if isinstance(op, TopKBase):
+        out = _top_k(p, e, op, x, src, gather)
+    elif isinstance(op, ScanBase):
         scanned = e.emit("cumsum", [x], local, elem, dim=op.attributes["dim"])
         totals = gather(e.emit("sum", [x], one, elem, **_reduce_attrs(d, True)))
         mask = np.tril(np.ones((k, k), dtype=np.float32), -1).reshape(-1)  # row j: 1 where i < j

@@ -29,7 +29,7 @@ from meshc.dialects.shape_rules import ints_of
 from meshc.dialects import ttir
 from meshc.dialects.ttir import bool_value, int_value, tensor_shape
 from meshc.layout.reshard import plan_reshard
-from meshc.dialects.ttir.scan import ArgReduceBase, ScanBase
+from meshc.dialects.ttir.scan import ArgReduceBase, ScanBase, TopKBase
 
 CHOSEN = "tt.shardings"
 """The op attribute ttir-propagate-sharding writes: one #tt.sharding a result."""
@@ -89,7 +89,7 @@ def op_info(op: Operation, shape_of=None) -> OpInfo:
         attrs["permutation"] = tuple(perm)
     elif isinstance(op, ttir.PermuteBase):
         attrs["permutation"] = tuple(_dims(a["permutation"], rank))
-    elif isinstance(op, (ScanBase, ArgReduceBase)):
+    elif isinstance(op, (ScanBase, ArgReduceBase, TopKBase)):
         attrs["dim"] = _dims([int_value(a["dim"])], rank)[0]
         attrs["keep_dim"] = bool_value(a.get("keep_dim"))
     elif isinstance(op, (ttir.MatmulBase, ttir.LinearBase)):

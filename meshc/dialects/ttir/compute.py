@@ -35,7 +35,7 @@ from xdsl.utils.exceptions import VerifyException
 
 from meshc.dialects import shape_rules as rules
 from meshc.dialects.ttir.comparison import CompareBase, WhereBase
-from meshc.dialects.ttir.scan import ArgReduceBase, ScanBase
+from meshc.dialects.ttir.scan import ArgReduceBase, ScanBase, TopKBase
 from meshc.dialects.ttir.base import (
     ElementwiseBinaryBase,
     ElementwiseUnaryBase,
@@ -364,6 +364,7 @@ FAMILY_BASES: dict[str, type[TTIROpBase]] = {
     "linear": LinearBase,
     "scan": ScanBase,
     "argreduce": ArgReduceBase,
+    "topk": TopKBase,
 }
 """Family of the compute-op registry -> the base class of its ops (ttir's and ttnn's)."""
 

@@ -1,6 +1,7 @@
 """ttir bases of the scan and index-selecting families of the compute-op registry
-(meshc/layout/compute_ops.py): `ttir.cumsum` (a running sum along `dim`) and `ttir.argmax` /
-`ttir.argmin` (the index of the first largest / smallest element along `dim`). ttnn's ops of the
+(meshc/layout/compute_ops.py): `ttir.cumsum` (a running sum along `dim`), `ttir.argmax` /
+`ttir.argmin` (the index of the first largest / smallest element along `dim`) and
+`ttir.top_k` / `ttir.top_k_indices` (the k largest along `dim`, values or indices). ttnn's ops of the
 same kinds share them (`FAMILY_BASES` in compute.py). How they are split over a mesh without
 gathering the dim is ttir-partition's (meshc/passes/partition_select.py)."""
 
@@ -51,3 +52,31 @@ class ArgReduceBase(TTIROpBase):
         if not isinstance(rt.element_type, IntegerType):
             raise VerifyException(f"result element type {rt.element_type} is not an integer type; an index is "
                                   f"an integer (i32, as JAX's argmax)")
+
+
+class TopKBase(TTIROpBase):
+    """The k largest elements along `dim` (`ttir.top_k`: their values, in descending order, the
+    first of equals first, as JAX's top_k) or their indices (`ttir.top_k_indices`, an integer
+    tensor): `dim` becomes k long."""
+
+    input = operand_def(AnyTensorTypeConstr)
+    result = result_def(AnyTensorTypeConstr)
+    k = attr_def(IntegerAttr)
+    dim = attr_def(IntegerAttr)
+    traits = traits_def(NoMemoryEffect())
+
+    def verify_(self) -> None:
+        shape = tensor_shape(self.input)
+        d = rules.normalize_dim(int_value(self.dim), len(shape), "dim")
+        k = int_value(self.k)
+        if not 1 <= k <= shape[d]:
+            raise VerifyException(f"k = {k} must be between 1 and the {shape[d]} elements of dim {d}")
+        self.expect_result(tuple(k if i == d else n for i, n in enumerate(shape)))
+        rt = self.result.type
+        assert isinstance(rt, TensorType)
+        if self.name.endswith("indices"):
+            if not isinstance(rt.element_type, IntegerType):
+                raise VerifyException(f"result element type {rt.element_type} is not an integer type; an index "
+                                      f"is an integer (i32, as JAX's top_k)")
+        else:
+            check_same_element_type(self.input, self.result)

@@ -1,4 +1,4 @@
-// cumsum, argmax and argmin along a split dim: each device works on its own piece; only the
+// cumsum, argmax, argmin and top_k along a split dim: each device works on its own piece; only the
 // pieces' totals (cumsum) or candidates (argmax, argmin: value and global index) are gathered.
 // Run on TTNN against the golden run (TTMetal has no kernel for these ops); link bytes by hand.
 // RUN: meshc-opt %s --split-input-file -p 'tt-register-device{system=t3k mesh-shape=2,4},ttir-partition' | filecheck %s --check-prefix=PART
@@ -72,4 +72,32 @@ func.func @main(%x: tensor<8x10xf32>) -> (tensor<8x1xi32> {tt.sharding = #tt.sha
   %xs = "ttir.sharding_constraint"(%x) {sharding = #tt.sharding<[S0, S1]>} : (tensor<8x10xf32>) -> tensor<8x10xf32>
   %y = "ttir.argmin"(%xs) {dim = 1 : i64, keep_dim = true} : (tensor<8x10xf32>) -> tensor<8x1xi32>
   return %y : tensor<8x1xi32>
+}
+
+// -----
+
+// top_k (k = 2) of x 4x1024 split over all 8 chips along its columns ([R, S01]: 128 a device):
+// each device's 2 candidates of each row (values, and indices made global with the offsets
+// 0, 128, ..., 896) are gathered over the 8 devices once for both results, and the top 2 of the
+// 16 candidates give the values and, by their positions (a one-hot sum), the indices:
+// 8 x 7 x 2 candidates x 4 rows x (4 + 4) B = 3,584 B (gathering x first: 114,688 B).
+// PART-LABEL: func.func @main
+// PART: %[[LV:.*]] = "ttir.top_k"(%[[X:.*]]) {k = 2 : i64, dim = 1 : i64} : (tensor<4x128xf32>) -> tensor<4x2xf32>
+// PART: %[[V:.*]] = "ttir.reshard"(%[[LV]]) {source = #tt.sharding<[R, S01], mesh = 2x4>, target = #tt.sharding<[R, R], mesh = 2x4>} : (tensor<4x2xf32>) -> tensor<4x16xf32>
+// PART: "ttir.top_k"(%[[V]]) {k = 2 : i64, dim = 1 : i64} : (tensor<4x16xf32>) -> tensor<4x2xf32>
+// PART: %[[LI:.*]] = "ttir.top_k_indices"(%[[X]]) {k = 2 : i64, dim = 1 : i64} : (tensor<4x128xf32>) -> tensor<4x2xi32>
+// PART: "ttir.constant"() {value = dense<[0, 128, 256, 384, 512, 640, 768, 896]> : tensor<8xi32>}
+// PART: %[[GI:.*]] = "ttir.add"(%[[LI]], %{{.*}}) : (tensor<4x2xi32>, tensor<1x1xi32>) -> tensor<4x2xi32>
+// PART: %[[I:.*]] = "ttir.reshard"(%[[GI]]) {{.*}} : (tensor<4x2xi32>) -> tensor<4x16xi32>
+// PART: %[[POS:.*]] = "ttir.top_k_indices"(%[[V]]) {k = 2 : i64, dim = 1 : i64} : (tensor<4x16xf32>) -> tensor<4x2xi32>
+// PART: "ttir.eq"(%{{.*}}, %{{.*}}) : (tensor<1x16x1xi32>, tensor<4x1x2xi32>) -> tensor<4x16x2xi32>
+// PART: "ttir.sum"(%{{.*}}) {dim_arg = [1 : i32], keep_dim = false} : (tensor<4x16x2xi32>) -> tensor<4x2xi32>
+// PART-NOT: ttir.reshard
+// TTNN: total{{ *}}│ 3,584 │
+// TTNN: check: result0 matches the golden run (exact)
+// TTNN: check: result1 matches the golden run (exact)
+func.func @main(%x: tensor<4x1024xf32> {tt.sharding = #tt.sharding<[R, S01]>}) -> (tensor<4x2xf32>, tensor<4x2xi32>) {
+  %v = "ttir.top_k"(%x) {k = 2 : i64, dim = 1 : i64} : (tensor<4x1024xf32>) -> tensor<4x2xf32>
+  %i = "ttir.top_k_indices"(%x) {k = 2 : i64, dim = 1 : i64} : (tensor<4x1024xf32>) -> tensor<4x2xi32>
+  return %v, %i : tensor<4x2xf32>, tensor<4x2xi32>
 }
