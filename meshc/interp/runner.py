@@ -24,6 +24,7 @@ from meshc.dialects.ttir.base import tensor_shape
 from meshc.errors import LocatedError
 from meshc.dialects.tt import DEVICES_ATTR, batch_args, module_device, module_devices, module_mesh_shape, \
     pipeline_system, system_or_default
+from meshc.dialects.tt.enums import presharded
 from meshc.interp import pipeline_run
 from meshc.interp.common import Distributed, element_dtype_name, find_entry, random_input
 from meshc.interp.func import FuncFunctions
@@ -146,16 +147,21 @@ def arg_names(f: func.FuncOp) -> list[str]:
     return names
 
 
-def blank_inputs(f: func.FuncOp) -> dict[str, np.ndarray]:
-    """Shape-only inputs (zero-stride arrays, no bytes) for an abstract run."""
-    return {name: np.broadcast_to(np.zeros((), get_dtype(element_dtype_name(a.type)).host_dtype), tensor_shape(a))
-            for name, a in zip(arg_names(f), f.body.blocks.first.args)}
+def blank_inputs(f: func.FuncOp, mesh: tuple[int, ...] = (1,)) -> dict[str, np.ndarray]:
+    """Shape-only inputs (zero-stride arrays, no bytes) for an abstract run (a presharded
+    argument's stacked pieces, as prepare_inputs)."""
+    pieces = piece_args(f, mesh)
+    return {name: np.broadcast_to(np.zeros((), get_dtype(element_dtype_name(a.type)).host_dtype),
+                                  (math.prod(mesh),) * (i in pieces) + tensor_shape(a))
+            for i, (name, a) in enumerate(zip(arg_names(f), f.body.blocks.first.args))}
 
 
-def prepare_inputs(f: func.FuncOp, inputs, seed: int | None) -> dict[str, np.ndarray]:
-    """The entry's inputs by argument name; a bad input raises RunError at the function."""
+def prepare_inputs(f: func.FuncOp, inputs, seed: int | None, mesh: tuple[int, ...] = (1,)) -> dict[str, np.ndarray]:
+    """The entry's inputs by argument name; a bad input raises RunError at the function. On a mesh
+    of several devices a presharded argument's input is one piece a device, stacked:
+    `[devices, *its type's shape]` (device order, row-major over the mesh)."""
     try:
-        return _prepare_inputs(f, inputs, seed)
+        return _prepare_inputs(f, inputs, seed, mesh)
     except (LayoutError, RunError) as e:
         raise RunError(getattr(e, "message", None) or str(e), getattr(e, "op", None) or f) from None
 
@@ -198,8 +204,23 @@ class SizeGuard:
         pass
 
 
-def _prepare_inputs(f: func.FuncOp, inputs, seed: int | None) -> dict[str, np.ndarray]:
+def piece_args(f: func.FuncOp, mesh: tuple[int, ...]) -> set[int]:
+    """The arguments that come one piece a device: presharded ones, on a mesh of several devices."""
+    if math.prod(mesh) <= 1 or f.arg_attrs is None:
+        return set()
+    return {i for i, a in enumerate(f.arg_attrs.data) if presharded(a)}
+
+
+def entry_args(f: func.FuncOp, ins: dict[str, np.ndarray], mesh: tuple[int, ...]) -> list:
+    """The values the entry is called with: a presharded argument's stacked pieces as one array a
+    device (`Distributed`), every other input as it is."""
+    pieces = piece_args(f, mesh)
+    return [Distributed(list(v)) if i in pieces else v for i, v in enumerate(ins.values())]
+
+
+def _prepare_inputs(f: func.FuncOp, inputs, seed: int | None, mesh: tuple[int, ...] = (1,)) -> dict[str, np.ndarray]:
     args = list(f.body.blocks.first.args)
+    pieces = piece_args(f, mesh)
     names = arg_names(f)
     if isinstance(inputs, (list, tuple)):
         if len(inputs) > len(args):
@@ -216,11 +237,11 @@ def _prepare_inputs(f: func.FuncOp, inputs, seed: int | None) -> dict[str, np.nd
     rng = np.random.default_rng(seed) if seed is not None else None
     out = {}
     limit = host_tensor_limit()
-    for name, a in zip(names, args):
+    for i, (name, a) in enumerate(zip(names, args)):
         why = tensor_bytes_error(a.type, f"input '{name}' of type", limit)
         if why:
             raise RunError(why)
-        shape = tensor_shape(a)
+        shape = (math.prod(mesh),) * (i in pieces) + tensor_shape(a)
         dtype = element_dtype_name(a.type)
         if name not in inputs:
             if rng is None:
@@ -229,8 +250,10 @@ def _prepare_inputs(f: func.FuncOp, inputs, seed: int | None) -> dict[str, np.nd
             continue
         x = np.asarray(inputs[name])
         if tuple(x.shape) != shape:
+            each = (f", one piece for each of the {shape[0]} devices ({fmt_shape(shape)}: it is presharded)"
+                    if i in pieces else "")
             raise RunError(f"input '{name}' has shape {fmt_shape(x.shape) or 'scalar'}, but "
-                           f"@{f.sym_name.data} takes {a.type}")
+                           f"@{f.sym_name.data} takes {a.type}{each}")
         want = get_dtype(dtype).host_dtype
         if x.dtype != want and not _converts_exactly(x.dtype, dtype, want):
             raise RunError(f"input '{name}' holds {x.dtype} values, but @{f.sym_name.data} takes {a.type} "
@@ -355,7 +378,8 @@ def run_golden(module: ModuleOp, inputs=None, entry: str | None = None, seed: in
     f = find_entry(module, entry)
     mesh = module_mesh_shape(module) or (1,)
     pipelined = DEVICES_ATTR in module.attributes
-    ins = prepare_inputs(pipeline_run.batch_signature(f) if pipelined else f, inputs, seed)
+    ins = prepare_inputs(pipeline_run.batch_signature(f) if pipelined else f, inputs, seed,
+                         (1,) if pipelined else mesh)
     if pipelined:  # each stage on its own mesh, once a microbatch
         guard = SizeGuard()
         batches = pipeline_run.split_batch(f, list(ins.values()))
@@ -363,7 +387,7 @@ def run_golden(module: ModuleOp, inputs=None, entry: str | None = None, seed: in
             module, f, batches, _call, [guard] + ([progress] if progress is not None else [])), guard), False)
         mesh = (len({c for d in module_devices(module) for c in d.chip_ids}),)
     else:
-        values = _interpret(module, f, golden_functions(mesh), round_stored(f, list(ins.values())),
+        values = _interpret(module, f, golden_functions(mesh), entry_args(f, dict(zip(ins, round_stored(f, list(ins.values())))), mesh),
                             [progress] if progress is not None else ())
     return _finish(RunResult(inputs=ins, mode="golden", mesh_shape=mesh), f, values)
 
@@ -396,7 +420,7 @@ def run(module: ModuleOp, inputs=None, entry: str | None = None, seed: int | Non
         machine = Machine(sysdesc, mesh, None if dev is None else tuple(dev.chip_ids), abstract=abstract)
     except LayoutError as e:
         raise RunError(str(e)) from None
-    ins = blank_inputs(f) if abstract else prepare_inputs(f, inputs, seed)
+    ins = blank_inputs(f, mesh) if abstract else prepare_inputs(f, inputs, seed, mesh)
     if d == "ttmetal":  # buffers are created and freed by the program itself
 
         functions, rt = metal_functions(machine)
@@ -406,7 +430,7 @@ def run(module: ModuleOp, inputs=None, entry: str | None = None, seed: int | Non
         listeners = [BufferLifetimes.of_program(rt, module, f)]
     if progress is not None:
         listeners.append(progress)
-    values = _interpret(module, f, functions, list(ins.values()), listeners, guard_sizes=not abstract)
+    values = _interpret(module, f, functions, entry_args(f, ins, mesh), listeners, guard_sizes=not abstract)
 
     host_values = []
     for v in values:

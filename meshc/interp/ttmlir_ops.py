@@ -144,8 +144,8 @@ class TTMLIROpsSimImpls(InterpreterFunctions):
                 if new is not None:
                     self.rt.store(held, new)
                 m.count_all(held.buffer, write=True)
-            elif new is not None:  # the host tensor a to_device copied: the program reads the write back
-                interpreter.set_values([(v, _host_form(op, new))])
+            elif new is not None:  # the host value a to_device copied: the program reads the write back
+                interpreter.set_values([(v, Distributed(new) if isinstance(held, Distributed) else _host_form(op, new))])
         return ()
 
     @impl(ttnn.UpdateCacheOp)

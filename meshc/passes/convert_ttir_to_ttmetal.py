@@ -45,6 +45,7 @@ from xdsl.utils.exceptions import VerifyException
 
 from meshc.errors import LocatedError
 from meshc.dialects import ttir, ttmetal
+from meshc.dialects.tt.enums import presharded
 from meshc.dialects.ttnn import MemoryConfigAttr
 from meshc.layout.memory_config import MemoryConfig
 from meshc.layout.mesh import Mesh, ShardingSpec
@@ -449,6 +450,12 @@ class ConvertTTIRToTTMetalPass(ModulePass):
             if not f.body.blocks:
                 continue
             check_host_distributions(f, self.name)
+            if prod(mesh) > 1 and f.arg_attrs is not None:
+                for i, attrs in enumerate(f.arg_attrs.data):
+                    if presharded(attrs):
+                        raise LocatedError(f"{self.name}: argument #{i} of @{f.sym_name.data} is presharded (one "
+                                           "piece a device); the ttmetal lowering writes host tensors whole or "
+                                           "through a ttir.mesh_shard: run it with the ttnn pipeline", f)
             lo = MetalLowering(mesh, f.body.blocks[0])
             patterns = GreedyRewritePatternApplier([
                 MeshShardToTransfer(lo),

@@ -32,7 +32,7 @@ import numpy as np
 from xdsl.context import Context
 from xdsl.dialects import func
 from xdsl.dialects.builtin import AffineMapAttr, DenseArrayBase, ModuleOp, TensorType, i64
-from xdsl.ir import Attribute, Block, Operation, SSAValue
+from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
     GreedyRewritePatternApplier,
@@ -45,6 +45,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 
 from meshc.errors import LocatedError
 from meshc.dialects import ttir, ttnn
+from meshc.dialects.tt.enums import presharded
 from meshc.layout.device import derive_device
 from meshc.layout.errors import LayoutError
 from meshc.layout.mesh import Mesh
@@ -91,6 +92,13 @@ def check_ttnn_device(module: ModuleOp) -> None:
 # ----------------------------------------------------------------------------- lowering state
 
 
+def _presharded_arg(v: SSAValue) -> bool:
+    """Whether `v` is a function argument tt-mlir marks presharded (one piece a device)."""
+    f = v.owner.parent_op() if isinstance(v, BlockArgument) else None
+    return (isinstance(f, func.FuncOp) and f.arg_attrs is not None
+            and presharded(f.arg_attrs.data[v.index]))
+
+
 @dataclass
 class TTNNLowering:
     """What the patterns share while one func is lowered: the module's mesh, the func's
@@ -116,10 +124,10 @@ class TTNNLowering:
             return hit
         t = v.type
         device = self.device_op.results[0]
-        if self.multi:
+        if self.multi and not _presharded_arg(v):
             attrs = distribution_attrs(t, replicated(Mesh(self.mesh), len(t.get_shape())), user)
             new = ttnn.DistributeTensorOp.create(operands=[v, device], result_types=[t], attributes=attrs)
-        else:
+        else:  # one device, or a presharded argument: its pieces go to their devices as they are
             new = ttnn.ToDeviceOp.create(operands=[v, device], result_types=[t])
         new.location = user.location
         rewriter.insert(new, InsertPoint.after(self.device_op))

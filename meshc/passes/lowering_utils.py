@@ -15,6 +15,7 @@ from meshc.errors import LocatedError
 from meshc.dialects.element_types import data_type_name
 from meshc.dialects import ttir
 from meshc.dialects.tt import module_device, module_mesh_shape, module_system
+from meshc.dialects.tt.enums import presharded
 from meshc.dialects.ttir import tensor_shape
 from meshc.dialects.ttnn import ShardedBufferConfigAttr
 from meshc.layout.errors import LayoutError
@@ -124,10 +125,13 @@ def distribution_attrs(t: TensorType, spec: ShardingSpec, op: Operation) -> dict
 
 def whole_values(f: func.FuncOp) -> set[SSAValue]:
     """The values of `f` that are whole (global) tensors, the same on every device the lowerings
-    compute them on: the function's arguments, shard_to_full results, and the results of ops
-    (other than the per-device ones: collectives, full_to_shard mesh_shards) whose operands are
-    all whole. A value computed from a full_to_shard's pieces is not."""
-    whole: set[SSAValue] = set(f.body.blocks[0].args) if f.body.blocks else set()
+    compute them on: the function's arguments (but presharded ones, one piece a device),
+    shard_to_full results, and the results of ops (other than the per-device ones: collectives,
+    full_to_shard mesh_shards) whose operands are all whole. A value computed from a
+    full_to_shard's pieces is not."""
+    args = f.body.blocks[0].args if f.body.blocks else ()
+    attrs = f.arg_attrs.data if f.arg_attrs is not None else (None,) * len(args)
+    whole: set[SSAValue] = {a for a, d in zip(args, attrs) if not presharded(d)}
     for op in f.walk():
         if isinstance(op, ttir.MeshShardOp):
             if not op.is_full_to_shard:

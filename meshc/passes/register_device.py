@@ -17,17 +17,15 @@ is a module that already carries a different `tt.device` (the pass never silentl
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import Builtin, ModuleOp
-from xdsl.dialects.func import FuncOp
 from xdsl.parser import Parser
 from xdsl.passes import ModulePass
 
 from meshc.errors import LocatedError
-from meshc.dialects.tt import (DEVICE_ATTR, TT, DeviceAttr, ShardStatus, ShardStatusAttr, SystemDescAttr,
+from meshc.dialects.tt import (DEVICE_ATTR, TT, DeviceAttr, SystemDescAttr,
                                module_meshes_shape, set_module_device)
 from meshc.layout.device import derive_device
 from meshc.layout.errors import LayoutError
@@ -117,24 +115,4 @@ class RegisterDevicePass(ModulePass):
                 f"the module already runs on the device {old}; tt-register-device{{system={system_name} "
                 f"mesh-shape={','.join(map(str, mesh))}}} would replace it with {new}", op)
         set_module_device(op, device, sysdesc)
-        if math.prod(mesh) > 1:
-            refuse_presharded(op)
 
-
-def refuse_presharded(module: ModuleOp) -> None:
-    """A function argument or result tt-mlir marks `#ttcore.shard_status<presharded>` crosses the
-    host boundary as one piece a device, already placed; meshc's host interface (meshc-run's
-    inputs, the golden run) takes and gives whole tensors, so such a function is refused on a
-    mesh of more than one device, at the function, naming the value."""
-    for func in module.walk():
-        if not isinstance(func, FuncOp):
-            continue
-        sides = [("argument", i, a) for i, a in enumerate(func.arg_attrs.data)] if func.arg_attrs else []
-        sides += [("result", i, a) for i, a in enumerate(func.res_attrs.data)] if func.res_attrs else []
-        for side, i, attrs in sides:
-            status = attrs.data.get("ttcore.shard_status") or attrs.data.get("tt.shard_status")
-            if isinstance(status, ShardStatusAttr) and status.data == ShardStatus.PRESHARDED:
-                raise LocatedError(
-                    f"{side} #{i} of @{func.sym_name.data} is #ttcore.shard_status<presharded> (one piece a device, "
-                    f"placed before the program runs); meshc takes whole host tensors: mark it unsharded and "
-                    f"distribute it with a ttir.mesh_shard", func)

@@ -20,6 +20,7 @@ from xdsl.utils.exceptions import VerifyException
 from meshc.errors import LocatedError
 from meshc.dialects.element_types import data_type_name
 from meshc.dialects.tt import ShardingAttr
+from meshc.dialects.tt.enums import presharded
 from meshc.dialects.ttir.sharding_constraint import ShardingConstraintOp, check_annotation
 from meshc.layout.errors import LayoutError
 from meshc.layout.mesh import Mesh, ShardingSpec
@@ -37,8 +38,14 @@ CHOSEN = "tt.shardings"
 
 def is_global_view(module: ModuleOp) -> bool:
     """No ttir op of the module is written per device (the `PerDevice` trait: mesh_shard, the
-    collectives, the reshards)."""
-    return not any(op.has_trait(ttir.PerDevice) and op.dialect_name() == "ttir" for op in module.walk())
+    collectives, the reshards), and no function takes or gives a presharded value (tt-mlir's
+    `#ttcore.shard_status<presharded>`: one piece a device, so its program is per device)."""
+    return not any((op.has_trait(ttir.PerDevice) and op.dialect_name() == "ttir")
+                   or (isinstance(op, func.FuncOp) and _has_presharded(op)) for op in module.walk())
+
+
+def _has_presharded(f: func.FuncOp) -> bool:
+    return any(presharded(a) for attrs in (f.arg_attrs, f.res_attrs) if attrs is not None for a in attrs.data)
 
 
 def has_annotations(module: ModuleOp) -> bool:

@@ -134,3 +134,12 @@ class TopologyAttr(_AngleEnum, EnumAttribute[Topology]):
     """`#tt.topology<ring>`: the topology a collective is configured for."""
 
     name = "tt.topology"
+
+
+def presharded(attrs) -> bool:
+    """Whether an argument's or result's attribute dictionary (a DictionaryAttr, or None) marks it
+    `#ttcore.shard_status<presharded>`: one piece a device crosses the host boundary."""
+    if attrs is None:
+        return False
+    status = attrs.data.get("ttcore.shard_status") or attrs.data.get("tt.shard_status")
+    return isinstance(status, ShardStatusAttr) and status.data == ShardStatus.PRESHARDED

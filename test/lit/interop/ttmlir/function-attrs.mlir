@@ -5,7 +5,5 @@
 // CHECK: check: result0: 0 of 2097152 elements differ
 // RUN: meshc-opt %S/Inputs/multichip.mlir | filecheck %s --check-prefix=ATTR
 // ATTR: ttcore.argument_type = #tt.argument_type<input>, ttcore.shard_status = #tt.shard_status<presharded>, ttcore.local_shape = #tt.local_shape<local_shape = tensor<5x128x512xbf16>>
-// A presharded argument is one piece a device, placed before the program runs: refused on a mesh.
-// RUN: not meshc-opt %S/Inputs/multichip.mlir -p 'ttir-to-ttnn-pipeline{mesh-shape=1,2}' 2>&1 | filecheck %s --check-prefix=PRE
-// PRE: multichip.mlir:{{[0-9]+}}:5: error: 'func.func' op argument #0 of @main is #ttcore.shard_status<presharded>
-// PRE-SAME: mark it unsharded and distribute it with a ttir.mesh_shard
+// A presharded argument is one piece a device, placed before the program runs: presharded.mlir runs
+// this file.
