@@ -87,6 +87,10 @@ class L1Budget:
     peak: L1Point | None
     first_overflow: L1Point | None
     core_peaks: dict[tuple[int, int], int] = field(default_factory=dict)
+    use: np.ndarray | None = None
+    """Bytes each core holds at each step: (steps + 1, len(cores)), rows = steps."""
+    cores: list = field(default_factory=list)
+    """The cores of `use`'s columns."""
 
     @property
     def peak_bytes(self) -> int:
@@ -139,4 +143,4 @@ def l1_budget(tensors: list[LiveTensor], arch: str = DEFAULT_ARCH, capacity: int
     if over.any():
         step = int(np.argmax(over))
         first = point(step, int(np.argmax(use[step])))
-    return L1Budget(capacity, peak, first, {c: int(p) for c, p in zip(cores, per_core)})
+    return L1Budget(capacity, peak, first, {c: int(p) for c, p in zip(cores, per_core)}, use, cores)

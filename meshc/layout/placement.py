@@ -127,6 +127,19 @@ class Placement:
             return None
         return [(b.r0, b.r1, b.c0, b.c1) for b in self._blocks]
 
+    @property
+    def shard_grid(self) -> tuple[int, int]:
+        """The grid of shards (rows, cols) the simulator computes on: height/width/block sharding's
+        shard rectangles (rows of distinct first page rows), ND sharding one column of its owners,
+        (1, 1) for interleaved pages."""
+        if self.config.layout == "interleaved":
+            return (1, 1)
+        blocks = self._blocks
+        if blocks:
+            rows = len({b.r0 for b in blocks})
+            return rows, len(blocks) // rows
+        return (len(self.owners), 1)
+
     def slot_table(self) -> np.ndarray:
         """(owners, slots) int64: the page in every slot of every owner, -1 where none sits."""
         return self._slot_table

@@ -3,6 +3,8 @@
 `ttir-to-ttnn-pipeline{system=t3k mesh-shape=2,4}` = tt-register-device{...}, inline (every
 func.call replaced by its callee's body), ttir-propagate-sharding and ttir-partition (a global-view program becomes SPMD; an SPMD one is
 left alone), reshard-to-collectives, ttir-layout{...}, ttir-reinterpret-grid, convert-ttir-to-ttnn,
+ttnn-optimize-memory (each device tensor's place chosen by modelled time within L1; left out
+with `optimize-memory=false`, `spill-to-dram=false`, `memory-space=dram` or a `memory-layout`),
 ttnn-check-l1{spill-to-dram=...} (`check-l1=false` leaves the L1 check out; by default it moves
 tensors to DRAM interleaved until the program fits, `spill-to-dram=false` fails instead);
 `ttir-to-ttmetal-pipeline{...}` ends with convert-ttir-to-ttmetal instead (no L1 check: a
@@ -38,6 +40,7 @@ from meshc.passes.refuse_storage import RefuseStoragePass
 from meshc.passes.ttir_layout import TTIRLayoutPass
 from meshc.passes.ttir_reinterpret_grid import TTIRReinterpretGridPass
 from meshc.passes.ttnn_check_l1 import TTNNCheckL1Pass
+from meshc.passes.ttnn_optimize_memory import TTNNOptimizeMemoryPass
 
 
 @dataclass(frozen=True)
@@ -51,6 +54,9 @@ class _PipelineBase(ModulePass):
     reinterpret_grid: bool = True
     check_l1: bool = True
     spill_to_dram: bool = True
+    optimize_memory: bool = True
+    """ttnn: run ttnn-optimize-memory before the L1 check, unless the layouts were asked for
+    (memory-space=dram, memory-layout=...) or the check is strict (spill-to-dram=false)."""
     keep_reference: bool = True
 
     def front(self, op: ModuleOp) -> list[ModulePass]:
@@ -99,7 +105,9 @@ class TTIRToTTNNPipeline(_PipelineBase):
 
     def backend(self) -> list[ModulePass]:
         check = [TTNNCheckL1Pass(self.spill_to_dram)] if self.check_l1 else []
-        return [ConvertTTIRToTTNNPass(), *check]
+        chosen = self.memory_space != "l1" or self.memory_layout is not None or not self.spill_to_dram
+        optimize = [TTNNOptimizeMemoryPass()] if self.optimize_memory and not chosen else []
+        return [ConvertTTIRToTTNNPass(), *optimize, *check]
 
 
 @dataclass(frozen=True)

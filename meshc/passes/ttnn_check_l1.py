@@ -26,7 +26,7 @@ is live in DRAM there and what the chip has. Nothing is spilled beyond DRAM or t
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from xdsl.context import Context
 from xdsl.dialects import func
@@ -60,7 +60,7 @@ def _fmt_bytes(n: int) -> str:
     return f"{n:,} B"
 
 
-def _dtype(v: SSAValue) -> str:
+def tensor_dtype(v: SSAValue) -> str:
     t = v.type
     if isinstance(t, TensorType) and isinstance(t.encoding, TTNNLayoutAttr):
         return t.encoding.data_type.data
@@ -68,7 +68,7 @@ def _dtype(v: SSAValue) -> str:
 
 
 @dataclass
-class _Tensor:
+class DeviceTensor:
     """A device buffer of the program: its producing op and result, and the values aliasing it."""
 
     op: Operation
@@ -76,17 +76,19 @@ class _Tensor:
     where: tuple
     start: int
     end: int
+    aliases: list = field(default_factory=list)
+    """Values of later ops that are this same buffer (a to_memory_config that changes nothing)."""
 
 
-def _tensors(block: Block) -> list[_Tensor]:
+def device_tensors(block: Block) -> list[DeviceTensor]:
     """The device buffers of one function body in allocation order, as the simulator makes them."""
     ops = list(block.ops)
     last = {}
     for i, o in enumerate(ops):
         for v in o.operands:
             last[v] = len(ops) if isinstance(o, func.ReturnOp) else i
-    of: dict[SSAValue, _Tensor] = {}
-    out: list[_Tensor] = []
+    of: dict[SSAValue, DeviceTensor] = {}
+    out: list[DeviceTensor] = []
     seen: dict[tuple, tuple] = {}  # placements by attribute identity (a type object is shared by many values)
 
     def placement(o: Operation, default, k: int = 0):
@@ -98,12 +100,13 @@ def _tensors(block: Block) -> list[_Tensor]:
         return hit[0]
 
     def new(o: Operation, r: SSAValue, where, i: int) -> None:
-        t = _Tensor(o, r, where, i, last.get(r, i))
+        t = DeviceTensor(o, r, where, i, last.get(r, i))
         of[r] = t
         out.append(t)
 
-    def alias(r: SSAValue, t: _Tensor) -> None:
+    def alias(r: SSAValue, t: DeviceTensor) -> None:
         of[r] = t
+        t.aliases.append(r)
         t.end = max(t.end, last.get(r, t.start))
 
     for i, o in enumerate(ops):
@@ -130,38 +133,38 @@ def _tensors(block: Block) -> list[_Tensor]:
     return out
 
 
-def _buffers(block: Block) -> list[_Tensor]:
+def device_buffers(block: Block) -> list[DeviceTensor]:
     """The mesh buffers of one ttmetal function body (the ttir-to-ttmetal lowering's), placed by
     their `memory_config` and `tile`, each live from its create_buffer to its deallocate_buffer
     (else to the end): the same check as a ttnn program's tensors."""
     ops = list(block.ops)
-    of: dict[SSAValue, _Tensor] = {}
+    of: dict[SSAValue, DeviceTensor] = {}
     for i, o in enumerate(ops):
         if isinstance(o, ttmetal.CreateBufferOp):
             tile = tuple(ints_of(o.tile)) if o.tile is not None else None
-            of[o.results[0]] = _Tensor(o, o.results[0], (o.memory_config.model(), tile), i, len(ops))
+            of[o.results[0]] = DeviceTensor(o, o.results[0], (o.memory_config.model(), tile), i, len(ops))
         elif isinstance(o, ttmetal.DeallocateBufferOp) and o.buffer in of:
             of[o.buffer].end = i
     return list(of.values())
 
 
-def _name(t: _Tensor) -> str:
+def tensor_name(t: DeviceTensor) -> str:
     v = t.value
     shape = fmt_shape(v.type.get_shape())
     what = f"%{v.name_hint}" if v.name_hint else f"result {v.index} of '{t.op.name}'"
-    return f"{what} ({shape}x{_dtype(v)})"
+    return f"{what} ({shape}x{tensor_dtype(v)})"
 
 
-def _live(t: _Tensor) -> LiveTensor:
+def live_tensor(t: DeviceTensor) -> LiveTensor:
     """The tensor for the placement model (named by the pass's messages, not here)."""
     try:
-        dtype = _dtype(t.value)
+        dtype = tensor_dtype(t.value)
     except LayoutError as e:  # an element type no device holds (i8), at the op that makes the tensor
         raise LocatedError(str(e), t.op) from None
     return LiveTensor("", tuple(t.value.type.get_shape()), dtype, t.where[0], t.where[1], t.start, t.end)
 
 
-def _unplaceable(tensors: list[_Tensor], lives: list[LiveTensor], arch: str, spill: bool) -> bool:
+def _unplaceable(tensors: list[DeviceTensor], lives: list[LiveTensor], arch: str, spill: bool) -> bool:
     """Spill (or report) the L1 tensors whose shard fits no core at all (the placement model's
     CapacityError); True if one was spilled."""
     spilled = False
@@ -170,17 +173,17 @@ def _unplaceable(tensors: list[_Tensor], lives: list[LiveTensor], arch: str, spi
             lt.l1_footprint(arch)
         except CapacityError as e:
             if not spill:
-                raise LocatedError(f"ttnn-check-l1: {_name(t)} does not fit in L1: {e}; put it in DRAM "
+                raise LocatedError(f"ttnn-check-l1: {tensor_name(t)} does not fit in L1: {e}; put it in DRAM "
                                    f"interleaved, or let the pass do it with ttnn-check-l1{{spill-to-dram=true}}",
                                    t.op) from None
             _spill(t)
             spilled = True
         except LayoutError as e:
-            raise LocatedError(f"ttnn-check-l1: {_name(t)} cannot be placed: {e}", t.op) from None
+            raise LocatedError(f"ttnn-check-l1: {tensor_name(t)} cannot be placed: {e}", t.op) from None
     return spilled
 
 
-def _spill_cost(t: _Tensor, lt: LiveTensor, arch: str) -> float:
+def _spill_cost(t: DeviceTensor, lt: LiveTensor, arch: str) -> float:
     """Modelled seconds a tensor costs in DRAM beyond L1 (meshc.layout.timemodel): written once and
     read at each use through the chip's DRAM instead of over the NoC from the cores holding it."""
     cores, per_core = lt.l1_footprint(arch)
@@ -189,17 +192,23 @@ def _spill_cost(t: _Tensor, lt: LiveTensor, arch: str) -> float:
     return max(0.0, dram_s(facts, moved) - noc_s(facts, moved, len(cores)))
 
 
-def _spill(t: _Tensor) -> None:
-    """Put a tensor in DRAM interleaved: its op's memory_config and its result's ttnn_layout."""
+def _spill(t: DeviceTensor) -> None:
+    """Put a tensor in DRAM interleaved."""
+    place_tensor(t, DRAM)
+
+
+def place_tensor(t: DeviceTensor, config: MemoryConfig) -> None:
+    """Put a tensor where `config` says: its op's memory_config and its result's ttnn_layout."""
     o, r = t.op, t.value
     enc = r.type.encoding if isinstance(r.type, TensorType) else None
     if isinstance(enc, TTNNLayoutAttr):
         new = Rewriter.replace_value_with_new_type(
             r, TensorType(r.type.element_type, r.type.get_shape(),
-                          TTNNLayoutAttr.from_model(enc.tile_shape, enc.data_type.data, DRAM)))
+                          TTNNLayoutAttr.from_model(enc.tile_shape, enc.data_type.data, config)))
         new.name_hint = r.name_hint
+        t.value = new
     if "memory_config" in o.attributes or not isinstance(enc, TTNNLayoutAttr):
-        o.attributes["memory_config"] = MemoryConfigAttr.from_model(DRAM)
+        o.attributes["memory_config"] = MemoryConfigAttr.from_model(config)
 
 
 def module_l1(module: ModuleOp) -> tuple[str, int]:
@@ -223,7 +232,7 @@ def module_dram(module: ModuleOp) -> tuple[int, int]:
 
 def function_l1_budget(f: func.FuncOp, arch: str = DEFAULT_ARCH, capacity: int | None = None) -> L1Budget:
     """The L1 budget of one ttnn function as the simulator would allocate it (no check, no spill)."""
-    return l1_budget([_live(t) for t in _tensors(f.body.blocks[0])], arch, capacity)
+    return l1_budget([live_tensor(t) for t in device_tensors(f.body.blocks[0])], arch, capacity)
 
 
 @dataclass(frozen=True)
@@ -238,8 +247,8 @@ class TTNNCheckL1Pass(ModulePass):
             spilled = False
             metal = any(isinstance(o, ttmetal.CreateBufferOp) for o in block.ops)
             while True:
-                tensors = _buffers(block) if metal else _tensors(block)
-                lives = [_live(t) for t in tensors]
+                tensors = device_buffers(block) if metal else device_tensors(block)
+                lives = [live_tensor(t) for t in tensors]
                 if _unplaceable(tensors, lives, arch, self.spill_to_dram):
                     spilled = True
                     continue
@@ -261,18 +270,18 @@ class TTNNCheckL1Pass(ModulePass):
                 fix_function_types(op)
 
     @staticmethod
-    def _error(tensors: list[_Tensor], budget: L1Budget, arch: str) -> LocatedError:
+    def _error(tensors: list[DeviceTensor], budget: L1Budget, arch: str) -> LocatedError:
         at = budget.first_overflow
         here = [i for i in at.live if tensors[i].start == at.step] or at.live
         culprit = tensors[here[-1]]
         y, x = at.core
-        parts = ", ".join(f"{_name(tensors[i])} {_fmt_bytes(at.bytes_of[i])}" for i in at.live)
+        parts = ", ".join(f"{tensor_name(tensors[i])} {_fmt_bytes(at.bytes_of[i])}" for i in at.live)
         peak = budget.peak
         worst = "" if peak.bytes == at.bytes else (
             f"; the program's peak is {_fmt_bytes(peak.bytes)} on core ({peak.core[0]}, {peak.core[1]}), "
             f"{_fmt_bytes(budget.shortfall)} over")
         return LocatedError(
-            f"ttnn-check-l1: {_name(culprit)} does not fit in L1: with it, core ({y}, {x}) holds "
+            f"ttnn-check-l1: {tensor_name(culprit)} does not fit in L1: with it, core ({y}, {x}) holds "
             f"{_fmt_bytes(at.bytes)} ({parts}), but a {arch} core's L1 holds {_fmt_bytes(budget.capacity)}: "
             f"{_fmt_bytes(at.bytes - budget.capacity)} short{worst}; put tensors in DRAM interleaved "
             "(#ttnn.memory_config<#ttnn.buffer_type<dram>, <interleaved>>), or let the pass do it with "
@@ -280,14 +289,14 @@ class TTNNCheckL1Pass(ModulePass):
             culprit.op)
 
 
-def _nowhere(tensors: list[_Tensor], over: DramOverflow, arch: str, banks: int, bank_size: int) -> LocatedError:
+def _nowhere(tensors: list[DeviceTensor], over: DramOverflow, arch: str, banks: int, bank_size: int) -> LocatedError:
     """The located error of a program whose DRAM tensors overflow a bank: the tensor that reaches
     the overflow, the bytes it needs, what is live in DRAM there and what the chip has."""
     here = [i for i in over.live if tensors[i].start == over.step] or over.live
     i = max(here, key=lambda k: over.bytes_of[k])
-    parts = ", ".join(f"{_name(tensors[k])} {_fmt_bytes(over.bytes_of[k])}" for k in over.live)
+    parts = ", ".join(f"{tensor_name(tensors[k])} {_fmt_bytes(over.bytes_of[k])}" for k in over.live)
     return LocatedError(
-        f"ttnn-check-l1: {_name(tensors[i])} does not fit in DRAM: it reserves {_fmt_bytes(over.bytes_of[i] * banks)} "
+        f"ttnn-check-l1: {tensor_name(tensors[i])} does not fit in DRAM: it reserves {_fmt_bytes(over.bytes_of[i] * banks)} "
         f"of DRAM on each device ({_fmt_bytes(over.bytes_of[i])} in each of {banks} banks), and with it each DRAM "
         f"bank holds {_fmt_bytes(over.bytes)} ({parts}), but a {arch} chip has {banks} banks of "
         f"{_fmt_bytes(bank_size)} ({_fmt_bytes(banks * bank_size)}): {_fmt_bytes(over.bytes - bank_size)} a bank "

@@ -89,14 +89,8 @@ class ShardLayout:
 
     @cached_property
     def grid(self) -> tuple[int, int]:
-        """The shard grid (rows, cols) of a sharded layout."""
-        if self.interleaved:
-            return (1, 1)
-        blocks = self.placement.shard_blocks
-        if blocks:
-            rows = len({r0 for r0, _, _, _ in blocks})
-            return rows, len(blocks) // rows
-        return (len(self.owners), 1)
+        """The shard grid (rows, cols) of a sharded layout (the placement model's)."""
+        return self.placement.shard_grid
 
     @cached_property
     def nbytes(self) -> int:

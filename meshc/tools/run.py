@@ -281,7 +281,12 @@ def _run_one(args, text: str, golden_text: str | None, inputs: dict, pending: li
         from meshc.tools.report import print_report
 
         # a terminal's own width (rich fits the tables to it); 140 columns into a file or a pipe
-        print_report(result, Console(width=None if sys.stdout.isatty() else 140))
+        console = Console(width=None if sys.stdout.isatty() else 140)
+        print_report(result, console)
+        if dialect_of(module) == "ttnn":  # where each device tensor sits and why (ttnn-optimize-memory)
+            from meshc.tools.report_placement import print_placement
+
+            print_placement(module, f, console)
     _write_files(args, result, pending)
 
     code = 0

@@ -2,7 +2,7 @@
 // RUN: meshc-opt %s -p 'ttir-to-ttnn-pipeline{spill-to-dram=true}' | filecheck %s --check-prefix=SPILL
 // RUN: meshc-opt %s -p ttir-to-ttnn-pipeline | filecheck %s --check-prefix=SPILL
 // RUN: meshc-run %s --pipeline 'ttir-to-ttnn-pipeline{spill-to-dram=true}' --check --report | filecheck %s --check-prefix=EXEC
-// RUN: not meshc-run %s --pipeline 'ttir-to-ttnn-pipeline{check-l1=false}' 2>&1 | filecheck %s --check-prefix=SIM
+// RUN: not meshc-run %s --pipeline 'ttir-to-ttnn-pipeline{check-l1=false optimize-memory=false}' 2>&1 | filecheck %s --check-prefix=SIM
 
 // ttir-to-ttnn-pipeline ends with ttnn-check-l1, which by default spills to DRAM what L1 cannot
 // hold (spill-to-dram=false: the strict check, an error instead). A chip with 40,960 B of L1 a core: each

@@ -1,0 +1,350 @@
+"""The memory-layout optimizer: where each device tensor of a program lives, chosen to minimise
+the modelled time within every core's L1 over the tensors' live ranges.
+
+tt-mlir's greedy memory-layout propagation with L1 spill management is the model for it (its
+TTNN analyses MemoryLayoutPropagation and L1SpillManagement): ops are visited in program order
+and each result takes the layout that scores best given its operands' layouts; then a sweep over
+the schedule evicts tensors from L1 where a core overflows. tt-mlir scores with the device's op
+model (a device must answer); here the scoring is the time model (`meshc.layout.timemodel`),
+offline, and the memory facts are the placement model's (`meshc.layout.memory_options`).
+
+Input: the program as `PlanTensor`s (shape, data type, tile, live range [start, end] in op
+steps, the config it has now, or a reason it must keep it) and `PlanOp`s (a compute op's kind
+in the registry of meshc.layout.compute_ops, or None for any other op; its operand and result
+tensors). An op's time given its tensors' options is the simulator's (meshc/sim/machine.py
+`op_time`, meshc/interp/ttnn.py's operand traffic, meshc/interp/timing.py's compute grid):
+
+- a compute op computes on its result's shard grid (the chip's grid when the result is
+  interleaved); a matmul reads operand A once per column of that grid and B once per row
+  (once each for an interleaved result) and streams its DRAM bytes through one row of cores
+  (`matmul_dram_readers`); another compute op reads an operand that sits elsewhere than its
+  result, in DRAM, or in another shape; a result in DRAM is written through the NoC to DRAM;
+- any other op (transfers, collectives, layout changes) reads its operands and writes its
+  results, through DRAM for those in DRAM;
+- time = launch + max(compute, DRAM, NoC) + OVERLAP_MISS x min (`OpTime.device_s`).
+
+The search (`plan_memory`):
+
+1. Start from DRAM interleaved (tt-mlir's default); in program order give each tensor the
+   option with the least time over the ops that touch it (its producer and its consumers),
+   the others as chosen so far; twice, so producers see their consumers' choices. Ties keep the
+   tensor's own layout, then the order of `memory_options.KINDS`.
+2. While some core's L1 overflows (`l1_budget`, the simulator's lockstep allocation): of the
+   tensors live on that core at that step, move the one whose cheapest other option (DRAM, or
+   an L1 layout holding less on that core) adds the least time per byte it frees there (ties:
+   the most bytes, then the farthest last use, tt-mlir's eviction order); an option a tensor
+   was moved off is not taken again, so the sweep ends.
+
+The plan keeps, per tensor, the time of every option with the others as chosen, and why the
+one chosen won (the cheapest, or moved at which step and core) for `meshc-run --report`.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from meshc.layout.compute_ops import compute_op, is_matmul, matmul_dims
+from meshc.layout.errors import LayoutError
+from meshc.layout.hardware import ARCH_FACTS
+from meshc.layout.l1_budget import L1Point, LiveTensor, l1_budget
+from meshc.layout.memory_config import MemoryConfig
+from meshc.layout.memory_options import KINDS, Option, kind_of, make_option, tensor_options
+from meshc.layout.system import get_arch
+from meshc.layout.timemodel import OpTime, compute_s, dram_s, matmul_compute_s, matmul_dram_readers, noc_s
+
+
+@dataclass
+class PlanTensor:
+    """A device tensor of the program."""
+
+    name: str
+    shape: tuple[int, ...]
+    dtype: str
+    tile: tuple[int, int] | None
+    start: int
+    end: int
+    current: MemoryConfig
+    fixed: str | None = None
+    """Why it keeps `current` (None: the optimizer chooses)."""
+
+
+@dataclass
+class PlanOp:
+    """An op of the program: its compute kind (None: not a compute op), its operand and result
+    tensors (indices into the tensors; -1 for a host value), and a matmul's transposes and math
+    fidelity (`transpose_a`, `transpose_b`, `math_fidelity`)."""
+
+    kind: str | None
+    operands: tuple[int, ...]
+    results: tuple[int, ...]
+    attrs: dict = field(default_factory=dict)
+
+
+class PlanError(LayoutError):
+    """No choice makes the program fit L1: `point` is where a core overflows with nothing left to
+    move there."""
+
+    def __init__(self, message: str, point: L1Point):
+        super().__init__(message)
+        self.point = point
+
+
+class Unplaceable(LayoutError):
+    """A tensor no option holds (not even DRAM): `index` is the tensor's."""
+
+    def __init__(self, message: str, index: int):
+        super().__init__(message)
+        self.index = index
+
+
+@dataclass
+class Decision:
+    """Where one tensor sits and why."""
+
+    option: Option
+    why: str
+    times: dict[str, float]
+    """Per option kind: seconds of the ops touching the tensor with it there, the rest as chosen."""
+    refused: dict[str, str]
+    """Per kind no option of: why (does not fit, ...)."""
+
+
+@dataclass
+class MemoryPlan:
+    decisions: list[Decision]
+    seconds: float
+    """Modelled device time of the ops touching any device tensor, as planned."""
+
+
+class _Model:
+    """The op times of one program under a choice of options (module docstring), memoised by the
+    op's shape signature and the options of its tensors."""
+
+    def __init__(self, tensors: list[PlanTensor], ops: list[PlanOp], arch: str):
+        self.t, self.ops, self.arch = tensors, ops, ARCH_FACTS[get_arch(arch).name]
+        self.chip = tuple(self.arch.grid)
+        self.cores = self.chip[0] * self.chip[1]
+        self.memo: dict = {}
+        self.sig = [self._signature(o) for o in ops]
+
+    def _signature(self, o: PlanOp) -> tuple:
+        shapes = tuple(self.t[i].shape if i >= 0 else None for i in (*o.operands, *o.results))
+        return (o.kind, shapes, tuple(sorted(o.attrs.items())))
+
+    def op_time(self, j: int, choice: list[Option]) -> float:
+        o = self.ops[j]
+        key = (self.sig[j], tuple(id(choice[i]) if i >= 0 else None for i in (*o.operands, *o.results)))
+        hit = self.memo.get(key)
+        if hit is None:
+            hit = self.memo[key] = self._op_time(o, choice).device_s
+        return hit
+
+    def _op_time(self, o: PlanOp, choice: list[Option]) -> OpTime:
+        ins = [(choice[i], self.t[i]) for i in o.operands if i >= 0]
+        outs = [(choice[i], self.t[i]) for i in o.results if i >= 0]
+        if o.kind is None or not outs:  # a transfer, collective or layout change: reads, writes
+            moved = [opt.nbytes for opt, _ in ins + outs]
+            dram = sum(opt.nbytes for opt, _ in ins + outs if opt.dram)
+            return OpTime(dram=dram_s(self.arch, dram), noc=noc_s(self.arch, sum(moved), self.cores),
+                          latency=self.arch.op_launch_s)
+        r, rt = outs[0]
+        grid = self.chip if r.interleaved else r.grid
+        noc = dram = 0
+        readers = None
+        if is_matmul(o.kind):
+            gy, gx = (1, 1) if r.interleaved else r.grid
+            times = [gx, gy] + [1] * (len(ins) - 2)
+            for (opt, _), n in zip(ins, times):
+                noc += opt.nbytes * n
+                dram += opt.nbytes * n if opt.dram else 0
+            (a, _), (b, bt) = ins[0], ins[1]
+            m, k, n = matmul_dims(self.t[o.operands[0]].shape, bt.shape, o.attrs)
+            compute = matmul_compute_s(self.arch, m, k, n, grid, o.attrs.get("math_fidelity"), bt.dtype,
+                                       math.prod(rt.shape[:-2]))
+            readers = matmul_dram_readers(grid)
+        else:
+            for opt, t in ins:
+                if (opt.config, opt.tile) != (r.config, r.tile) or opt.dram or t.shape != rt.shape:
+                    noc += opt.nbytes
+                    dram += opt.nbytes if opt.dram else 0
+            compute = compute_s(self.arch, compute_op(o.kind).name, math.prod(rt.shape), grid[0] * grid[1], rt.dtype)
+        if r.dram:
+            noc += r.nbytes
+            dram += r.nbytes
+        return OpTime(compute=compute, dram=dram_s(self.arch, dram, readers), noc=noc_s(self.arch, noc, self.cores),
+                      latency=self.arch.op_launch_s)
+
+
+def _touching(tensors: list[PlanTensor], ops: list[PlanOp]) -> list[list[int]]:
+    out: list[list[int]] = [[] for _ in tensors]
+    for j, o in enumerate(ops):
+        for i in dict.fromkeys((*o.operands, *o.results)):
+            if i >= 0:
+                out[i].append(j)
+    return out
+
+
+def plan_memory(tensors: list[PlanTensor], ops: list[PlanOp], arch: str, capacity: int | None = None) -> MemoryPlan:
+    """Choose every tensor's option (module docstring). PlanError when a core's L1 overflows with
+    only fixed tensors (or none that another option frees bytes of) live there."""
+    capacity = get_arch(arch).l1_size if capacity is None else int(capacity)
+    model = _Model(tensors, ops, arch)
+    touching = _touching(tensors, ops)
+    cache: dict = {}
+    opts: list[dict[str, Option]] = []
+    refused: list[dict[str, str]] = []
+    for n, t in enumerate(tensors):
+        if t.fixed:
+            key = (t.shape, t.dtype, t.tile, t.current, arch)
+            own = cache.get(key)
+            if not isinstance(own, Option):
+                try:
+                    own = cache[key] = make_option(t.shape, t.dtype, t.tile, t.current, arch)
+                except LayoutError as e:
+                    raise Unplaceable(f"{t.name} cannot be placed where it must stay: {e}", n) from None
+            opts.append({kind_of(t.current): own})
+            refused.append({})
+        else:
+            o, why = tensor_options(t.shape, t.dtype, t.tile, arch, t.current, cache)
+            if not o:
+                raise Unplaceable(f"{t.name} fits nowhere: " + "; ".join(f"{k}: {w}" for k, w in why.items()), n)
+            opts.append(o)
+            refused.append(why)
+    rank = [_ranking(t, o) for t, o in zip(tensors, opts)]
+    choice: list[Option] = [o.get("dram_interleaved") or next(iter(o.values())) for o in opts]
+    left: list[set[str]] = [set(o) for o in opts]
+    moved: dict[int, str] = {}
+
+    def cost(i: int, opt: Option) -> float:
+        keep, choice[i] = choice[i], opt
+        s = sum(model.op_time(j, choice) for j in touching[i])
+        choice[i] = keep
+        return s
+
+    order = sorted(range(len(tensors)), key=lambda i: (tensors[i].start, i))
+    for _ in range(2):
+        for i in order:
+            if not tensors[i].fixed and len(left[i]) > 1:
+                choice[i] = min((opts[i][k] for k in left[i]), key=lambda o: (cost(i, o), rank[i][o.kind]))
+
+    while True:
+        lives = [LiveTensor(t.name, t.shape, t.dtype, c.config, t.tile, t.start, t.end) for t, c in zip(tensors, choice)]
+        budget = l1_budget(lives, arch, capacity)
+        if budget.fits:
+            break
+        at = budget.first_overflow
+        best = None
+        for i in at.live:
+            if tensors[i].fixed:
+                continue
+            here, now = at.bytes_of[i], cost(i, choice[i])
+            for k in left[i]:
+                o = opts[i][k]
+                freed = here - (o.per_core if at.core in o.cores else 0)
+                if o is choice[i] or freed <= 0:
+                    continue
+                key = ((cost(i, o) - now) / freed, -freed, -tensors[i].end, i, rank[i][k])
+                if best is None or key < best[0]:
+                    best = (key, i, o)
+        if best is None:
+            raise PlanError(f"core ({at.core[0]}, {at.core[1]}) holds {at.bytes:,} B at step {at.step}, over its "
+                            f"{capacity:,} B, and no tensor live there can move", at)
+        _, i, o = best
+        left[i].discard(choice[i].kind)
+        moved[i] = (f"moved off {choice[i].describe()} at step {at.step}: core ({at.core[0]}, {at.core[1]}) held "
+                    f"{at.bytes:,} B, over its {capacity:,} B L1; this move adds the least time a byte freed")
+        choice[i] = o
+
+    return MemoryPlan(explain(tensors, ops, choice, arch, capacity, opts, refused, model, moved),
+                      sum(model.op_time(j, choice) for j in range(len(ops))))
+
+
+def explain(tensors: list[PlanTensor], ops: list[PlanOp], choice: list[Option] | None, arch: str,
+            capacity: int | None = None, opts=None, refused=None, model: _Model | None = None,
+            moved: dict[int, str] | None = None) -> list[Decision]:
+    """Why each tensor sits where it does, with the others where they are: per option the time of
+    the ops touching it and whether L1 would overflow with it there. `choice` None: every tensor
+    where it is now (`current`), as `meshc-run --report` explains a lowered program."""
+    capacity = get_arch(arch).l1_size if capacity is None else int(capacity)
+    model = model or _Model(tensors, ops, arch)
+    touching = _touching(tensors, ops)
+    if opts is None:
+        cache: dict = {}
+        opts, refused = [], []
+        for t in tensors:
+            o, why = tensor_options(t.shape, t.dtype, t.tile, arch, t.current, cache)
+            if kind_of(t.current) not in o or o[kind_of(t.current)].config != t.current:
+                key = (t.shape, t.dtype, t.tile, t.current, arch)
+                if not isinstance(cache.get(key), Option):
+                    cache[key] = make_option(t.shape, t.dtype, t.tile, t.current, arch)
+                o[kind_of(t.current)] = cache[key]
+            opts.append(o if not t.fixed else {kind_of(t.current): o[kind_of(t.current)]})
+            refused.append(why if not t.fixed else {})
+        choice = [o[kind_of(t.current)] for t, o in zip(tensors, opts)]
+    choice = list(choice)
+    lives = [LiveTensor(t.name, t.shape, t.dtype, c.config, t.tile, t.start, t.end) for t, c in zip(tensors, choice)]
+    budget = l1_budget(lives, arch, capacity)
+    col = {c: n for n, c in enumerate(budget.cores)}
+
+    def cost(i: int, opt: Option) -> float:
+        keep, choice[i] = choice[i], opt
+        s = sum(model.op_time(j, choice) for j in touching[i])
+        choice[i] = keep
+        return s
+
+    def overflow(i: int, o: Option) -> str | None:
+        """Where L1 first overflows with tensor i held by `o` instead (None: it fits)."""
+        t, c = tensors[i], choice[i]
+        extra = [x for x in o.cores if x not in col]
+        if extra and o.per_core > capacity:
+            return f"it needs {o.per_core:,} B a core"
+        if budget.use is None or not o.cores:
+            return None
+        rows = budget.use[t.start:t.end + 1]
+        cols = [col[x] for x in o.cores if x in col]
+        now = rows[:, cols] - np.array([c.per_core if x in c.cores else 0 for x in o.cores if x in col]) + o.per_core
+        over = np.argwhere(now > capacity)
+        if not len(over):
+            return None
+        s, k = over[0]
+        core = [x for x in o.cores if x in col][k]
+        return (f"L1 would overflow at step {t.start + int(s)}: core ({core[0]}, {core[1]}) would hold "
+                f"{int(now[s, k]):,} B, over its {capacity:,} B")
+
+    decisions = []
+    for i, t in enumerate(tensors):
+        times = {k: cost(i, o) for k, o in opts[i].items()}
+        mine = times[choice[i].kind]
+        notes = dict(refused[i])
+        cheaper = []
+        for k, o in opts[i].items():
+            if o is choice[i]:
+                continue
+            why = overflow(i, o)
+            if why is not None:
+                notes[k] = f"does not fit with the other tensors: {why}"
+            if times[k] < mine * (1 - 1e-9):
+                cheaper.append((k, why))
+        if t.fixed:
+            why = t.fixed
+        elif (moved or {}).get(i):
+            why = moved[i]
+        elif not cheaper:
+            why = "the only option" if len(opts[i]) == 1 else "the least modelled time"
+        elif all(w is not None for _, w in cheaper):
+            why = ("the least modelled time of the options that fit: " +
+                   ", ".join(f"{k} is faster but does not fit" for k, _ in cheaper))
+        else:
+            why = "kept, though " + ", ".join(f"{k} would be faster and fits" for k, w in cheaper if w is None)
+        decisions.append(Decision(choice[i], why, times, notes))
+    return decisions
+
+
+def _ranking(t: PlanTensor, opts: dict[str, Option]) -> dict[str, int]:
+    """Tie order: the tensor's own layout first, then KINDS."""
+    own = kind_of(t.current)
+    order = [own] + [k for k in KINDS if k != own] + [k for k in opts if k not in KINDS and k != own]
+    return {k: n for n, k in enumerate(order)}

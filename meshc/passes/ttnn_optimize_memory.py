@@ -1,0 +1,114 @@
+"""`ttnn-optimize-memory`: choose where every device tensor of a ttnn program lives.
+
+Per tensor (the buffers `ttnn-check-l1` sees: results of distribute_tensor, compute ops,
+collectives, layout changes; each live from its op to its last use), one of L1 height-, width- or
+block-sharded, DRAM interleaved or DRAM sharded, chosen by `meshc.layout.memory_plan` to minimise
+the modelled time (meshc.layout.timemodel, as the simulator times each op) within every core's L1
+over the tensors' live ranges, moving what does not fit (docs/passes.md). The choice is written
+as the op's result type (`#ttnn.ttnn_layout` with the memory config) and its `memory_config`
+attribute when it has one. `meshc-run --report` explains where each tensor of a ttnn program sits
+and why (`program_of` here, `meshc.layout.memory_plan.explain`).
+
+Tensors keep the placement they have when something reads them as that very buffer: a
+to_memory_config / to_layout that changes nothing (an alias), a grid reinterpreted as transposed
+(`ttir-reinterpret-grid`: the transpose's result and its operand), or the second result of an op
+of several. A ttmetal program (buffers it allocates itself) is left alone.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects import func
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.ir import Operation
+from xdsl.passes import ModulePass
+
+from meshc.dialects import ttmetal, ttnn
+from meshc.errors import LocatedError
+from meshc.layout.errors import LayoutError
+from meshc.layout.memory_plan import PlanError, Unplaceable, PlanOp, PlanTensor, plan_memory
+from meshc.passes.auto_shard_cost import kernel_flags
+from meshc.passes.lowering_utils import fix_function_types
+from meshc.passes.ttnn_check_l1 import (
+    DeviceTensor,
+    device_tensors,
+    live_tensor,
+    module_l1,
+    place_tensor,
+    tensor_name,
+)
+
+_KIND = {cls: kind for kind, cls in ttnn.COMPUTE_OPS.items()}
+
+
+def _fixed(t: DeviceTensor, reinterpreted: set[Operation]) -> str | None:
+    cfg = t.where[0]
+    if t.aliases:
+        return "kept: a later to_memory_config / to_layout reads it as this same buffer"
+    if cfg.layout != "interleaved" and cfg.orientation == "col_major":
+        return "kept: on a core grid reinterpreted as transposed (ttir-reinterpret-grid)"
+    if any(u.operation in reinterpreted for u in t.value.uses):
+        return "kept: a transpose on the reinterpreted grid reads it where it is"
+    if t.value.index > 0:
+        return "kept: a second result of its op"
+    return None
+
+
+def program_of(tensors: list[DeviceTensor], block) -> tuple[list[PlanTensor], list[PlanOp]]:
+    """The tensors and ops of one ttnn function body for the memory plan (`device_tensors`' buffers,
+    each value and its aliases one tensor; only ops that touch a device tensor)."""
+    reinterpreted = {t.op for t in tensors
+                     if t.where[0].layout != "interleaved" and t.where[0].orientation == "col_major"}
+    plan_tensors = []
+    index = {}
+    for i, t in enumerate(tensors):
+        lt = live_tensor(t)
+        plan_tensors.append(PlanTensor(tensor_name(t), lt.shape, str(getattr(lt.dtype, "name", lt.dtype)), lt.tile,
+                                       t.start, t.end, lt.config, _fixed(t, reinterpreted)))
+        for v in (t.value, *t.aliases):
+            index[v] = i
+    ops = []
+    for o in block.ops:
+        ins = tuple(index.get(v, -1) for v in o.operands)
+        outs = tuple(index.get(v, -1) for v in o.results)
+        if all(i < 0 for i in ins + outs):
+            continue
+        kind = _KIND.get(type(o))
+        ops.append(PlanOp(kind, ins, outs, kernel_flags(o) if kind else {}))
+    return plan_tensors, ops
+
+
+@dataclass(frozen=True)
+class TTNNOptimizeMemoryPass(ModulePass):
+    name = "ttnn-optimize-memory"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        arch, capacity = module_l1(op)
+        changed = False
+        for f in [x for x in op.walk() if isinstance(x, func.FuncOp) and x.body.blocks]:
+            block = f.body.blocks[0]
+            if any(isinstance(o, ttmetal.CreateBufferOp) for o in block.ops):
+                continue
+            tensors = device_tensors(block)
+            if not tensors:
+                continue
+            plan_tensors, ops = program_of(tensors, block)
+            try:
+                plan = plan_memory(plan_tensors, ops, arch, capacity)
+            except Unplaceable:
+                continue  # a tensor fits nowhere: ttnn-check-l1 names it, located, with what the chip has
+            except PlanError as e:
+                at = e.point
+                here = [i for i in at.live if tensors[i].start == at.step] or at.live
+                raise LocatedError(f"ttnn-optimize-memory: {tensor_name(tensors[here[-1]])} does not fit in L1: "
+                                   f"{e}", tensors[here[-1]].op) from None
+            except LayoutError as e:
+                raise LocatedError(f"ttnn-optimize-memory: {e}", f) from None
+            for t, pt, d in zip(tensors, plan_tensors, plan.decisions):
+                if d.option.config != pt.current:
+                    place_tensor(t, d.option.config)
+                    changed = True
+        if changed:
+            fix_function_types(op)
