@@ -44,6 +44,13 @@ CASES = {
     "matmul_t": ([(16, 8), (8, 16)], (8, 8), {"transpose_a": True, "transpose_b": True},
                  lambda xs, s: _matmul(xs[0], xs[1], True, True)),
     "matmul_batched": ([(4, 8, 16), (16, 8)], (4, 8, 8), {}, lambda xs, s: xs[0] @ xs[1]),
+    # tt-mlir's linear: matmul + bias; with a bias the contracting dim may not be left split
+    "linear": ([(8, 16), (16, 8), (8,)], (8, 8), {}, lambda xs, s: xs[0] @ xs[1] + xs[2]),
+    "linear_nobias": ([(8, 16), (16, 8)], (8, 8), {}, lambda xs, s: xs[0] @ xs[1]),
+    "linear_t": ([(16, 8), (8, 16), (1, 8)], (8, 8), {"transpose_a": True, "transpose_b": True},
+                 lambda xs, s: _matmul(xs[0], xs[1], True, True) + xs[2]),
+    "linear_batched": ([(4, 8, 16), (16, 8), (8, 1)], (4, 8, 8), {}, lambda xs, s: xs[0] @ xs[1] + xs[2]),
+    "linear_widebias": ([(8, 16), (16, 8), (2, 1, 8)], (2, 8, 8), {}, lambda xs, s: xs[0] @ xs[1] + xs[2]),
     "sum": ([(8, 16)], (16,), {"dims": (0,), "keep_dim": False}, lambda xs, s: xs[0].sum(axis=0)),
     "sum_keep": ([(8, 16)], (8, 1), {"dims": (1,), "keep_dim": True}, lambda xs, s: xs[0].sum(axis=1, keepdims=True)),
     "max": ([(8, 16)], (8,), {"dims": (1,), "keep_dim": False}, lambda xs, s: xs[0].max(axis=1)),
