@@ -1,5 +1,6 @@
 // What tt-mlir's verifiers leave to the run, refused by meshc-run with a located error at the op:
-// a mesh_partition whose dim does not split over the devices, and cache writes outside the cache.
+// a mesh_partition whose dim does not split over the devices, and cache writes outside the cache;
+// and the ttmetal lowering's refusal of these ops.
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: python -c "import re; t = open('%s').read(); [open('%t/' + n + '.mlir', 'w').write(b) for n, b in re.findall(r'^//--- (\w+)\.mlir\n(.*?)(?=^//--- |\Z)', t, re.S | re.M)]"
 // RUN: meshc-opt %t/partition.mlir -p 'ttir-to-ttnn-pipeline{mesh-shape=1,4}' -o %t/partition.ttnn.mlir
@@ -11,6 +12,11 @@
 // RUN: meshc-opt %t/offset.mlir -p 'ttir-to-ttnn-pipeline' -o %t/offset.ttnn.mlir
 // RUN: not meshc-run %t/offset.ttnn.mlir 2>&1 | filecheck %s --check-prefix=OFFSET
 // OFFSET: offset.ttnn.mlir:{{[0-9]+}}:{{[0-9]+}}: error: 'ttnn.fill_cache' op batch_offset 1 + 1 users runs past the cache's 1 users (cache [1, 8, 16, 64])
+// The ttmetal lowering has no kernel for them: a located error at the op.
+// RUN: not meshc-opt %t/partition.mlir -p 'ttir-to-ttmetal-pipeline{mesh-shape=1,4}' 2>&1 | filecheck %s --check-prefix=METAL-PART
+// METAL-PART: partition.mlir:{{[0-9]+}}:{{[0-9]+}}: error: 'ttir.mesh_partition' op convert-ttir-to-ttmetal cannot lower 'ttir.mesh_partition'
+// RUN: not meshc-opt %t/offset.mlir -p 'ttir-to-ttmetal-pipeline' 2>&1 | filecheck %s --check-prefix=METAL-FILL
+// METAL-FILL: offset.mlir:{{[0-9]+}}:{{[0-9]+}}: error: 'ttir.fill_cache' op convert-ttir-to-ttmetal cannot lower 'ttir.fill_cache'
 
 //--- partition.mlir
 func.func @main(%arg0: tensor<6x3xf32>) -> tensor<2x3xf32> {
