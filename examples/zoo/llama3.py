@@ -7,8 +7,9 @@ The step takes the new token of each sequence at the run-time position `pos` (an
 argument): its key and value are written into the caches with `jax.lax.dynamic_update_slice` at
 `pos`, and the query attends over the whole cache under the causal mask of the cache's positions
 (key position <= the query's), as Meta's reference `Attention.forward(x, start_pos, ...)` does.
-The block returns its output and both updated caches. (The code takes T tokens; T = 1, a decode
-step: meshc imports a run-time dynamic_update_slice of one position, and refuses T > 1, located.)
+The block returns its output and both updated caches. The code takes T tokens (T = 1 here, a
+decode step; test_zoo_llama3_mixtral also runs a chunk of 4 tokens at a run-time position, whose
+causal mask is 2-d).
 
 Megatron sharding on a ("x", "y") mesh: the batch over x, the heads (query and K/V) and the MLP's
 hidden units over y (wq, wk, wv, w1, w3 column-parallel; wo, w2 row-parallel); the caches are

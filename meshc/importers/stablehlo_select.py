@@ -7,8 +7,10 @@ meshc/importers/stablehlo_ops.py):
 | concatenate | concat along `dimension` |
 | dynamic_slice at constant starts | slice, the starts clamped into the operand as StableHLO clamps them |
 | dynamic_slice of one position at a run-time start (`cache[:, pos]`) | sum over the dim of x times a one-hot mask (eq of an iota and the clamped start) |
+| dynamic_slice of t positions at a run-time start along one dim (`cache[:, pos:pos + t]`) | t such sums, at the start + 0 .. t - 1, joined by concat |
 | dynamic_update_slice at constant starts | slices of the operand around the update, joined by concat dim by dim |
 | dynamic_update_slice of one position at a run-time start (a KV cache written at `pos`) | where(mask, the update broadcast along the dim, x) |
+| dynamic_update_slice of t positions at a run-time start along one dim (a chunk of t tokens' keys written at `pos`) | t such wheres, the update's position j written at the start + j |
 | gather of whole rows of a 2-d table (`emb[ids]`) | embedding of the indices clamped into the table |
 | gather of one element along a dim a row (`jnp.take_along_axis(x, ids[..., None], axis)`) | sum over the dim of where(eq(iota, the clamped ids broadcast), x, 0): a split dim gives partial sums |
 | reduce of (x, iota) by a compare-and-select body (`jnp.argmax`, `jnp.argmin`) | max (of -x for argmin) keeping the dim, eq, where(hit, -iota, -inf), max, neg: the first index of the extreme |
@@ -136,33 +138,39 @@ def _constant_starts(imp: ImportContext, op: Operation, starts: list[SSAValue], 
 
 
 def _run_time_dims(imp: ImportContext, op: Operation, starts: list[SSAValue], shape, sizes) -> list[int]:
-    """The dims whose start is known only at run time; each must take one position (size 1), and
-    every other dim the whole dim or a constant start, else a located error saying what to write."""
+    """The dims whose start is known only at run time; at most one of them may take more than one
+    position (every other one position), else a located error saying what to write."""
     dims = [d for d, v in enumerate(starts) if not _known(imp, v)]
-    if any(sizes[d] != 1 for d in dims):
+    long = [d for d in dims if sizes[d] != 1]
+    if len(long) > 1:
         what = op_name(op).split(".")[1]
         raise LocatedError(
-            f"takes {[sizes[d] for d in dims]} positions of dims {dims} from start indices known only when the "
-            f"program runs; meshc imports {what} at constant starts, or of one position at a run-time start "
-            "(cache[:, pos]; for more, select with a mask: jnp.where(jnp.arange(n)[:, None] >= pos, ...))", op)
+            f"takes {[sizes[d] for d in long]} positions of dims {long} from start indices known only when the "
+            f"program runs; meshc imports {what} at constant starts, or at run-time starts that take several "
+            "positions of one dim and one position of the others (cache[:, pos:pos + t]; for more, select with a "
+            "mask: jnp.where(jnp.arange(n)[:, None] >= pos, ...))", op)
     return dims
 
 
-def _one_hot(imp: ImportContext, start: SSAValue, shape, d: int, like: TensorType) -> SSAValue:
-    """1 where the index along dim d is the run-time `start` (clamped into the dim, as StableHLO
-    clamps), else 0, as a tensor of `shape` in `like`'s element type."""
+def _one_hots(imp: ImportContext, start: SSAValue, shape, d: int, like: TensorType, size: int = 1) -> list[SSAValue]:
+    """For j < `size`: 1 where the index along dim d is the run-time `start` plus j, else 0, as a
+    tensor of `shape` in `like`'s element type; the start clamped first into [0, n - size], as
+    StableHLO clamps the start of a slice or an update of `size` positions."""
     s = imp.value(start)
     st = s.type  # a 0-d integer tensor
     idx = TensorType(st.element_type, list(shape))  # type: ignore[attr-defined]
     scalar = TensorType(st.element_type, [])  # type: ignore[attr-defined]
     s = imp.emit(OPS["maximum"], [s, imp.materialize(np.zeros(()), scalar)], scalar)
-    s = imp.emit(OPS["minimum"], [s, imp.materialize(np.full((), shape[d] - 1), scalar)], scalar)
+    s = imp.emit(OPS["minimum"], [s, imp.materialize(np.full((), shape[d] - size), scalar)], scalar)
     ones = [1] * len(shape)
     s = imp.emit(OPS["reshape"], [s], TensorType(st.element_type, ones))  # type: ignore[attr-defined]
     s = imp.emit(OPS["broadcast"], [s], idx)
-    iota = np.broadcast_to(np.arange(shape[d]).reshape([shape[d] if i == d else 1 for i in range(len(shape))]), shape)
-    hot = imp.emit(OPS["eq"], [imp.materialize(iota, idx), s], idx)
-    return imp.emit(OPS["typecast"], [hot], TensorType(like.element_type, list(shape)))
+    hots = []
+    for j in range(size):  # position i is start + j where i - j == start
+        iota = (np.arange(shape[d]) - j).reshape([shape[d] if i == d else 1 for i in range(len(shape))])
+        hot = imp.emit(OPS["eq"], [imp.materialize(np.broadcast_to(iota, shape), idx), s], idx)
+        hots.append(imp.emit(OPS["typecast"], [hot], TensorType(like.element_type, list(shape))))
+    return hots
 
 
 def dynamic_slice(imp: ImportContext, op: Operation) -> None:
@@ -179,12 +187,18 @@ def dynamic_slice(imp: ImportContext, op: Operation) -> None:
     _result(imp, op, x)
     ends = [n if d in dims else b + k for d, (b, k, n) in enumerate(zip(known, sizes, shape))]
     x = emit_slice(imp, x, known, ends, [1] * len(shape))
-    for d in dims:  # one position of dim d: the sum over it of x times the one-hot of the start
+    for d in dims:  # position j of dim d: the sum over it of x times the one-hot of the start + j
         xt = x.type
-        picked = imp.emit(OPS["multiply"], [x, _one_hot(imp, starts[d], tensor_shape(x), d, xt)], xt)
         out = [1 if i == d else n for i, n in enumerate(tensor_shape(x))]
-        x = imp.emit(OPS["sum"], [picked], TensorType(xt.element_type, out),  # type: ignore[attr-defined]
-                     {"dim_arg": ArrayAttr([IntegerAttr(d, i32)]), "keep_dim": BoolAttr.from_bool(True)})
+        pieces = []
+        for hot in _one_hots(imp, starts[d], tensor_shape(x), d, xt, sizes[d]):
+            picked = imp.emit(OPS["multiply"], [x, hot], xt)
+            pieces.append(imp.emit(OPS["sum"], [picked], TensorType(xt.element_type, out),  # type: ignore[attr-defined]
+                                   {"dim_arg": ArrayAttr([IntegerAttr(d, i32)]), "keep_dim": BoolAttr.from_bool(True)}))
+        x = pieces[0] if len(pieces) == 1 else imp.emit(
+            OPS["concat"], pieces, TensorType(xt.element_type, [sizes[d] if i == d else n  # type: ignore[attr-defined]
+                                                                 for i, n in enumerate(out)]),
+            {"dim": IntegerAttr(d, i32)})
     imp.values[op.results[0]] = x
 
 
@@ -228,11 +242,22 @@ def dynamic_update_slice(imp: ImportContext, op: Operation) -> None:
                            "an update when every other dim is written whole (split it into one update a dim)", op)
     xt = x.type
     assert isinstance(xt, TensorType)
-    hot = _one_hot(imp, starts[dims[0]], shape, dims[0], xt)
-    for d in dims[1:]:
-        hot = imp.emit(OPS["multiply"], [hot, _one_hot(imp, starts[d], shape, d, xt)], hot.type)
-    u = imp.emit(OPS["broadcast"], [imp.value(upd)], xt)
-    imp.values[op.results[0]] = imp.emit(OPS["where"], [hot, u, x], xt)
+    long = [d for d in dims if ushape[d] != 1]  # at most one (_run_time_dims)
+    hots = {d: _one_hots(imp, starts[d], shape, d, xt, ushape[d]) for d in dims}
+    one = None  # the one position of every other run-time dim
+    for d in dims:
+        if d not in long:
+            one = hots[d][0] if one is None else imp.emit(OPS["multiply"], [one, hots[d][0]], xt)
+    u_all = imp.value(upd)
+    for j in range(ushape[long[0]] if long else 1):  # the update's position j along it, at start + j
+        hot = one if not long else hots[long[0]][j] if one is None else imp.emit(
+            OPS["multiply"], [hots[long[0]][j], one], xt)
+        u = u_all if not long else emit_slice(imp, u_all, [j if i == long[0] else 0 for i in range(len(shape))],
+                                               [j + 1 if i == long[0] else n for i, n in enumerate(ushape)],
+                                               [1] * len(shape))
+        u = imp.emit(OPS["broadcast"], [u], xt)
+        x = imp.emit(OPS["where"], [hot, u, x], xt)
+    imp.values[op.results[0]] = x
 
 
 # ---- gather: rows of a table -----------------------------------------------------------------

@@ -104,6 +104,21 @@ def test_llama3_cache_is_written_at_the_run_time_position(pos, row):
         assert np.all(np.abs(cache_out[:, row] - cache_in[:, row]) > 0)
 
 
+def test_llama3_block_on_a_chunk_of_four_tokens_at_a_run_time_position():
+    """The same block on 4 new tokens a sequence at position 5 (a chunk of a prompt, as Meta's
+    reference runs `forward(tokens, start_pos)`): the caches are written at positions 5..8 by a
+    run-time dynamic_update_slice of 4 positions and the causal mask over the cache is 2-d (query
+    i sees keys 0..5 + i). Matches JAX on TTMetal; with the results left sharded it moves the two
+    Megatron all_reduces of (4, 4, 64) f32 partial sums: 2 x 8 x 2 x 3/4 x 4,096 B = 98,304 B."""
+    args = _decode_args(5)
+    args[0] = np.random.default_rng(9).standard_normal((8, 4, llama3.D_MODEL)).astype(np.float32)
+    got, want = _run_llama3(args, "ttmetal", out_shardings=True)
+    for g, w in zip(got.outputs, want, strict=True):
+        np.testing.assert_allclose(g, w, rtol=1e-4, atol=1e-4)
+    np.testing.assert_array_equal(got.outputs[1][:, 9:], args[1][:, 9:])  # past the chunk: untouched
+    assert got.traffic.link_bytes == 2 * 8 * 2 * 3 * (4 * 4 * 64 * F32) // 4 == 98304
+
+
 def _numpy_moe(x, norm, w_router, w1, w3, w2, k=2):
     """The Mixtral block by hand in float64: the top-k experts a token by router probability,
     their weights renormalised to sum to 1, SwiGLU experts, a residual."""

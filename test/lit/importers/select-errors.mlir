@@ -1,12 +1,12 @@
 // The select ops the importer refuses, located at the op, naming what to write instead.
 // RUN: meshc-import --split-input-file --verify-diagnostics %s
 
+// Run-time starts that take several positions of two dims (a 4x4 block at (pos, pos)).
 "builtin.module"() ({
   "func.func"() <{function_type = (tensor<8x8xf32>, tensor<i32>) -> tensor<4x4xf32>, sym_name = "main"}> ({
   ^bb0(%x: tensor<8x8xf32>, %pos: tensor<i32>):
-    %c0 = "stablehlo.constant"() <{value = dense<0> : tensor<i32>}> : () -> tensor<i32>
-    // expected-error @+1 {{'stablehlo.dynamic_slice' op takes [4] positions of dims [1] from start indices known only when the program runs; meshc imports dynamic_slice at constant starts, or of one position at a run-time start (cache[:, pos]; for more, select with a mask: jnp.where(jnp.arange(n)[:, None] >= pos, ...))}}
-    %0 = "stablehlo.dynamic_slice"(%x, %c0, %pos) <{slice_sizes = array<i64: 4, 4>}> : (tensor<8x8xf32>, tensor<i32>, tensor<i32>) -> tensor<4x4xf32>
+    // expected-error @+1 {{'stablehlo.dynamic_slice' op takes [4, 4] positions of dims [0, 1] from start indices known only when the program runs; meshc imports dynamic_slice at constant starts, or at run-time starts that take several positions of one dim and one position of the others (cache[:, pos:pos + t]; for more, select with a mask: jnp.where(jnp.arange(n)[:, None] >= pos, ...))}}
+    %0 = "stablehlo.dynamic_slice"(%x, %pos, %pos) <{slice_sizes = array<i64: 4, 4>}> : (tensor<8x8xf32>, tensor<i32>, tensor<i32>) -> tensor<4x4xf32>
     "func.return"(%0) : (tensor<4x4xf32>) -> ()
   }) : () -> ()
 }) : () -> ()
@@ -14,11 +14,10 @@
 // -----
 
 "builtin.module"() ({
-  "func.func"() <{function_type = (tensor<8x8xf32>, tensor<2x8xf32>, tensor<i32>) -> tensor<8x8xf32>, sym_name = "main"}> ({
-  ^bb0(%x: tensor<8x8xf32>, %u: tensor<2x8xf32>, %pos: tensor<i32>):
-    %c0 = "stablehlo.constant"() <{value = dense<0> : tensor<i32>}> : () -> tensor<i32>
-    // expected-error @+1 {{'stablehlo.dynamic_update_slice' op takes [2] positions of dims [0] from start indices known only when the program runs; meshc imports dynamic_update_slice at constant starts, or of one position at a run-time start}}
-    %0 = "stablehlo.dynamic_update_slice"(%x, %u, %pos, %c0) : (tensor<8x8xf32>, tensor<2x8xf32>, tensor<i32>, tensor<i32>) -> tensor<8x8xf32>
+  "func.func"() <{function_type = (tensor<8x8xf32>, tensor<2x2xf32>, tensor<i32>) -> tensor<8x8xf32>, sym_name = "main"}> ({
+  ^bb0(%x: tensor<8x8xf32>, %u: tensor<2x2xf32>, %pos: tensor<i32>):
+    // expected-error @+1 {{'stablehlo.dynamic_update_slice' op takes [2, 2] positions of dims [0, 1] from start indices known only when the program runs; meshc imports dynamic_update_slice at constant starts, or at run-time starts that take several positions of one dim and one position of the others}}
+    %0 = "stablehlo.dynamic_update_slice"(%x, %u, %pos, %pos) : (tensor<8x8xf32>, tensor<2x2xf32>, tensor<i32>, tensor<i32>) -> tensor<8x8xf32>
     "func.return"(%0) : (tensor<8x8xf32>) -> ()
   }) : () -> ()
 }) : () -> ()
