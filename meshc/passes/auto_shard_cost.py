@@ -38,8 +38,11 @@ from meshc.errors import LocatedError
 from meshc.layout.errors import LayoutError
 from meshc.layout.hardware import ArchFacts
 from meshc.layout.mesh import Mesh, ShardingSpec
-from meshc.layout.reshard import collective_walk, lower_bound_bytes
+from meshc.layout.reshard import collective_walk, lower_bound_bytes, plan_reshard
+from meshc.layout.reshard.window import window_needed_bytes
 from meshc.layout.system import SystemDesc
+from meshc.passes.partition_select import keep_selected_axes, selection_gathers, split_selection
+from meshc.passes.partition_window import op_windows, windowed
 from meshc.passes.sharding_ir import dtype_name, op_rule, reshard_bytes
 from meshc.layout.timemodel import (
     TILE,
@@ -115,6 +118,11 @@ class Costing:
         return OpTime(compute=compute, noc=noc_s(self.arch, noc_bytes, self.cores), ethernet=ethernet,
                       latency=latency + self.arch.op_launch_s).device_s
 
+    def point_to_point(self, delivered: float) -> float:
+        """The device time of a `ttir.point_to_point` delivering `delivered` bytes in all."""
+        per_device = delivered / self.mesh.size
+        return self._program(2 * per_device, link_s(self.arch, per_device, self.links))
+
     def reshard(self, shape: tuple[int, ...], dtype: str, src: ShardingSpec, tgt: ShardingSpec) -> float:
         """The device time of the lowering of one reshard (module docstring)."""
         if src == tgt:
@@ -137,8 +145,7 @@ class Costing:
         except LayoutError:
             return math.inf
         if walk is None or (bound and sum(s.bytes for s in walk) > bound and not src.partial):
-            per_device = bound / self.mesh.size
-            return self._program(2 * per_device, link_s(self.arch, per_device, self.links))
+            return self.point_to_point(bound)
         total = 0.0
         before = src
         for step in walk:
@@ -221,7 +228,17 @@ def op_time(c: Costing, op: Operation, chosen: dict) -> tuple[float, float]:
         return 0.0, 0.0
     required = op_rule(op).require(tuple(chosen[r] for r in op.results))
     assert required is not None
+    required = keep_selected_axes(op, required, chosen[op.operands[0]])
     time = moved = 0.0
+    if windowed(op, required, tensor_shape):  # a slice / concat along a split dim: its moves
+        for (v, window), spec in zip(op_windows(op, tensor_shape), required):
+            bound = window_needed_bytes(tensor_shape(v), spec, chosen[op.results[0]], window,
+                                        c.itemsize(dtype_name(v)))
+            time, moved = time + c.point_to_point(bound), moved + bound
+    elif split_selection(op, required):  # a cumsum / argmax / top_k along a split dim: its gathers
+        for shape, dtype, src, tgt in selection_gathers(op, required[0], tensor_shape):
+            time += c.reshard(shape, dtype, src, tgt)
+            moved += plan_reshard(shape, dtype, src, tgt).delivered_bytes
     for v, spec in zip(op.operands, required):
         if isinstance(v.owner, Operation) and not v.owner.operands:
             time += c.upload(c.local_bytes(v, chosen[v], dtype_name(v)), chosen[v] != spec)

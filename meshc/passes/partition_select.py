@@ -39,6 +39,7 @@ from meshc.dialects.ttir.base import int_value, tensor_shape
 from meshc.dialects.ttir.scan import ArgReduceBase, ScanBase, TopKBase
 from meshc.layout.mesh import Mesh, ShardingSpec
 from meshc.layout.sharding_rules import replicated
+from meshc.passes.sharding_ir import dtype_name
 
 OPS = ttir.COMPUTE_OPS
 
@@ -80,6 +81,33 @@ def keep_selected_axes(op: Operation, required: tuple[ShardingSpec, ...], curren
 def split_selection(op: Operation, required: tuple[ShardingSpec, ...]) -> bool:
     """Whether `op` is a scan or an index selection whose dim is split by its operand's spec."""
     return isinstance(op, (ScanBase, ArgReduceBase, TopKBase)) and bool(required[0].dims[_dim(op)])
+
+
+def selection_gathers(op: Operation, src: ShardingSpec, shape_of) -> list[tuple[tuple[int, ...], str, ShardingSpec,
+                                                                            ShardingSpec]]:
+    """The gathers `partition_selection` makes for `op` (its operand placed `src`, its dim
+    split), as (global shape, data type, from, to), for ttir-auto-shard to price: a cumsum's
+    totals, an argmax's values and indices, a top_k's candidates (a top_k beside a
+    top_k_indices of the same operand shares the latter's)."""
+    x = op.operands[0]
+    d = _dim(op)
+    full = shape_of(x)
+    k = math.prod(src.mesh.shape[a] for a in src.dims[d])
+    gathered = ShardingSpec(src.mesh, tuple(() if i == d else ax for i, ax in enumerate(src.dims)), src.partial)
+    per = 1
+    if isinstance(op, TopKBase):
+        per = min(int_value(op.attributes["k"]), -(-full[d] // k))
+    shape = tuple(k * per if i == d else n for i, n in enumerate(full))
+    values = (shape, dtype_name(x), src, gathered)
+    indices = (shape, dtype_name(op.results[0]), src, gathered)
+    if isinstance(op, ScanBase):
+        return [values]
+    if isinstance(op, TopKBase) and not op.name.endswith("indices"):
+        shared = any(u.operation is not op and u.operation.name == "ttir.top_k_indices"
+                     and u.operation.attributes.get("k") == op.attributes["k"]
+                     and _dim(u.operation) == d for u in x.uses)
+        return [] if shared else [values]
+    return [values, indices]
 
 
 class _Emitter:

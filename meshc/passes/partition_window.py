@@ -60,6 +60,23 @@ def windowed(op: Operation, required: tuple[ShardingSpec, ...], shape_of) -> boo
     return False
 
 
+def op_windows(op: Operation, shape_of) -> list[tuple[SSAValue, tuple[tuple[int, int], ...]]]:
+    """Each operand of the slice or concat `op` with its window (a box of the operand, in its
+    coordinates, whose pieces make the result's): a slice's bounds; a concat operand's place
+    in the result, `[-o, N - o)` along the joined dim."""
+    if isinstance(op, ttir.SliceBase):
+        begins, ends, _ = op.bounds()
+        return [(op.operands[0], tuple(zip(begins, ends)))]
+    full = shape_of(op.results[0])
+    d = int_value(op.attributes["dim"]) % len(full)
+    out, offset = [], 0
+    for v in op.operands:
+        shape = shape_of(v)
+        out.append((v, tuple((-offset, full[d] - offset) if e == d else (0, m) for e, m in enumerate(shape))))
+        offset += shape[d]
+    return out
+
+
 def _move(p: Partitioner, v: SSAValue, window, target: ShardingSpec, result: TensorType, before: Operation) -> SSAValue:
     """A windowed point_to_point of `v` (placed `p.spec[v]`) to `target`'s pieces of `v[window]`."""
     src = p.spec[v]
@@ -84,24 +101,15 @@ def partition_windowed(p: Partitioner, op: Operation, target: ShardingSpec) -> N
     rt = result.type
     assert isinstance(rt, TensorType)
     full = tuple(rt.get_shape())
-    if isinstance(op, ttir.SliceBase):
-        begins, ends, _ = op.bounds()
-        out = _move(p, op.operands[0], tuple(zip(begins, ends)), target, rt, op)
-    else:
-        assert isinstance(op, ttir.ConcatBase)
-        d = int_value(op.dim) % len(full)
-        out, offset = None, 0
-        for v in op.operands:
-            n = p.global_shape(v)[d]
-            window = tuple((-offset, full[d] - offset) if e == d else (0, m) for e, m in enumerate(p.global_shape(v)))
-            piece = _move(p, v, window, target, rt, op)
-            offset += n
-            if out is None:
-                out = piece
-            else:
-                add = p.insert(OPS["add"].create(operands=[out, piece], result_types=[piece.type]), op)
-                out = add.results[0]
-                p.spec[out], p.globals[out] = target, full
+    out = None
+    for v, window in op_windows(op, lambda w: full if w is result else p.global_shape(w)):
+        piece = _move(p, v, window, target, rt, op)
+        if out is None:
+            out = piece
+        else:  # a concat: the operands' windows added
+            add = p.insert(OPS["add"].create(operands=[out, piece], result_types=[piece.type]), op)
+            out = add.results[0]
+            p.spec[out], p.globals[out] = target, full
     assert out is not None
     result.replace_all_uses_with(out)
     Rewriter.erase_op(op)
