@@ -121,6 +121,10 @@ def tensor_options(shape: tuple[int, ...], dtype: str, tile, arch: str, current:
     """({kind: Option} of the kinds the placement model accepts, {kind: why not} of the others);
     the tensor's own config, when it is of none of the five kinds (L1 interleaved), is one more
     option under its own kind. `cache` holds the options of configs already placed."""
+    whole = ("options", shape, dtype, tile, current, arch)
+    hit = cache.get(whole)
+    if hit is not None:
+        return dict(hit[0]), dict(hit[1])
     out: dict[str, Option] = {}
     why: dict[str, str] = {}
     configs = candidate_configs(shape, dtype, tile, arch, current)
@@ -141,4 +145,5 @@ def tensor_options(shape: tuple[int, ...], dtype: str, tile, arch: str, current:
             why[kind] = hit
         else:
             out[kind] = hit
-    return out, why
+    cache[whole] = (out, why)
+    return dict(out), dict(why)

@@ -114,9 +114,10 @@ class Decision:
 
 @dataclass
 class MemoryPlan:
-    decisions: list[Decision]
-    seconds: float
-    """Modelled device time of the ops touching any device tensor, as planned."""
+    choice: list[Option]
+    decisions: list[Decision] | None
+    op_seconds: list[float]
+    """Modelled device time of each op given (`PlanOp`s, in order), as planned."""
 
 
 class _Model:
@@ -148,8 +149,9 @@ class _Model:
         if o.kind is None or not outs:  # a transfer, collective or layout change: reads, writes
             moved = [opt.nbytes for opt, _ in ins + outs]
             dram = sum(opt.nbytes for opt, _ in ins + outs if opt.dram)
+            host = any(i < 0 for i in o.operands)  # from the host: no device program is launched
             return OpTime(dram=dram_s(self.arch, dram), noc=noc_s(self.arch, sum(moved), self.cores),
-                          latency=self.arch.op_launch_s)
+                          latency=0.0 if host else self.arch.op_launch_s)
         r, rt = outs[0]
         grid = self.chip if r.interleaved else r.grid
         noc = dram = 0
@@ -187,9 +189,11 @@ def _touching(tensors: list[PlanTensor], ops: list[PlanOp]) -> list[list[int]]:
     return out
 
 
-def plan_memory(tensors: list[PlanTensor], ops: list[PlanOp], arch: str, capacity: int | None = None) -> MemoryPlan:
-    """Choose every tensor's option (module docstring). PlanError when a core's L1 overflows with
-    only fixed tensors (or none that another option frees bytes of) live there."""
+def plan_memory(tensors: list[PlanTensor], ops: list[PlanOp], arch: str, capacity: int | None = None,
+                explained: bool = True) -> MemoryPlan:
+    """Choose every tensor's option (module docstring); `explained`: with each tensor's Decision.
+    PlanError when a core's L1 overflows with only fixed tensors (or none that another option
+    frees bytes of) live there; Unplaceable when a tensor fits nowhere."""
     capacity = get_arch(arch).l1_size if capacity is None else int(capacity)
     model = _Model(tensors, ops, arch)
     touching = _touching(tensors, ops)
@@ -209,6 +213,8 @@ def plan_memory(tensors: list[PlanTensor], ops: list[PlanOp], arch: str, capacit
             refused.append({})
         else:
             o, why = tensor_options(t.shape, t.dtype, t.tile, arch, t.current, cache)
+            for k in [k for k, v in o.items() if v.per_core > capacity]:
+                why[k] = f"does not fit: {o.pop(k).per_core:,} B a core, over the {capacity:,} B of a core's L1"
             if not o:
                 raise Unplaceable(f"{t.name} fits nowhere: " + "; ".join(f"{k}: {w}" for k, w in why.items()), n)
             opts.append(o)
@@ -258,8 +264,8 @@ def plan_memory(tensors: list[PlanTensor], ops: list[PlanOp], arch: str, capacit
                     f"{at.bytes:,} B, over its {capacity:,} B L1; this move adds the least time a byte freed")
         choice[i] = o
 
-    return MemoryPlan(explain(tensors, ops, choice, arch, capacity, opts, refused, model, moved),
-                      sum(model.op_time(j, choice) for j in range(len(ops))))
+    decisions = explain(tensors, ops, choice, arch, capacity, opts, refused, model, moved) if explained else None
+    return MemoryPlan(choice, decisions, [model.op_time(j, choice) for j in range(len(ops))])
 
 
 def explain(tensors: list[PlanTensor], ops: list[PlanOp], choice: list[Option] | None, arch: str,
@@ -276,6 +282,8 @@ def explain(tensors: list[PlanTensor], ops: list[PlanOp], choice: list[Option] |
         opts, refused = [], []
         for t in tensors:
             o, why = tensor_options(t.shape, t.dtype, t.tile, arch, t.current, cache)
+            for k in [k for k, v in o.items() if v.per_core > capacity and k != kind_of(t.current)]:
+                why[k] = f"does not fit: {o.pop(k).per_core:,} B a core, over the {capacity:,} B of a core's L1"
             if kind_of(t.current) not in o or o[kind_of(t.current)].config != t.current:
                 key = (t.shape, t.dtype, t.tile, t.current, arch)
                 if not isinstance(cache.get(key), Option):

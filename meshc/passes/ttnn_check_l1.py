@@ -197,18 +197,26 @@ def _spill(t: DeviceTensor) -> None:
     place_tensor(t, DRAM)
 
 
-def place_tensor(t: DeviceTensor, config: MemoryConfig) -> None:
-    """Put a tensor where `config` says: its op's memory_config and its result's ttnn_layout."""
+def place_tensor(t: DeviceTensor, config: MemoryConfig, cache: dict | None = None) -> None:
+    """Put a tensor where `config` says: its op's memory_config and its result's ttnn_layout
+    (`cache`: the attributes already made, by type and config; programs repeat a few)."""
+    cache = {} if cache is None else cache
     o, r = t.op, t.value
     enc = r.type.encoding if isinstance(r.type, TensorType) else None
     if isinstance(enc, TTNNLayoutAttr):
-        new = Rewriter.replace_value_with_new_type(
-            r, TensorType(r.type.element_type, r.type.get_shape(),
-                          TTNNLayoutAttr.from_model(enc.tile_shape, enc.data_type.data, config)))
+        key = (r.type, config)
+        ty = cache.get(key)
+        if ty is None:
+            ty = cache[key] = TensorType(r.type.element_type, r.type.get_shape(),
+                                         TTNNLayoutAttr.from_model(enc.tile_shape, enc.data_type.data, config))
+        new = Rewriter.replace_value_with_new_type(r, ty)
         new.name_hint = r.name_hint
         t.value = new
     if "memory_config" in o.attributes or not isinstance(enc, TTNNLayoutAttr):
-        o.attributes["memory_config"] = MemoryConfigAttr.from_model(config)
+        attr = cache.get(config)
+        if attr is None:
+            attr = cache[config] = MemoryConfigAttr.from_model(config)
+        o.attributes["memory_config"] = attr
 
 
 def module_l1(module: ModuleOp) -> tuple[str, int]:

@@ -96,7 +96,7 @@ class TTNNOptimizeMemoryPass(ModulePass):
                 continue
             plan_tensors, ops = program_of(tensors, block)
             try:
-                plan = plan_memory(plan_tensors, ops, arch, capacity)
+                plan = plan_memory(plan_tensors, ops, arch, capacity, explained=False)
             except Unplaceable:
                 continue  # a tensor fits nowhere: ttnn-check-l1 names it, located, with what the chip has
             except PlanError as e:
@@ -106,9 +106,10 @@ class TTNNOptimizeMemoryPass(ModulePass):
                                    f"{e}", tensors[here[-1]].op) from None
             except LayoutError as e:
                 raise LocatedError(f"ttnn-optimize-memory: {e}", f) from None
-            for t, pt, d in zip(tensors, plan_tensors, plan.decisions):
-                if d.option.config != pt.current:
-                    place_tensor(t, d.option.config)
+            types: dict = {}
+            for t, pt, o in zip(tensors, plan_tensors, plan.choice):
+                if o.config != pt.current:
+                    place_tensor(t, o.config, types)
                     changed = True
         if changed:
             fix_function_types(op)
