@@ -31,9 +31,10 @@ MESHES = {"2x4": (2, 4), "8x4": (8, 4)}
 BACKENDS = ("ttnn", "ttmetal")
 DTYPES = {"f32": np.float32, "bf16": jnp.bfloat16}
 TOLERANCE = {"f32": (1e-4, 1e-4), "bf16": (2 ** -5, 2 ** -5)}
-"""(rtol, atol) a dtype. bf16 keeps 8 significant bits: a relative 2 ** -8 an op's rounding; a
-block of a few dozen ops, whose outputs JAX and meshc each round to bf16 at different points,
-stays within a few such steps of the result's scale."""
+"""(rtol, atol) a dtype; atol is scaled by the largest |JAX output| when that is over 1. bf16
+keeps 8 significant bits: a relative 2 ** -8 an op's rounding; a block of a few dozen ops, whose
+outputs JAX and meshc each round to bf16 at different points, stays within a few such steps of
+the result's scale."""
 
 
 @dataclass

@@ -21,7 +21,7 @@ jax = pytest.importorskip("jax")
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # the repo root: examples.zoo
 
 from examples.zoo import MODELS  # noqa: E402
-from examples.zoo.harness import BACKENDS, DTYPES, MESHES, check  # noqa: E402
+from examples.zoo.harness import BACKENDS, DTYPES, MESHES, CaseResult, check  # noqa: E402
 from examples.zoo.harness import run_case as _run_case  # noqa: E402
 
 run_case = lru_cache(maxsize=None)(_run_case)
@@ -102,3 +102,26 @@ def test_the_scalar_loss_comes_back_0d():
     result = run_case("vocab_parallel_xent", "2x4", "ttmetal", "f32")
     check(result)
     assert np.ndim(result.outputs[0]) == 0 and np.ndim(result.expected[0]) == 0
+
+
+def test_check_refuses_a_wrong_result_and_a_nan():
+    """The harness's check fails a case whose output is off by more than the tolerance, or NaN
+    where JAX's output is finite, and passes one within it (the tolerance by hand: f32 1e-4
+    relative + 1e-4 absolute)."""
+    want = np.linspace(-1.0, 1.0, 16, dtype=np.float32).reshape(4, 4)
+
+    def case(got, dtype="f32"):
+        return CaseResult("m", "2x4", "ttnn", dtype, 1, 0, 1.0, 0.0, 0.0, {}, [got], [want])
+
+    check(case(want + np.float32(5e-5)))
+    with pytest.raises(AssertionError):
+        check(case(want + np.float32(1e-3)))
+    nan = want.copy()
+    nan[1, 2] = np.nan
+    with pytest.raises(AssertionError, match="NaN or inf"):
+        check(case(nan))
+    with pytest.raises(AssertionError):
+        check(case(want[:3]))
+    check(case(want * np.float32(1 + 2 ** -6), "bf16"))
+    with pytest.raises(AssertionError):
+        check(case(want + np.float32(0.1), "bf16"))
