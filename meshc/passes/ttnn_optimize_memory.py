@@ -103,7 +103,9 @@ class TTNNOptimizeMemoryPass(ModulePass):
                 at = e.point
                 here = [i for i in at.live if tensors[i].start == at.step] or at.live
                 raise LocatedError(f"ttnn-optimize-memory: {tensor_name(tensors[here[-1]])} does not fit in L1: "
-                                   f"{e}", tensors[here[-1]].op) from None
+                                   f"{e}; put one of the tensors live there in DRAM "
+                                   "(#ttnn.memory_config<#ttnn.buffer_type<dram>, <interleaved>>)",
+                                   tensors[here[-1]].op) from None
             except LayoutError as e:
                 raise LocatedError(f"ttnn-optimize-memory: {e}", f) from None
             types: dict = {}
