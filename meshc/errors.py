@@ -9,7 +9,8 @@ is `meshc/located_parser.py`, op-by-op verification `meshc/verify.py`, `--verify
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import sys
+from dataclasses import dataclass, field, replace
 
 from xdsl.dialects.builtin import FileLineColLoc, IntAttr, StringAttr
 from xdsl.ir import Operation
@@ -96,6 +97,12 @@ def op_diagnostic(op: Operation | None, message: str, default_file: str = "<unkn
     if where is None:
         return Diagnostic(default_file, 0, 0, text)
     return Diagnostic(where[0], where[1], where[2], text)
+
+
+def warn(op: Operation | None, message: str) -> None:
+    """Print a located warning (`file:line:col: warning: 'op' op message`) on stderr: a change a
+    pass makes to what the input said (e.g. a result type retyped to the shape TTNN yields)."""
+    print(replace(op_diagnostic(op, message), severity="warning").format(), file=sys.stderr)
 
 
 def stamp_location(op: Operation, file: str, line: int, col: int) -> None:

@@ -185,10 +185,14 @@ def splits_nothing(replicate: bool, shard_shape: Sequence[int]) -> bool:
 
 
 def check_mesh_shard(
-    full: Shape, replicate: bool, shard_shape: Sequence[int], shard_dims: Sequence[int], mesh: Shape | None
+    rank: int, replicate: bool, shard_shape: Sequence[int], shard_dims: Sequence[int], mesh: Shape | None
 ) -> tuple[int, ...]:
-    """Check a mesh_shard's attributes; return the number of pieces of every tensor dim."""
-    rank = len(full)
+    """Check a mesh_shard's attributes; return the number of pieces of every tensor dim, as tt-mlir
+    reads them: none for a replicate one, nor for a devices one of one piece (shard_shape all 1,
+    which tt-mlir's MeshShardOp::fold removes); otherwise, on a known mesh, what shard_dims make of
+    it (mesh axis a splits tensor dim shard_dims[a]: tt-mlir's conversion to TTNN reads shard_dims
+    and the mesh, never shard_shape, whose disagreement `ttir-ttnn-result-shapes` warns of and
+    corrects); while the mesh is unknown, shard_shape."""
     if replicate:
         if any(n != 1 for n in shard_shape):
             raise VerifyException(f"a replicate mesh_shard has shard_shape {list(shard_shape)}; expected all 1")
@@ -204,22 +208,13 @@ def check_mesh_shard(
             raise VerifyException(
                 f"shard_dims[{a}] = {d} is not a dim of the rank-{rank} tensor (expected -1 or 0 <= dim < {rank})"
             )
-    if mesh is not None:
-        if len(shard_dims) != len(mesh):
-            raise VerifyException(
-                f"shard_dims has {len(shard_dims)} entries, expected one per mesh axis of the mesh {fmt(mesh)}"
-            )
-        want = [1] * rank
-        for a, d in enumerate(shard_dims):
-            if d >= 0:
-                want[d] *= mesh[a]
-        if tuple(want) != tuple(shard_shape):
-            raise VerifyException(
-                f"shard_shape {list(shard_shape)} does not match shard_dims {list(shard_dims)} on the mesh "
-                f"{fmt(mesh)}: expected {want}"
-            )
-    check_even_split(full, shard_shape)
-    return tuple(shard_shape)
+    if mesh is None:
+        return tuple(shard_shape)
+    if len(shard_dims) != len(mesh):
+        raise VerifyException(
+            f"shard_dims has {len(shard_dims)} entries, expected one per mesh axis of the mesh {fmt(mesh)}"
+        )
+    return mesh_pieces(rank, shard_dims, mesh)
 
 
 def mesh_pieces(rank: int, shard_dims: Sequence[int], mesh: Shape | None) -> tuple[int, ...]:

@@ -17,6 +17,7 @@ if TYPE_CHECKING:  # the registry's names are read without loading xDSL (meshc-o
 _PASSES: dict[str, tuple[str, str]] = {
     # device registration, layouts, lowering passes and pipelines
     "tt-register-device": ("register_device", "RegisterDevicePass"),
+    "ttir-ttnn-result-shapes": ("ttnn_result_shapes", "TTIRTTNNResultShapesPass"),
     "inline": ("inline_calls", "InlinePass"),
     "ttir-layout": ("ttir_layout", "TTIRLayoutPass"),
     "ttir-reinterpret-grid": ("ttir_reinterpret_grid", "TTIRReinterpretGridPass"),
@@ -26,6 +27,7 @@ _PASSES: dict[str, tuple[str, str]] = {
     "ttir-to-ttmetal-pipeline": ("pipelines", "TTIRToTTMetalPipeline"),
     # resharding
     "reshard-to-collectives": ("reshard_to_collectives", "ReshardToCollectivesPass"),
+    "ttir-decompose-ccl-reductions": ("decompose_ccl_reductions", "DecomposeCCLReductionsPass"),
     # the compile-time L1 check
     "ttnn-check-l1": ("ttnn_check_l1", "TTNNCheckL1Pass"),
     "ttnn-optimize-memory": ("ttnn_optimize_memory", "TTNNOptimizeMemoryPass"),

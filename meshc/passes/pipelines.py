@@ -1,8 +1,10 @@
 """The pipelines from ttir to each backend, with their options passed through.
 
-`ttir-to-ttnn-pipeline{system=t3k mesh-shape=2,4}` = tt-register-device{...}, inline (every
+`ttir-to-ttnn-pipeline{system=t3k mesh-shape=2,4}` = tt-register-device{...},
+ttir-ttnn-result-shapes (results tt-mlir declares unlike TTNN's get TTNN's shape), inline (every
 func.call replaced by its callee's body), ttir-propagate-sharding and ttir-partition (a global-view program becomes SPMD; an SPMD one is
-left alone), reshard-to-collectives, ttir-layout{...}, ttir-reinterpret-grid, convert-ttir-to-ttnn,
+left alone), reshard-to-collectives, ttir-decompose-ccl-reductions (ttnn only: max / min
+collectives on all_gather and a max reduction), ttir-layout{...}, ttir-reinterpret-grid, convert-ttir-to-ttnn,
 ttnn-optimize-memory (each device tensor's place chosen by modelled time within L1; left out
 with `optimize-memory=false`, `spill-to-dram=false`, `memory-space=dram` or a `memory-layout`),
 ttnn-check-l1{spill-to-dram=...} (`check-l1=false` leaves the L1 check out; by default it moves
@@ -29,6 +31,7 @@ from meshc.dialects.reference import attach_reference, make_reference
 from meshc.dialects.tt import DEVICES_ATTR, module_device, module_system, set_module_device
 from meshc.passes.convert_ttir_to_ttmetal import ConvertTTIRToTTMetalPass
 from meshc.passes.convert_ttir_to_ttnn import ConvertTTIRToTTNNPass
+from meshc.passes.decompose_ccl_reductions import DecomposeCCLReductionsPass
 from meshc.passes.inline_calls import InlinePass
 from meshc.passes.observe import run_pass
 from meshc.passes.partition import PartitionPass
@@ -41,6 +44,7 @@ from meshc.passes.ttir_layout import TTIRLayoutPass
 from meshc.passes.ttir_reinterpret_grid import TTIRReinterpretGridPass
 from meshc.passes.ttnn_check_l1 import TTNNCheckL1Pass
 from meshc.passes.ttnn_optimize_memory import TTNNOptimizeMemoryPass
+from meshc.passes.ttnn_result_shapes import TTIRTTNNResultShapesPass, settle_shapes
 
 
 @dataclass(frozen=True)
@@ -63,7 +67,9 @@ class _PipelineBase(ModulePass):
         passes: list[ModulePass] = []
         if self.system is not None or self.mesh_shape is not None or module_device(op) is None:
             passes.append(RegisterDevicePass(self.system, self.mesh_shape))
-        passes += [InlinePass(), PropagateShardingPass(), PartitionPass(), ReshardToCollectivesPass()]
+        passes += [TTIRTTNNResultShapesPass(), InlinePass(), PropagateShardingPass(), PartitionPass(), ReshardToCollectivesPass()]
+        if self.name == "ttir-to-ttnn-pipeline":  # TTNN's collectives reduce by sum only
+            passes.append(DecomposeCCLReductionsPass())
         layout = self.memory_layout or (self.dram_layout if self.memory_space == "dram" else "sharded")
         passes.append(TTIRLayoutPass(self.memory_space, layout, self.tiled))
         if self.reinterpret_grid:
@@ -91,6 +97,7 @@ class _PipelineBase(ModulePass):
             device = module_device(op)
             if module_device(ref) is None and device is not None:
                 set_module_device(ref, device, module_system(op))
+            settle_shapes(ref, warnings=False)  # the reference computes what the lowered module does
             attach_reference(op, ref)
 
 

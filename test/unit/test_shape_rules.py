@@ -55,14 +55,19 @@ def test_dim_out_of_range_names_dim_and_rank():
 
 def test_mesh_shard_pieces_on_t3k():
     # the TT-Mesh sharding spec example 3: dims [2, 3] over the 2x4 mesh: y in 2 pieces, x in 4 -> 64x64 a device
-    pieces = r.check_mesh_shard((1, 1, 128, 256), False, (1, 1, 2, 4), (2, 3), (2, 4))
+    pieces = r.check_mesh_shard(4, False, (1, 1, 2, 4), (2, 3), (2, 4))
     assert r.local_shape((1, 1, 128, 256), pieces) == (1, 1, 64, 64)
     # both mesh axes on one dim: 2 * 4 = 8 pieces
-    assert r.check_mesh_shard((64, 8), False, (8, 1), (0, 0), (2, 4)) == (8, 1)
-    with pytest.raises(VerifyException, match=r"expected \[2, 4\]"):
-        r.check_mesh_shard((64, 128), False, (2, 2), (0, 1), (2, 4))
+    assert r.check_mesh_shard(2, False, (8, 1), (0, 0), (2, 4)) == (8, 1)
+    # on a known mesh the pieces are what shard_dims make of it, as tt-mlir's conversion to TTNN
+    # reads them: shard_shape [2, 2] (not the 2x4 mesh's) does not change them
+    assert r.check_mesh_shard(2, False, (2, 2), (0, 1), (2, 4)) == (2, 4)
+    # tt-mlir's simple_add_1x2: shard_shape [2, 4] on a 1x2 mesh: dim 0 in 1 piece, dim 1 in 2
+    assert r.check_mesh_shard(2, False, (2, 4), (0, 1), (1, 2)) == (1, 2)
+    # while the mesh is unknown, shard_shape says
+    assert r.check_mesh_shard(2, False, (2, 4), (0, 1), None) == (2, 4)
     with pytest.raises(VerifyException, match="does not split into 4 equal pieces"):
-        r.check_mesh_shard((64, 6), False, (2, 4), (0, 1), (2, 4))
+        r.check_even_split((64, 6), r.check_mesh_shard(2, False, (2, 4), (0, 1), (2, 4)))
 
 
 def test_permute_pairs():

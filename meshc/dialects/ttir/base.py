@@ -201,12 +201,23 @@ class CollectiveBase(TTIROpBase):
             return None
         return rules.mesh_axis_size(mesh, int_value(self.cluster_axis))
 
+    TTNN_SHAPE_WINS: ClassVar[bool] = False
+    """True on the ttir collectives whose declared result shape tt-mlir's verifier does not read
+    (all_gather, reduce_scatter, all_reduce): the verifier checks the dims and the split, and
+    `ttir-ttnn-result-shapes` retypes a result that is not what TTNN yields, with a warning."""
+
     def verify_(self) -> None:
         n = self.axis_size()
-        if n is None:
-            self.expected_shape(tensor_shape(self.input), 1)  # the dims are checked even without a mesh
+        if n is None or self.TTNN_SHAPE_WINS:  # the dims (and the split, on a known mesh) are checked
+            self.expected_shape(tensor_shape(self.input), n or 1)
         else:
             self.expect_result(self.expected_shape(tensor_shape(self.input), n))
+
+    def ttnn_shape(self) -> tuple[int, ...] | None:
+        """The result shape TTNN computes from the operand on the module's mesh (None while the
+        mesh is unknown)."""
+        n = self.axis_size()
+        return None if n is None else self.expected_shape(tensor_shape(self.input), n)
 
     def expected_shape(self, shape: tuple[int, ...], n: int) -> tuple[int, ...]:
         return shape

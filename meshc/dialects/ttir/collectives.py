@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from xdsl.dialects.builtin import AnyTensorTypeConstr, DenseArrayBase, DenseIntOrFPElementsAttr, IntegerAttr, i64
 from xdsl.ir import Attribute, SSAValue
 from xdsl.irdl import attr_def, irdl_op_definition, operand_def, result_def, traits_def
@@ -98,7 +100,28 @@ class MeshShardOp(HostTransfer, TTIROpBase):
             return replicated(as_mesh(mesh), len(self.host_shape()))
         return super().sharding(mesh_shape)
 
+    def pieces(self) -> tuple[int, ...]:
+        """The pieces of every tensor dim (rules.check_mesh_shard: from shard_dims and the module's
+        mesh once it is known, as TTNN reads them); an identity mesh_shard splits nothing."""
+        if self.is_identity:
+            return (1,) * len(tensor_shape(self.input))
+        return rules.check_mesh_shard(len(tensor_shape(self.input)), self.is_replicate,
+                                      rules.ints_of(self.shard_shape), rules.ints_of(self.shard_dims),
+                                      mesh_shape_of(self))
+
+    def ttnn_shape(self) -> tuple[int, ...]:
+        """The result shape TTNN's distribute_tensor (full_to_shard) / aggregate_tensor
+        (shard_to_full) yields from the operand: its pieces, or the pieces put together."""
+        shape, pieces = tensor_shape(self.input), self.pieces()
+        if self.is_full_to_shard or self.is_identity:
+            return rules.local_shape(shape, pieces)
+        return tuple(n * k for n, k in zip(shape, pieces))
+
     def verify_(self) -> None:
+        """tt-mlir's verifier refuses shard_type maximal only, and its conversion to TTNN reads
+        shard_dims and the mesh: meshc checks the attributes and that the host tensor splits
+        evenly, but not the declared result shape (`ttir-ttnn-result-shapes` retypes a result
+        that is not what TTNN yields, with a warning)."""
         if self.shard_type.data == "maximal":
             raise VerifyException("shard_type maximal (the whole tensor on one device) is not supported, as in "
                                   "tt-mlir; expected replicate, devices or identity")
@@ -108,20 +131,9 @@ class MeshShardOp(HostTransfer, TTIROpBase):
                 raise VerifyException(f"an identity mesh_shard passes its operand through unchanged, but the result "
                                       f"shape {fmt_shape(got)} is not the operand's {fmt_shape(want)}")
             return
-        full = tensor_shape(self.input) if self.is_full_to_shard else self.result_shape()
-        local = self.result_shape() if self.is_full_to_shard else tensor_shape(self.input)
-        pieces = rules.check_mesh_shard(
-            full,
-            self.is_replicate,
-            rules.ints_of(self.shard_shape),
-            rules.ints_of(self.shard_dims),
-            mesh_shape_of(self),
-        )
-        expected_local = rules.local_shape(full, pieces)
+        pieces = self.pieces()
         if self.is_full_to_shard:
-            self.expect_result(expected_local)
-        else:
-            check_same_shape("operand shape", local, expected_local)
+            rules.check_even_split(tensor_shape(self.input), pieces)
 
 
 class AllGatherBase(CollectiveBase):
@@ -137,6 +149,7 @@ class AllGatherBase(CollectiveBase):
 @irdl_op_definition
 class AllGatherOp(AllGatherBase):
     name = "ttir.all_gather"
+    TTNN_SHAPE_WINS: ClassVar[bool] = True
 
 
 COLLECTIVE_REDUCTIONS = ("sum", "max", "min")
@@ -169,6 +182,7 @@ class ReduceScatterBase(CollectiveBase):
 @irdl_op_definition
 class ReduceScatterOp(ReduceScatterBase):
     name = "ttir.reduce_scatter"
+    TTNN_SHAPE_WINS: ClassVar[bool] = True
 
 
 class AllReduceBase(CollectiveBase):
@@ -184,6 +198,7 @@ class AllReduceBase(CollectiveBase):
 @irdl_op_definition
 class AllReduceOp(AllReduceBase):
     name = "ttir.all_reduce"
+    TTNN_SHAPE_WINS: ClassVar[bool] = True
 
 
 class AllToAllBase(CollectiveBase):

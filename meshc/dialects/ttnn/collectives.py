@@ -4,8 +4,22 @@ ops of the same names, one device program each."""
 from __future__ import annotations
 
 from xdsl.irdl import irdl_op_definition
+from xdsl.utils.exceptions import VerifyException
 
 from meshc.dialects import ttir
+from meshc.dialects.ttir.base import int_value, tensor_shape
+
+TTNN_REDUCTIONS = ("sum",)
+"""The reductions TTNN's collectives apply across devices: sum only, as tt-mlir's TTNN verifiers
+say (ttir's max and min reach TTNN through ttir-decompose-ccl-reductions)."""
+
+
+def check_ttnn_reduction(op, kind: str) -> None:
+    """tt-mlir's TTNN verifier wording (`Invalid reduction type for reduce scatter op.`), then why."""
+    rt = op.attributes["reduce_type"].data
+    if rt not in TTNN_REDUCTIONS:
+        raise VerifyException(f"Invalid reduction type for {kind} op. TTNN reduces across devices by sum only, "
+                              f"got {rt}; a ttir {kind} of max or min lowers through all_gather and a max reduction")
 
 
 @irdl_op_definition
@@ -17,10 +31,22 @@ class AllGatherOp(ttir.AllGatherBase):
 class ReduceScatterOp(ttir.ReduceScatterBase):
     name = "ttnn.reduce_scatter"
 
+    def verify_(self) -> None:
+        rank, d = len(tensor_shape(self.input)), int_value(self.scatter_dim)
+        if not -rank <= d < rank:  # tt-mlir's TTNN verifier, word for word
+            raise VerifyException("Invalid scatter dimension for reduce scatter op. Scatter dimension must be >= to "
+                                  f"input tensor rank or < -input tensor rank, got scatter_dim = {d}")
+        check_ttnn_reduction(self, "reduce scatter")
+        super().verify_()
+
 
 @irdl_op_definition
 class AllReduceOp(ttir.AllReduceBase):
     name = "ttnn.all_reduce"
+
+    def verify_(self) -> None:
+        check_ttnn_reduction(self, "all reduce")
+        super().verify_()
 
 
 @irdl_op_definition

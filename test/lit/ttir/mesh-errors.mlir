@@ -2,14 +2,6 @@
 
 module attributes {tt.device = #tt.device<workerGrid = #tt.grid<16x32, (d0, d1) -> (d1 floordiv 8 + (d0 floordiv 8) * 4, d0 mod 8, d1 mod 8)>, meshShape = 2x4, chipIds = [0, 1, 2, 3, 4, 5, 6, 7]>} {
   func.func @f(%x: tensor<64x128xf32>) {
-    // expected-error @+1 {{shard_shape [2, 2] does not match shard_dims [0, 1] on the mesh (2, 4): expected [2, 4]}}
-    %0 = "ttir.mesh_shard"(%x) {shard_type = #ttir.shard_type<devices>, shard_direction = #ttir.shard_direction<full_to_shard>, shard_shape = array<i64: 2, 2>, shard_dims = array<i64: 0, 1>} : (tensor<64x128xf32>) -> tensor<32x64xf32>
-    func.return
-  }
-}
-// -----
-module attributes {tt.device = #tt.device<workerGrid = #tt.grid<16x32, (d0, d1) -> (d1 floordiv 8 + (d0 floordiv 8) * 4, d0 mod 8, d1 mod 8)>, meshShape = 2x4, chipIds = [0, 1, 2, 3, 4, 5, 6, 7]>} {
-  func.func @f(%x: tensor<64x128xf32>) {
     // expected-error @+1 {{shard_dims has 1 entries, expected one per mesh axis of the mesh (2, 4)}}
     %0 = "ttir.mesh_shard"(%x) {shard_type = #ttir.shard_type<devices>, shard_direction = #ttir.shard_direction<full_to_shard>, shard_shape = array<i64: 2, 1>, shard_dims = array<i64: 0>} : (tensor<64x128xf32>) -> tensor<32x128xf32>
     func.return
@@ -20,22 +12,6 @@ module attributes {tt.device = #tt.device<workerGrid = #tt.grid<16x32, (d0, d1) 
   func.func @f(%x: tensor<64x6xf32>) {
     // expected-error @+1 {{tensor dim 1 of size 6 does not split into 4 equal pieces}}
     %0 = "ttir.mesh_shard"(%x) {shard_type = #ttir.shard_type<devices>, shard_direction = #ttir.shard_direction<full_to_shard>, shard_shape = array<i64: 2, 4>, shard_dims = array<i64: 0, 1>} : (tensor<64x6xf32>) -> tensor<32x1xf32>
-    func.return
-  }
-}
-// -----
-module attributes {tt.device = #tt.device<workerGrid = #tt.grid<16x32, (d0, d1) -> (d1 floordiv 8 + (d0 floordiv 8) * 4, d0 mod 8, d1 mod 8)>, meshShape = 2x4, chipIds = [0, 1, 2, 3, 4, 5, 6, 7]>} {
-  func.func @f(%x: tensor<32x32xf32>) {
-    // expected-error @+1 {{operand shape (32, 32) does not match the expected shape (16, 16)}}
-    %0 = "ttir.mesh_shard"(%x) {shard_type = #ttir.shard_type<devices>, shard_direction = #ttir.shard_direction<shard_to_full>, shard_shape = array<i64: 2, 4>, shard_dims = array<i64: 0, 1>} : (tensor<32x32xf32>) -> tensor<32x64xf32>
-    func.return
-  }
-}
-// -----
-module attributes {tt.device = #tt.device<workerGrid = #tt.grid<16x32, (d0, d1) -> (d1 floordiv 8 + (d0 floordiv 8) * 4, d0 mod 8, d1 mod 8)>, meshShape = 2x4, chipIds = [0, 1, 2, 3, 4, 5, 6, 7]>} {
-  func.func @f(%x: tensor<32x32xf32>) {
-    // expected-error @+1 {{result shape (32, 64) does not match the expected shape (32, 128)}}
-    %0 = "ttir.all_gather"(%x) {all_gather_dim = 1 : si32, cluster_axis = 1 : ui32} : (tensor<32x32xf32>) -> tensor<32x64xf32>
     func.return
   }
 }
