@@ -30,10 +30,10 @@ def _chunk(cache, new, pos):
 
 
 @pytest.mark.parametrize("target", ["ttnn", "ttmetal"])
-@pytest.mark.parametrize("pos", [5, 13, 40, -3])
+@pytest.mark.parametrize("pos", [5, 40, -3])
 def test_a_chunk_at_a_run_time_position_matches_jax(target, pos):
-    """pos 13: StableHLO clamps the chunk's start to 16 - 4 = 12 (and the read's to 16 - 3 = 13);
-    40: to 12 and 13; -3: JAX wraps it to 13 first. The cache split [x, -, y] and the results
+    """pos 40: StableHLO clamps the chunk's start to 16 - 4 = 12 (and the read's to 16 - 3 = 13);
+    -3: JAX wraps it to 13 first, then it is clamped alike. The cache split [x, -, y] and the results
     left so: every device writes and reads its own piece, 0 link bytes."""
     if len(jax.devices()) < 8:
         pytest.skip("needs 8 host devices (XLA_FLAGS set after jax started)")
