@@ -107,7 +107,7 @@ class _Partitioner:
             assert isinstance(t, TensorType)
             shape = self.global_shape(v)
             even = src.is_even(shape) and target.is_even(shape)
-            if not even and src.partial != target.partial:  # reduce on the (even) source placement first
+            if not even and src.partial != target.partial and src.dims != target.dims:  # reduce on the source placement first
                 v = self.reshard(v, ShardingSpec(self.mesh, src.dims, target.partial), before)
                 src = self.spec[v]
             full = TensorType(t.element_type, shape, t.encoding)

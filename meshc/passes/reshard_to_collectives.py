@@ -161,7 +161,19 @@ def lower_reshard(op, max_ratio: float | None = None, allow_point_to_point: bool
 def _uneven(op, shape, dtype: str, src, tgt, allow_point_to_point: bool) -> list:
     """A reshard with an uneven split: the point-to-point moves of the fewest-bytes plan, which
     send each device's real piece only (its buffer's padding stays put), so it delivers the lower
-    bound; partial sums are refused (ttir-partition reduces them on an even placement first)."""
+    bound. Partial sums on one placement are all-reduced over their axes, buffer by buffer (an
+    elementwise sum across devices: a real piece stays exact, padding stays padding); other
+    changes of partial sums are refused (ttir-partition reduces them on the source placement first)."""
+    if src.dims == tgt.dims and src.partial != tgt.partial and set(tgt.partial) <= set(src.partial):
+        new_ops, value = [], op.input
+        for axis in (a for a in src.partial if a not in tgt.partial):
+            attrs = {"cluster_axis": _i(axis, _UI32), "reduce_type": ttir.ReduceTypeAttr("sum")}
+            new = ttir.COLLECTIVE_OPS["all_reduce"].create(operands=[value], result_types=[value.type],
+                                                           attributes=attrs)
+            new.location = op.location
+            new_ops.append(new)
+            value = new.results[0]
+        return new_ops
     if src.partial != tgt.partial:
         raise LocatedError(f"cannot lower the reshard {src} -> {tgt} of the {tuple(shape)} tensor: it reduces "
                            f"partial sums and splits a dim unevenly; reduce on an even placement first", op)
