@@ -40,8 +40,10 @@ def charge_compute(machine: Machine, kind: str, attrs: dict, operands, result, o
         batch = math.prod(result.shape[:-2])
         fmt = operands[1].buffer.layout.dtype.name
         fidelity = math_fidelity(op)
+        b = operands[1].buffer.layout
+        banks = len(b.owners) if b.buffer == "dram" and not b.interleaved else None  # a DRAM-sharded B
         machine.charge_compute(matmul_compute_s(machine.arch, m_dim, k_dim, n_dim, grid, fidelity, fmt, batch),
-                               matmul_dram_readers(grid))
+                               matmul_dram_readers(grid, banks))
         return
     fmt = layout.dtype.name
     machine.charge_compute(compute_s(machine.arch, kind, math.prod(result.shape), grid[0] * grid[1], fmt))

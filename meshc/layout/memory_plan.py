@@ -16,8 +16,8 @@ tensors). An op's time given its tensors' options is the simulator's (meshc/sim/
 
 - a compute op computes on its result's shard grid (the chip's grid when the result is
   interleaved); a matmul reads operand A once per column of that grid and B once per row
-  (once each for an interleaved result) and streams its DRAM bytes through one row of cores
-  (`matmul_dram_readers`); another compute op reads an operand that sits elsewhere than its
+  (once each for an interleaved result) and streams its DRAM bytes through one row of cores, or
+  a core a bank when B is DRAM-sharded (`matmul_dram_readers`); another compute op reads an operand that sits elsewhere than its
   result, in DRAM, or in another shape; a result in DRAM is written through the NoC to DRAM;
 - any other op (transfers, collectives, layout changes) reads its operands and writes its
   results, through DRAM for those in DRAM;
@@ -162,11 +162,12 @@ class _Model:
             for (opt, _), n in zip(ins, times):
                 noc += opt.nbytes * n
                 dram += opt.nbytes * n if opt.dram else 0
-            (a, _), (b, bt) = ins[0], ins[1]
+            b, bt = ins[1]
             m, k, n = matmul_dims(self.t[o.operands[0]].shape, bt.shape, o.attrs)
             compute = matmul_compute_s(self.arch, m, k, n, grid, o.attrs.get("math_fidelity"), bt.dtype,
                                        math.prod(rt.shape[:-2]))
-            readers = matmul_dram_readers(grid)
+            sharded_b = b.dram and not b.interleaved  # TTNN's DRAM-sharded matmul: a reader a bank
+            readers = matmul_dram_readers(grid, b.grid[0] * b.grid[1] if sharded_b else None)
         else:
             for opt, t in ins:
                 if (opt.config, opt.tile) != (r.config, r.tile) or opt.dram or t.shape != rt.shape:

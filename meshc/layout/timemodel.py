@@ -172,10 +172,14 @@ def dram_s(arch: ArchFacts, nbytes: float, readers: int | None = None) -> float:
     return nbytes / rate
 
 
-def matmul_dram_readers(grid: tuple[int, int]) -> int:
+def matmul_dram_readers(grid: tuple[int, int], weight_banks: int | None = None) -> int:
     """Cores that read a 2D multicast matmul's operands from DRAM: one row of the grid reads B and
-    multicasts it down the columns (and one column A); the busier of the two sets is a row."""
-    return max(1, grid[1])
+    multicasts it down the columns (and one column A); the busier of the two sets is a row.
+    `weight_banks`: B is sharded over that many DRAM banks, which TTNN's DRAM-sharded matmul
+    (MatmulMultiCoreReuseMultiCastDRAMShardedProgramConfig, "for very narrow tensors stored in
+    DRAM") reads with a core a bank; ASSUMPTION: one reader core a bank, so the readers are the
+    larger of the row and the banks."""
+    return max(1, grid[1], weight_banks or 0)
 
 
 def noc_s(arch: ArchFacts, nbytes: float, cores: int) -> float:
