@@ -11,7 +11,8 @@ partial over the other axes reads from its own row of the mesh). Every element d
 one the receiver needs and lacks, each once: the moves deliver the lower bound
 (`window_needed_bytes`), a halo exchange when the window starts near a piece boundary,
 nothing when the pieces already line up, never a gather. Uneven pieces are torch.chunk's
-(`ShardingSpec.local_bounds`); the padding of a buffer is never sent.
+(`ShardingSpec.local_bounds`, all devices at once: `cells.device_bounds`); the padding of a
+buffer is never sent.
 
 Rows are `ttir.point_to_point`'s: `step, src, dst, lo_0, hi_0, ...` in `x`'s coordinates.
 Pure numpy over (devices, candidate senders); no IR.
@@ -26,34 +27,19 @@ import numpy as np
 from meshc.layout.errors import LayoutError
 from meshc.layout.limits import MAX_RESHARD_TRANSFERS, check_count
 from meshc.layout.mesh import ShardingSpec
+from meshc.layout.reshard.cells import device_bounds
 from meshc.layout.reshard.plan import Box
 
-__all__ = ["piece_boxes", "target_boxes", "window_moves", "window_needed_bytes", "window_shape"]
+__all__ = ["target_boxes", "window_moves", "window_needed_bytes", "window_shape"]
 
 
 def window_shape(window: Box) -> tuple[int, ...]:
     return tuple(hi - lo for lo, hi in window)
 
 
-def piece_boxes(shape: tuple[int, ...], spec: ShardingSpec) -> np.ndarray:
-    """(devices, rank, 2): every device's [start, stop) of each dim under `spec` (torch.chunk)."""
-    spec.check_shape(shape)
-    mesh = spec.mesh
-    coords = np.array(mesh.coords(), dtype=np.int64).reshape(mesh.size, mesh.rank)
-    out = np.zeros((mesh.size, len(shape), 2), dtype=np.int64)
-    for d, n in enumerate(shape):
-        idx = np.zeros(mesh.size, dtype=np.int64)
-        for a in spec.dims[d]:
-            idx = idx * mesh.shape[a] + coords[:, a]
-        size = -(-n // spec.num_pieces(d)) if n else 0
-        lo = np.minimum(idx * size, n)
-        out[:, d, 0], out[:, d, 1] = lo, np.minimum(lo + size, n)
-    return out
-
-
 def target_boxes(window: Box, target: ShardingSpec) -> np.ndarray:
     """(devices, rank, 2): every device's target piece of `x[window]`, in `x`'s coordinates."""
-    boxes = piece_boxes(window_shape(window), target)
+    boxes = device_bounds(target, window_shape(window))
     return boxes + np.array([lo for lo, _ in window], dtype=np.int64)[None, :, None]
 
 
@@ -88,7 +74,7 @@ def window_moves(shape: tuple[int, ...], source: ShardingSpec, target: ShardingS
     need = target_boxes(window, target)
     need[:, :, 0] = np.maximum(need[:, :, 0], full[None, :, 0])  # outside x: zeros, never sent
     need[:, :, 1] = np.minimum(need[:, :, 1], full[None, :, 1])
-    have = piece_boxes(shape, source)
+    have = device_bounds(source, shape)
     lo = np.maximum(need[:, None, :, 0], have[src_ids][:, :, :, 0])
     hi = np.minimum(need[:, None, :, 1], have[src_ids][:, :, :, 1])
     dst_ids = np.repeat(np.arange(mesh.size)[:, None], k, axis=1)
@@ -108,7 +94,7 @@ def window_needed_bytes(shape: tuple[int, ...], source: ShardingSpec, target: Sh
     need = target_boxes(window, target)
     full = np.array([(0, n) for n in shape], dtype=np.int64)
     nlo, nhi = np.maximum(need[:, :, 0], full[:, 0]), np.minimum(need[:, :, 1], full[:, 1])
-    have = piece_boxes(shape, source)
+    have = device_bounds(source, shape)
     hlo, hhi = np.maximum(nlo, have[:, :, 0]), np.minimum(nhi, have[:, :, 1])
     total = np.clip(nhi - nlo, 0, None).prod(axis=1) - np.clip(hhi - hlo, 0, None).prod(axis=1)
     return int(math.ceil(int(total.sum()) * itemsize))
