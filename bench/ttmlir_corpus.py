@@ -8,8 +8,9 @@ first RUN line runs it:
 
 * `ttir-to-ttnn-backend-pipeline="... mesh-shape=A,B"` (ttir in): `meshc-opt -p
   'ttir-to-ttnn-pipeline{mesh-shape=A,B}'`, then `meshc-run --check`;
-* `--stablehlo-pipeline="mesh-shape=A,B ..."` (StableHLO in): `meshc-import --mesh-shape A,B`, the
-  ttnn pipeline, then `meshc-run --check`;
+* `--stablehlo-pipeline="mesh-shape=A,B ..."` (StableHLO in): `meshc-import --mesh-shape A,B`
+  (with `--automatic-arg-analysis` when the pipeline names `automatic-arg-analysis`), the ttnn
+  pipeline, then `meshc-run --check`;
 * `not ttmlir-opt ...` (a negative test): meshc must refuse it with a located error
   (`file:line:col: error:`) and no traceback;
 * anything else (`ttmlir-opt %s`, a parse-and-print test): meshc must parse and verify it.
@@ -68,7 +69,13 @@ def _chunks(text: str) -> list[str]:
     return [p for p in parts if re.search(r"\b(func\.func|module)\b", p)]
 
 
-def run_case(chunk: str, kind: str, mesh: str | None, tmp: Path) -> tuple[str, str]:
+def _import_flags(text: str) -> list[str]:
+    """meshc-import's options for what the file's first RUN line asks of tt-mlir's StableHLO pipeline."""
+    run = next((ln for ln in text.splitlines() if ln.startswith("// RUN:")), "")
+    return ["--automatic-arg-analysis"] if "automatic-arg-analysis" in run else []
+
+
+def run_case(chunk: str, kind: str, mesh: str | None, tmp: Path, flags: list[str] | None = None) -> tuple[str, str]:
     """(stage reached: 'ok' or the failing stage, the message)."""
     src = tmp / "in.mlir"
     src.write_text(chunk)
@@ -84,7 +91,7 @@ def run_case(chunk: str, kind: str, mesh: str | None, tmp: Path) -> tuple[str, s
     ttir = src
     if kind == "stablehlo":
         ttir = tmp / "imported.mlir"
-        cmd = [_tool("meshc-import"), str(src), "-o", str(ttir)] + (["--mesh-shape", mesh] if mesh else [])
+        cmd = [_tool("meshc-import"), str(src), "-o", str(ttir)] + (["--mesh-shape", mesh] if mesh else []) + (flags or [])
         rc, out = _run(cmd)
         if rc:
             return "import", _said(out, rc)
@@ -119,7 +126,7 @@ def main(argv: list[str] | None = None) -> int:
             kind, mesh = _mode(text)
             ok_all = True
             for i, chunk in enumerate(_chunks(text)):
-                stage, msg = run_case(chunk, kind, mesh, tmp)
+                stage, msg = run_case(chunk, kind, mesh, tmp, _import_flags(text))
                 stages[stage] += 1
                 if stage != "ok":
                     ok_all = False

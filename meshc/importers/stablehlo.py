@@ -58,7 +58,7 @@ from meshc.importers.shardings import (
     sdy_spec,
 )
 from meshc.layout.limits import MAX_DEVICES, check_count
-from meshc.layout.mesh import ShardingSpec
+from meshc.layout.mesh import Mesh, ShardingSpec
 from meshc.layout.system import SYSTEMS
 from meshc.layout.system import system as system_desc
 from meshc.passes.register_device import RegisterDevicePass
@@ -74,9 +74,11 @@ instead, stablehlo_ops.compare). At the function's boundary i1 is refused."""
 class Importer:
     """Translates one entry function; holds the value map and the block being written."""
 
-    def __init__(self, module: ModuleOp, name: str, mesh_shape: Sequence[int] | None):
+    def __init__(self, module: ModuleOp, name: str, mesh_shape: Sequence[int] | None,
+                 automatic_arg_analysis: bool = False):
         self.source = module
         self.name = name
+        self.automatic = automatic_arg_analysis
         self.meshes: dict[str, SdyMesh] = {}
         self.funcs: dict[str, func.FuncOp] = {}
         if len(module.body.blocks) != 1:
@@ -94,6 +96,14 @@ class Importer:
                     raise LocatedError("expected a `sym_name` and a `function_type`", op)
                 self.funcs[sym.data] = op
         self.mesh_shape: tuple[int, ...] | None = tuple(mesh_shape) if mesh_shape else None
+        if self.automatic and annotated(module):
+            self.automatic = False  # tt-mlir analyses only modules with no sharding annotation
+        if self.automatic:
+            if self.mesh_shape is None or len(self.mesh_shape) != 2 or self.mesh_shape[0] != 1:
+                raise LocatedError("automatic argument analysis (tt-mlir's automatic-arg-analysis) takes a 2-d "
+                                   "mesh shape whose first size is 1 (--mesh-shape 1,N); got "
+                                   f"{'none' if self.mesh_shape is None else fmt_shape(self.mesh_shape)}", module)
+            self.meshes = {}  # tt-mlir replaces the module's meshes by ["default"=1, "batch"=N]
         if self.mesh_shape is None and self.meshes:
             first = next(iter(self.meshes.values()))
             self.mesh_shape = first.shape or (1,)
@@ -198,22 +208,29 @@ class Importer:
 
     # ---- functions ---------------------------------------------------------------------------
 
-    def entry(self, name: str | None) -> func.FuncOp:
+    def entries(self, name: str | None) -> list[func.FuncOp]:
+        """The functions to import: the one named, else every public function (tt-mlir makes each
+        function of the module a program of its flatbuffer, the public ones the entries; private
+        ones are inlined where they are called). meshc-run runs @main, or the first."""
         if name is not None:
             if name not in self.funcs:
                 raise LocatedError(f"the module has no function @{name}; it has "
                                    f"{', '.join('@' + n for n in self.funcs) or 'none'}", self.source)
-            return self.funcs[name]
+            return [self.funcs[name]]
         public = [f for f in self.funcs.values() if f.sym_visibility is None or f.sym_visibility.data == "public"]
-        for f in public:
-            if f.sym_name.data == "main":
-                return f
-        if len(public) == 1:
-            return public[0]
-        raise LocatedError("the module has no @main and not exactly one public function; name the entry", self.source)
+        if not public:
+            raise LocatedError("the module has no public function to import", self.source)
+        return public
 
     def translate_module(self, entry: str | None, system: str | None) -> ModuleOp:
-        f = self.entry(entry)
+        module = ModuleOp([self.translate_function(f) for f in self.entries(entry)])
+        module.location = self.source.location
+        if self.mesh_shape is not None:
+            self.register_device(module, system)
+        return module
+
+    def translate_function(self, f: func.FuncOp) -> func.FuncOp:
+        self.values, self.located_at = {}, None
         if len(f.body.blocks) != 1:
             raise LocatedError(f"the entry function has {len(f.body.blocks)} blocks; meshc imports a function with "
                                "one", f)
@@ -235,6 +252,10 @@ class Importer:
         res_attrs = f.res_attrs.data if f.res_attrs is not None else [None] * len(res_types)
         annotated_args = [self._annotation(a, t, f) for a, t in zip(arg_attrs, arg_types)]
         annotated_res = [self._annotation(a, t, f) for a, t in zip(res_attrs, res_types)]
+        if self.automatic:
+            largest = max([4] + [t.get_num_dims() for t in arg_types])
+            annotated_args = self.batch_parallel(arg_types, largest)
+            annotated_res = self.batch_parallel(res_types, largest)
         if any(isinstance(o, ttir.MeshShardOp) for o in block.ops):
             # a shard_map's program is SPMD: its mesh_shards place the tensors, and the entry's
             # shardings (how JAX laid the arrays out) say nothing about the values: dropped
@@ -243,11 +264,26 @@ class Importer:
             out.arg_attrs = ArrayAttr(annotated_args)
         if any(d.data for d in annotated_res):
             out.res_attrs = ArrayAttr(annotated_res)
-        module = ModuleOp([out])
-        module.location = self.source.location
-        if self.mesh_shape is not None:
-            self.register_device(module, system)
-        return module
+        return out
+
+    def batch_parallel(self, types: Sequence[TensorType], largest: int) -> list[DictionaryAttr]:
+        """tt-mlir's automatic argument analysis (its AnalyzeMesh pass, batch parallelism): every
+        argument of the largest argument rank (at least 4) whose dim 0 is not 1 is split along
+        dim 0 over the mesh's second axis ("batch"); the others are left to propagation. Results
+        of that rank and dim 0 leave from the same split (Shardy leaves them open, and its
+        propagation carries the batch split to them); the host receives the whole tensor either
+        way, so only the placement follows from this, never a value."""
+        assert self.mesh_shape is not None
+        mesh = Mesh(self.mesh_shape)
+        out = []
+        for t in types:
+            shape = t.get_shape()
+            if t.get_num_dims() == largest and shape[0] != 1:
+                spec = ShardingSpec(mesh, ((1,),) + ((),) * (largest - 1))
+                out.append(DictionaryAttr({"tt.sharding": self.sharding_attr(spec)}))
+            else:
+                out.append(DictionaryAttr({}))
+        return out
 
     def register_device(self, module: ModuleOp, system: str | None) -> None:
         assert self.mesh_shape is not None
@@ -341,12 +377,26 @@ def _check_is_stablehlo(module: ModuleOp) -> None:
                                "meshc-opt", op)
 
 
+def annotated(module: ModuleOp) -> bool:
+    """Whether any op or function argument / result of `module` carries a Shardy or GSPMD sharding."""
+    keys = ("sdy.sharding", "mhlo.sharding", "in_shardings", "sharding")
+    for op in module.walk():
+        if any(k in op.attributes or k in op.properties for k in keys):
+            return True
+        if isinstance(op, func.FuncOp):
+            for attrs in (op.arg_attrs, op.res_attrs):
+                if attrs is not None and any(any(k in d.data for k in keys) for d in attrs.data):
+                    return True
+    return False
+
+
 def import_module(module: ModuleOp, name: str = "<input>", mesh_shape: Sequence[int] | None = None,
-                  entry: str | None = None, system: str | None = None) -> ModuleOp:
+                  entry: str | None = None, system: str | None = None,
+                  automatic_arg_analysis: bool = False) -> ModuleOp:
     """A parsed StableHLO module (unregistered ops) -> a verified ttir module."""
     try:
         _check_is_stablehlo(module)
-        out = Importer(module, name, mesh_shape).translate_module(entry, system)
+        out = Importer(module, name, mesh_shape, automatic_arg_analysis).translate_module(entry, system)
     except LocatedError as e:
         raise DiagnosticError([_diagnostic(e, name)]) from None
     verify_or_raise(out, name)
@@ -354,6 +404,7 @@ def import_module(module: ModuleOp, name: str = "<input>", mesh_shape: Sequence[
 
 
 def import_stablehlo(text: str, name: str = "<input>", mesh_shape: Sequence[int] | None = None,
-                     entry: str | None = None, system: str | None = None) -> ModuleOp:
+                     entry: str | None = None, system: str | None = None,
+                     automatic_arg_analysis: bool = False) -> ModuleOp:
     """StableHLO text -> a verified global-view ttir module (errors: located DiagnosticError)."""
-    return import_module(parse_stablehlo(text, name), name, mesh_shape, entry, system)
+    return import_module(parse_stablehlo(text, name), name, mesh_shape, entry, system, automatic_arg_analysis)

@@ -43,9 +43,14 @@ def _arg_parser() -> argparse.ArgumentParser:
     p.add_argument("-o", "--output-file", help="write the ttir module here instead of stdout")
     p.add_argument("--mesh-shape", type=_mesh_shape,
                    help="the device mesh, e.g. 2,4 (needed for mhlo.sharding; Shardy modules declare theirs)")
-    p.add_argument("--entry", help="the function to import (default: @main, or the only public one)")
+    p.add_argument("--entry", help="the function to import (default: every public function, as tt-mlir makes each "
+                                   "one a program; meshc-run runs @main, or the first)")
     p.add_argument("--system", help="the system the mesh runs on (n150, n300, t3k, galaxy; default: the "
                                     "smallest that holds the mesh)")
+    p.add_argument("--automatic-arg-analysis", action="store_true",
+                   help="tt-mlir's automatic argument analysis for a module with no sharding annotation: on a "
+                        "1,N mesh, split dim 0 of each argument of the largest rank (at least 4) over the "
+                        "second axis (batch parallelism)")
     p.add_argument("--split-input-file", action="store_true", help="import each `// -----` chunk on its own")
     p.add_argument("--verify-diagnostics", action="store_true",
                    help="check diagnostics against `// expected-error` annotations")
@@ -69,7 +74,8 @@ def run(argv: list[str] | None = None) -> int:
     for chunk in split_chunks(text) if args.split_input_file else [text]:
         produced: list[Diagnostic] = []
         try:
-            module = import_stablehlo(chunk, name, mesh_shape=args.mesh_shape, entry=args.entry, system=args.system)
+            module = import_stablehlo(chunk, name, mesh_shape=args.mesh_shape, entry=args.entry, system=args.system,
+                                      automatic_arg_analysis=args.automatic_arg_analysis)
             outputs.append(print_module(module, generic=args.print_op_generic))
         except DiagnosticError as e:
             produced = e.diagnostics

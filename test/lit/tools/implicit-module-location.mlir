@@ -14,7 +14,7 @@
 // RUN: not meshc-run %t.comments.mlir 2>&1 | filecheck %s --check-prefix=EXEC
 // RUN: not meshc-viz %t.comments.mlir --text 2>&1 | filecheck %s --check-prefix=VIZ
 // RUN: not meshc-import %t.comments.mlir 2>&1 | filecheck %s --check-prefix=IMPORT
-// RUN: not meshc-import %s 2>&1 | filecheck %s --check-prefix=IMPORT2
+// RUN: not meshc-import %s --entry h 2>&1 | filecheck %s --check-prefix=IMPORT2
 
 // Input without an explicit `module` op is wrapped in an implicit one, which mlir-opt places
 // at file:0:0. A module-level error (a pass option such as mesh-shape=0, an unknown system, a
@@ -31,7 +31,7 @@
 // SPACE: implicit-module-location.mlir:38:1: error: 'builtin.module' op ttir-layout: memory-space must be l1 or dram, got 'sram'
 // LAYOUT: implicit-module-location.mlir:38:1: error: 'builtin.module' op ttir-layout: memory-layout must be sharded or interleaved, got 'block_sharded'
 // OTHER: implicit-module-location.mlir:38:1: error: 'builtin.module' op the module already runs on the device
-// IMPORT2: implicit-module-location.mlir:38:1: error: 'builtin.module' op the module has no @main and not exactly one public function
+// IMPORT2: implicit-module-location.mlir:38:1: error: 'builtin.module' op the module has no function @h; it has @f, @g
 // EMPTY: comments.mlir:2:1: error: 'builtin.module' op mesh-shape 0 must have positive sizes
 // EMPTY-NEXT: // only a comment
 // NOTHING: empty.mlir:1:1: error: 'builtin.module' op unknown system 'dgx'
@@ -47,4 +47,4 @@ func.func @g(%a: tensor<32x32xf32>) -> tensor<32x32xf32> {
 // SPLIT: split.mlir:6:1: error: 'builtin.module' op mesh-shape 0
 // EXEC: comments.mlir:2:1: error: the module has no function to run
 // VIZ: comments.mlir:2:1: error: 'builtin.module' op the module has no tensor value to draw
-// IMPORT: comments.mlir:2:1: error: 'builtin.module' op the module has no @main and not exactly one public function
+// IMPORT: comments.mlir:2:1: error: 'builtin.module' op the module has no public function to import
