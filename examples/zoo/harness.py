@@ -50,7 +50,8 @@ class CaseResult:
     sim_time: float
     """Seconds, the simulator's time estimate."""
     compile_time: float
-    """Wall seconds of meshc.from_jax plus the lowering pipeline."""
+    """Wall seconds of meshc.from_jax (JAX's own trace and lowering to StableHLO, then meshc's import)
+    plus the lowering pipeline."""
     max_error: float
     """Largest |meshc - JAX| over every output element (in f32)."""
     link_bytes_by_op: dict = field(default_factory=dict, repr=False)
