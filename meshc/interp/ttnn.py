@@ -186,7 +186,7 @@ class TTNNSimFunctions(TTNNComputeImpls, TTNNCollectiveImpls, TTNNSpmdSimImpls, 
         dtype = element_dtype_name(op.results[0].type)
         config = transfer_config(op, x.shape, m.mesh_shape, dtype)
         t = self.rt.new_tensor(op, tensor_shape(op.results[0]), dtype, placement_of(op, DEFAULT_WHERE))
-        m.write_host(t.buffer, x, config)
+        m.write_host(t.buffer, x, config, borrow=True)  # the interpreter changes no host value in place
         return (t,)
 
     @impl(ttnn.AggregateTensorOp)

@@ -358,11 +358,13 @@ class Machine:
             else:
                 h[...] = mem
 
-    def write_host(self, buf: MeshBuffer, tensor: np.ndarray, config) -> None:
+    def write_host(self, buf: MeshBuffer, tensor: np.ndarray, config, borrow: bool = False) -> None:
         """Host -> device through a ShardedBufferConfig (2D or ND): device d receives the piece
         the config gives it, moved shard by shard into its owners' bytes (or held as values
-        until bytes are looked at, `_write_held`)."""
-        if not self.abstract and self._write_held(buf, tensor, config):
+        until bytes are looked at, `_write_held`). `borrow`: the caller never changes `tensor`
+        while the buffer may hold it (an interpreter's SSA value), so the buffer may hold views
+        of its pieces instead of a copy."""
+        if not self.abstract and self._write_held(buf, tensor, config, borrow):
             self._count(buf, True, host=True)
             return
         if not self.abstract and isinstance(tensor, np.ndarray):
@@ -380,17 +382,18 @@ class Machine:
                        layout.nbytes * self.num_devices)
         self._count(buf, True, host=True)
 
-    def _write_held(self, buf: MeshBuffer, tensor, config) -> bool:
-        """Host -> device as held values (MeshBuffer.hold): a copy of each distinct piece, one
-        for the chips along mesh axes that the config gives the same piece, laid out in pages
-        only when bytes are looked at. Taken when some chips share a piece or the layout
-        encodes (tiles, bf16, block floats); a row-major layout of a type stored as its host
-        bytes, one piece a chip, is written straight to the bytes (the same one copy). False:
-        not taken (the pieces are no view of the tensor, or such a layout)."""
+    def _write_held(self, buf: MeshBuffer, tensor, config, borrow: bool = False) -> bool:
+        """Host -> device as held values (MeshBuffer.hold): each distinct piece once for the
+        chips along mesh axes that the config gives the same piece, laid out in pages only when
+        bytes are looked at; a copy of it, or with `borrow` the view of the tensor itself.
+        Taken when borrowing, when some chips share a piece, or when the layout encodes (tiles,
+        block floats); otherwise (a row-major layout, one piece a chip, a copy in any case) the
+        pieces go straight to the bytes. False: not taken (or the pieces are no view of the
+        tensor)."""
         pieces = mesh_pieces(config, self.mesh_shape)
         mesh = tuple(pieces.mesh_shape)
         rep = [a for a in pieces.replicated_axes if mesh[a] > 1]
-        if mesh != tuple(self.mesh_shape) or not (rep or not buf.layout.fast):
+        if mesh != tuple(self.mesh_shape) or not (borrow or rep or not buf.layout.fast):
             return False
         view = pieces.view(np.asarray(tensor))
         if view is None:
@@ -398,8 +401,9 @@ class Machine:
         one = tuple(slice(0, 1) if a in rep else slice(None) for a in range(len(mesh)))
         vals = local_view(view[one], len(mesh), buf.layout.shape)
         pattern = vals.shape[: len(mesh)]
-        held = np.array(vals)  # the devices' copy: the host may change its tensor afterwards
-        buf.hold(pattern, list(held.reshape((-1,) + buf.layout.shape)))
+        if not borrow:
+            vals = np.array(vals)  # the devices' copy: the host may change its tensor afterwards
+        buf.hold(pattern, [vals[idx + (...,)] for idx in np.ndindex(*pattern)])  # (a 0-d piece stays an array)
         return True
 
     def _shared_values(self, buf: MeshBuffer, raw: bool = False) -> list[np.ndarray]:

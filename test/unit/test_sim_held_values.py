@@ -131,3 +131,17 @@ def test_bf16_values_are_kept_exactly_when_storing_them_changes_no_bit():
     assert not roundtrips(np.float32([1.5, 1.0 + 2.0 ** -20]), "bf16")
     assert not roundtrips(np.float64([1.5]), "bf16")
     assert roundtrips(np.int32([7]), "si32") and not roundtrips(np.float32([0.5]), "bfp_bf8")
+
+
+def test_a_borrowed_host_tensor_is_held_as_views_of_it():
+    m = Machine("t3k", MESH)
+    full = values(40, (128, 384))
+    buf = m.allocate(SHAPE, "f32", SHARDED, name="w", tile=(32, 32))
+    m.write_host(buf, full, lower_mesh_mapper((128, 384), MESH, ShardTensor2dMesh((0, 1)), 4), borrow=True)
+    got = m.peek_all(buf)
+    assert all(np.shares_memory(g, full) and not g.flags.writeable for g in got)  # no copy
+    assert np.array_equal(got[6], full[64:128, 192:288])  # chip (1, 2)
+    assert m.traffic.host_to_device == {c: 64 * 96 * 4 for c in m.devices}  # still counted as sent
+    for d in (0, 6):
+        i, j = divmod(d, 4)
+        assert_bytes_are_pages_of(m, buf, d, full[64 * i:64 * i + 64, 96 * j:96 * j + 96])
