@@ -65,7 +65,7 @@ def moves_plan(src, tgt, full: tuple[int, ...], dtype_name: str, rows, window=No
     dtype = get_dtype(dtype_name)
     n = src.mesh.size
     steps: dict[int, list] = {}
-    for r in rows:
+    for r in np.asarray(rows, dtype=np.int64).reshape(-1, 3 + 2 * len(full)).tolist():
         box = tuple(zip(r[3::2], r[4::2]))
         nbytes = rules.prod(tuple(hi - lo for lo, hi in box)) * dtype.itemsize
         steps.setdefault(r[0], []).append(Transfer(r[1], r[2], box, nbytes))

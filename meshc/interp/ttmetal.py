@@ -25,7 +25,7 @@ from xdsl.interpreter import InterpreterFunctions, ReturnedValues, impl, impl_te
 
 from meshc.dialects.ttir.base import tensor_shape
 from meshc.dialects import ttmetal
-from meshc.dialects.ttir.reshard import placement_specs
+from meshc.dialects.ttir.reshard import placement_specs, transfer_rows
 from meshc.dialects.shape_rules import ints_of
 from meshc.interp.common import Distributed, element_dtype_name, located, transfer_config
 from meshc.interp.runtime import SimRuntime
@@ -106,9 +106,7 @@ def _moves(m: Machine, op, vals: list, dtype: str) -> list:
     full_attr = op.attributes.get("full_shape")
     full = tuple(ints_of(full_attr)) if full_attr is not None else tuple(
         n * src.num_pieces(d) for d, n in enumerate(local))
-    width = 3 + 2 * len(full)
-    flat = ints_of(op.attributes["transfers"])
-    rows = [tuple(flat[i:i + width]) for i in range(0, len(flat), width)]
+    rows = transfer_rows(op.attributes["transfers"], len(full))
     win_attr = op.attributes.get("window")
     window = None if win_attr is None else tuple(zip(ints_of(win_attr)[::2], ints_of(win_attr)[1::2]))
     target = full if window is None else tuple(hi - lo for lo, hi in window)

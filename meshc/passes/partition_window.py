@@ -83,7 +83,7 @@ def _move(p: Partitioner, v: SSAValue, window, target: ShardingSpec, result: Ten
     shape = p.global_shape(v)
     rows = window_moves(shape, src, target, window)
     attrs = {"source": ShardingAttr(src), "target": ShardingAttr(target),
-             "transfers": DenseArrayBase.from_list(i64, [int(x) for x in rows.reshape(-1)]),
+             "transfers": ttir.transfers_attr(rows),
              "window": DenseArrayBase.from_list(i64, [int(x) for box in window for x in box])}
     if not src.is_even(shape):
         attrs["full_shape"] = DenseArrayBase.from_list(i64, list(shape))

@@ -35,7 +35,6 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import (
-    DenseArrayBase,
     DenseIntOrFPElementsAttr,
     IntegerAttr,
     IntegerType,
@@ -86,7 +85,7 @@ def point_to_point(op, plan) -> list:
     moving = [step for step in plan.steps if step.transfers]  # all_slice steps move nothing
     rows = [[k, tr.src, tr.dst, *[x for lo_hi in tr.box for x in lo_hi]]
             for k, step in enumerate(moving) for tr in step.transfers]
-    attr = DenseArrayBase.from_list(i64, [x for r in rows for x in r])
+    attr = ttir.transfers_attr(rows)
     attrs = {"source": op.source, "target": op.target, "transfers": attr}
     if op.full_shape is not None:
         attrs["full_shape"] = op.full_shape

@@ -25,7 +25,7 @@ from xdsl.ir import Dialect
 
 from meshc.dialects import shape_rules as rules
 from meshc.dialects.tt.module import enclosing_module
-from meshc.dialects.ttir.attributes import ReduceTypeAttr, ShardDirectionAttr, ShardTypeAttr, WordEnumAttr
+from meshc.dialects.ttir.attributes import ReduceTypeAttr, ShardDirectionAttr, ShardTypeAttr, TransfersAttr, WordEnumAttr
 from meshc.dialects.ttir.base import (
     CollectiveBase,
     ElementwiseBinaryBase,
@@ -98,6 +98,8 @@ from meshc.dialects.ttir.reshard import (
     PointToPointOp,
     ReshardBase,
     ReshardOp,
+    transfer_rows,
+    transfers_attr,
 )
 from meshc.dialects.ttir.sharding_constraint import ShardingConstraintOp
 from meshc.dialects.ttir.ttmlir_ops import (
@@ -111,7 +113,7 @@ from meshc.dialects.ttir.ttmlir_ops import (
 )
 from meshc.dialects.ttir.collectives import MULTI_DEVICE_OPS, collective_op_table
 
-_ATTRIBUTES = [ShardTypeAttr, ShardDirectionAttr, ReduceTypeAttr]
+_ATTRIBUTES = [ShardTypeAttr, ShardDirectionAttr, ReduceTypeAttr, TransfersAttr]
 _OPS = [
     *COMPUTE_OPS.values(), EmptyOp, ConstantOp, ToLayoutOp,
     *MULTI_DEVICE_OPS,

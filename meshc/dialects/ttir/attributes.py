@@ -1,4 +1,5 @@
-"""ttir's enum attributes: how `ttir.mesh_shard` treats the mesh, and the reduction of a collective."""
+"""ttir's attributes: how `ttir.mesh_shard` treats the mesh, the reduction of a collective, and a
+point_to_point's transfer rows written packed (`#ttir.transfers`)."""
 
 from __future__ import annotations
 
@@ -7,9 +8,11 @@ from typing import ClassVar
 from xdsl.ir import Data
 from xdsl.irdl import irdl_attr_definition
 from xdsl.parser import AttrParser
+from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 
-from meshc.dialects.syntax import AngleBody
+from meshc.dialects.syntax import AngleBody, verified
+from meshc.layout.reshard.transfer_table import unpack
 
 
 # ----------------------------------------------------------------------------- enum attributes
@@ -58,3 +61,37 @@ class ReduceTypeAttr(WordEnumAttr):
 
     name = "ttir.reduce_type"
     words = ("sum", "mean", "max", "min", "std", "var")
+
+
+# ----------------------------------------------------------------------------- packed transfers
+
+
+@irdl_attr_definition
+class TransfersAttr(AngleBody, Data[tuple[int, int, str]]):
+    """A point_to_point's transfer rows written packed: `#ttir.transfers<ROWS, WIDTH, "TEXT">`,
+    TEXT the rows as meshc.layout.reshard.transfer_table.pack writes them (row differences,
+    int64, zlib, base64). A table of more than `PACKED_ABOVE` numbers is written this way; it
+    reads back to the same rows (`rows()`)."""
+
+    name = "ttir.transfers"
+
+    @classmethod
+    def parse_body(cls, parser: AttrParser) -> tuple[int, int, str]:
+        counts = []
+        for what in ("rows", "numbers a row"):
+            pos = parser.pos
+            k = parser.parse_integer(allow_boolean=False)
+            if k < 0:
+                parser.raise_error(f"#ttir.transfers<ROWS, WIDTH, \"TEXT\">: {what} must be >= 0, got {k}", pos, parser.pos)
+            counts.append(k)
+            parser.parse_punctuation(",")
+        return counts[0], counts[1], parser.parse_str_literal()
+
+    def print_parameter(self, printer: Printer) -> None:
+        n, width, text = self.data
+        printer.print_string(f'<{n}, {width}, "{text}">')
+
+    def rows(self):
+        """The (rows, width) int64 array (read-only); VerifyException when TEXT does not hold it."""
+        n, width, text = self.data
+        return verified(lambda: unpack(text, n, width))

@@ -10,14 +10,19 @@ from __future__ import annotations
 
 from xdsl.dialects.builtin import AnyTensorTypeConstr, DenseArrayBase, IntegerAttr, StringAttr
 from xdsl.ir import Attribute, Operation
-from xdsl.irdl import attr_def, irdl_op_definition, operand_def, opt_attr_def, result_def, traits_def
+import numpy as np
+from xdsl.dialects.builtin import i64
+from xdsl.irdl import attr_def, base, irdl_op_definition, operand_def, opt_attr_def, result_def, traits_def
 from xdsl.utils.exceptions import VerifyException
 
 from meshc.dialects import shape_rules as rules
+from meshc.dialects.ttir.attributes import TransfersAttr
 from meshc.dialects.ttir.base import CollectiveBase, PerDevice, TTIROpBase, int_value, mesh_shape_of, tensor_shape
 from meshc.layout.errors import LayoutError
 from meshc.layout.mesh import Mesh
 from meshc.layout.reshard import as_view
+from meshc.layout.reshard.cells import device_bounds
+from meshc.layout.reshard.transfer_table import PACKED_ABOVE, bad_transfer, pack, row_width
 from meshc.layout.sharding_spec import parse_spec
 
 
@@ -113,6 +118,32 @@ class ReshardOp(ReshardBase):
     name = "ttir.reshard"
 
 
+def transfers_attr(rows) -> Attribute:
+    """The `transfers` attribute of a point_to_point moving `rows` ((n, 3 + 2r) integers):
+    `array<i64: ...>`, or `#ttir.transfers<...>` (packed) for more than PACKED_ABOVE numbers."""
+    rows = np.asarray(rows, dtype=np.int64)
+    if rows.size > PACKED_ABOVE:
+        return TransfersAttr((int(rows.shape[0]), int(rows.shape[1]), pack(rows)))
+    return DenseArrayBase.from_list(i64, [int(x) for x in rows.reshape(-1)])
+
+
+def transfer_rows(attr: Attribute, rank: int) -> np.ndarray:
+    """The (n, 3 + 2 rank) rows of a `transfers` attribute in either form; VerifyException when
+    they are not whole rows."""
+    width = row_width(rank)
+    if isinstance(attr, TransfersAttr):
+        rows = attr.rows()
+        if rows.shape[1] != width:
+            raise VerifyException(f"transfers has rows of {rows.shape[1]} numbers, expected {width} ([step, src, dst] "
+                                  f"then lo, hi per dim of the rank-{rank} tensor)")
+        return rows
+    vals = np.asarray(rules.ints_of(attr), dtype=np.int64)
+    if len(vals) % width:
+        raise VerifyException(f"transfers holds {len(vals)} numbers, not a whole number of rows of {width} "
+                              f"([step, src, dst] then lo, hi per dim of the rank-{rank} tensor)")
+    return vals.reshape(-1, width)
+
+
 class PointToPointBase(ReshardBase):
     """A reshard written as its explicit moves (what `reshard-to-collectives` emits when no walk
     of uniform collectives meets the lower bound). `source` / `target` are as on `ttir.reshard`;
@@ -128,7 +159,7 @@ class PointToPointBase(ReshardBase):
     result holds zeros), and a device's target piece is its box of the window shifted by the
     window's start, in the tensor's coordinates as the transfers are."""
 
-    transfers = attr_def(DenseArrayBase)
+    transfers = attr_def(base(DenseArrayBase) | base(TransfersAttr))
     window = opt_attr_def(DenseArrayBase)
 
     def window_box(self):
@@ -145,13 +176,9 @@ class PointToPointBase(ReshardBase):
         box = self.window_box()
         return self.global_shape() if box is None else tuple(hi - lo for lo, hi in box)
 
-    def rows(self) -> list[tuple[int, ...]]:
-        width = 3 + 2 * len(tensor_shape(self.input))
-        vals = rules.ints_of(self.transfers)
-        if len(vals) % width:
-            raise VerifyException(f"transfers holds {len(vals)} numbers, not a whole number of rows of {width} "
-                                  f"([step, src, dst] then lo, hi per dim of the rank-{width // 2 - 1} tensor)")
-        return [tuple(vals[i:i + width]) for i in range(0, len(vals), width)]
+    def rows(self) -> np.ndarray:
+        """The moves, one row each (transfer_rows: either form of `transfers`)."""
+        return transfer_rows(self.transfers, len(tensor_shape(self.input)))
 
     def verify_(self) -> None:
         if mesh_shape_of(self) is None:
@@ -161,24 +188,13 @@ class PointToPointBase(ReshardBase):
         full = self.global_shape()
         box = self.window_box()
         shift = (0,) * len(full) if box is None else tuple(lo for lo, _ in box)
-        n = src.mesh.size
-        last = 0
-        for i, r in enumerate(self.rows()):
-            step, s, d = r[:3]
-            if step < last:
-                raise VerifyException(f"transfer {i}: steps must not decrease (step {step} after step {last})")
-            last = step
-            if not (0 <= s < n and 0 <= d < n) or s == d:
-                raise VerifyException(f"transfer {i}: ({s} -> {d}) must join two different devices of the {n}")
-            moved = tuple(zip(r[3::2], r[4::2]))
-            piece = tuple((plo + o, phi + o) for (plo, phi), o in
-                          zip(tgt.local_bounds(self.target_shape(), tgt.mesh.coord_of(d)), shift))
-            if any(not (plo <= lo < hi <= phi) for (lo, hi), (plo, phi) in zip(moved, piece)):
-                raise VerifyException(f"transfer {i}: box {list(moved)} is empty or lies outside device {d}'s "
-                                      f"target piece {list(piece)}")
-            if any(not (0 <= lo and hi <= m) for (lo, hi), m in zip(moved, full)):
-                shape = "x".join(map(str, full))
-                raise VerifyException(f"transfer {i}: box {list(moved)} lies outside the {shape} tensor")
+        try:
+            pieces = device_bounds(tgt, self.target_shape())
+        except LayoutError as e:
+            raise VerifyException(str(e)) from None
+        problem = bad_transfer(self.rows(), src.mesh.size, full, pieces, shift)
+        if problem is not None:
+            raise VerifyException(problem)
 
 
 @irdl_op_definition
