@@ -6,8 +6,9 @@ the simulator's time estimate, the compile time (meshc.from_jax + the lowering p
 seconds: the median of `--repeats` runs, interleaved over the cases so all see the same load,
 with their range) and the largest |meshc - JAX| over the outputs, and whether the case matches
 JAX within examples/zoo/harness.py's tolerance. A case meshc refuses shows its error.
+`--by-op` adds a table of each case's link bytes by the op that moved them.
 Usage: python bench/zoo.py [--models a,b] [--meshes 2x4,8x4] [--backends ttnn,ttmetal]
-                           [--dtypes f32,bf16] [--repeats N]
+                           [--dtypes f32,bf16] [--repeats N] [--by-op]
 """
 
 from __future__ import annotations
@@ -43,6 +44,7 @@ def main(argv=None) -> int:
     ap.add_argument("--backends", default=",".join(BACKENDS))
     ap.add_argument("--dtypes", default=",".join(DTYPES))
     ap.add_argument("--repeats", type=int, default=1, help="compile timings a case (median and range)")
+    ap.add_argument("--by-op", action="store_true", help="also the link bytes of each case by op")
     args = ap.parse_args(argv)
     cases = [(m, me, b, d) for m in _list(args.models, MODELS) for me in _list(args.meshes, MESHES)
              for b in _list(args.backends, BACKENDS) for d in _list(args.dtypes, DTYPES)]
@@ -77,7 +79,16 @@ def main(argv=None) -> int:
         spread = f" ({min(t):.2f}-{max(t):.2f})" if len(t) > 1 else ""
         table.add_row(*c, str(r.ops), f"{r.link_bytes:,}", f"{r.sim_time * 1e6:,.1f}",
                       f"{statistics.median(t):.2f}{spread}", f"{r.max_error:.3g}", status[c])
-    Console(width=200).print(table)
+    console = Console(width=200)
+    console.print(table)
+    if args.by_op:
+        by_op = Table(title="link bytes by the op that moved them")
+        for col in ("model", "mesh", "backend", "dtype", "op", "link bytes"):
+            by_op.add_column(col, justify="right" if col == "link bytes" else "left")
+        for c, r in results.items():
+            for name, n in sorted(r.link_bytes_by_op.items(), key=lambda kv: -kv[1]):
+                by_op.add_row(*c, name, f"{n:,}")
+        console.print(by_op)
     failed = [c for c in cases if status[c] != "ok"]
     print(f"{len(cases) - len(failed)} of {len(cases)} cases match JAX")
     return 1 if failed else 0
