@@ -28,6 +28,9 @@ from xdsl.dialects import func
 from xdsl.dialects.builtin import (
     ArrayAttr,
     BFloat16Type,
+    Float32Type,
+    Float64Type,
+    Signedness,
     IntegerType,
     SymbolRefAttr,
     DictionaryAttr,
@@ -64,6 +67,12 @@ from meshc.layout.system import system as system_desc
 from meshc.passes.register_device import RegisterDevicePass
 from meshc.layout.shapes import fmt_shape
 
+
+NORMALIZED = {IntegerType(64): IntegerType(32), IntegerType(64, Signedness.UNSIGNED): IntegerType(32, Signedness.UNSIGNED),
+              Float64Type(): Float32Type()}
+"""The element types the device does not hold, as tt-mlir's element-type normalisation (its TTIR
+ElementTypeNormalization pass) gives them, at the boundary too: 64-bit integers as 32-bit (a
+constant saturated into range), f64 as f32."""
 
 BOOLEAN_HELD_AS = BFloat16Type()
 """The element type a boolean (i1) is held in inside the program, 1 / 0: tt-mlir's element-type
@@ -136,7 +145,11 @@ class Importer:
             if v not in self.constants:
                 raise LocatedError("has an operand that no op above it defines", self.located_at or self.source)
             t = self.check_type(v.type, self.located_at or self.source, "a constant operand")
-            hit = self.values[v] = self.materialize(self.constants[v], t)
+            vals = self.constants[v]
+            if isinstance(v.type, TensorType) and v.type.element_type in NORMALIZED and isinstance(t.element_type, IntegerType):
+                info = np.iinfo(np.int32 if t.element_type.signedness.data != Signedness.UNSIGNED else np.uint32)
+                vals = np.clip(vals, info.min, info.max)  # tt-mlir saturates a 64-bit constant into 32 bits
+            hit = self.values[v] = self.materialize(vals, t)
         return hit
 
     def materialize(self, values: np.ndarray, t: TensorType) -> SSAValue:
@@ -201,9 +214,12 @@ class Importer:
             raise LocatedError(f"{what} has the dynamic shape {t}; meshc imports static shapes only", at)
         if t.element_type == IntegerType(1) and not boundary:
             return TensorType(BOOLEAN_HELD_AS, t.get_shape())  # 1 / 0, as TTNN holds booleans
+        if t.element_type in NORMALIZED:
+            return TensorType(NORMALIZED[t.element_type], t.get_shape())
         if data_type_name(t.element_type) is None:
             raise LocatedError(f"{what} has element type {t.element_type}, which the device does not hold "
-                               "(f32, bf16, f16, i32, ui32, ui16, ui8); convert it in the program", at)
+                               "(f32, bf16, f16, i32, ui32, ui16, ui8; i64 and f64 are read as i32 and f32); convert "
+                               "it in the program", at)
         return t
 
     # ---- functions ---------------------------------------------------------------------------

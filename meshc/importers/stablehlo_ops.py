@@ -51,6 +51,7 @@ from meshc.layout.shapes import fmt_shape
 from meshc.importers.context import ImportContext
 from meshc.importers.manual import HANDLERS as MANUAL_HANDLERS
 from meshc.importers.stablehlo_select import HANDLERS as SELECT_HANDLERS, arg_reduce
+from meshc.importers.stablehlo_scatter import HANDLERS as SCATTER_HANDLERS
 from meshc.importers.source import attr_of, dense_array, op_name, unregistered_body
 
 Handler = Callable[[ImportContext, Operation], None]
@@ -463,6 +464,7 @@ HANDLERS: dict[str, Handler] = {
     **{name: logical for name in ("stablehlo.and", "stablehlo.or", "stablehlo.xor", "stablehlo.not")},
     **MANUAL_HANDLERS,
     **SELECT_HANDLERS,
+    **SCATTER_HANDLERS,
     "stablehlo.compare": compare,
     "stablehlo.select": select,
     "stablehlo.clamp": clamp,
