@@ -9,7 +9,9 @@ TTNN pipeline rewrites each one, on the ops TTNN has, before it lowers:
     all_reduce max over n devices of x: S     reshape x to 1xS, all_gather on dim 0 (nxS),
                                               max over dim 0 (S): every device holds the max
     all_reduce min                            the same on neg(x), negated back (exact: negation
-                                              only flips the sign bit of a float)
+                                              only flips the sign bit of a float); on integers
+                                              bitwise_not (~x = -x - 1 reverses the order of
+                                              signed and unsigned values alike, with no overflow)
     reduce_scatter max / min (scatter_dim d)  the all_reduce above, then all_slice of dim d: device
                                               k of cluster_axis keeps piece k, as reduce_scatter's
 
@@ -50,8 +52,9 @@ def _all_reduce_by_gather(x: SSAValue, kind: str, axis: int, n: int, at: Operati
     """max / min of `x` over the n devices of `axis`, on every device (see the module docstring)."""
     t = x.type
     shape = tensor_shape(x)
+    flip = ttir.COMPUTE_OPS["bitwise_not" if isinstance(t.element_type, IntegerType) else "neg"]
     if kind == "min":
-        x = _emit(ttir.COMPUTE_OPS["neg"], [x], shape, t, at)
+        x = _emit(flip, [x], shape, t, at)
     one = _emit(ttir.COMPUTE_OPS["reshape"], [x], (1, *shape), t, at,
                 {"shape": ArrayAttr([IntegerAttr(k, _I32) for k in (1, *shape)])})
     gathered = _emit(ttir.AllGatherOp, [one], (n, *shape), t, at,
@@ -59,7 +62,7 @@ def _all_reduce_by_gather(x: SSAValue, kind: str, axis: int, n: int, at: Operati
     y = _emit(ttir.COMPUTE_OPS["max"], [gathered], shape, t, at,
               {"dim_arg": ArrayAttr([IntegerAttr(0, _I32)]), "keep_dim": BoolAttr.from_bool(False)})
     if kind == "min":
-        y = _emit(ttir.COMPUTE_OPS["neg"], [y], shape, t, at)
+        y = _emit(flip, [y], shape, t, at)
     return y
 
 

@@ -5,7 +5,7 @@
 // does on numpy (the reference's max / min collectives).
 // RUN: meshc-opt %s --split-input-file -p 'tt-register-device{mesh-shape=1,4},ttir-decompose-ccl-reductions' | filecheck %s
 // RUN: meshc-run %s --split-input-file --pipeline 'ttir-to-ttnn-pipeline{mesh-shape=1,4}' --check | filecheck %s --check-prefix=SIM
-// SIM-COUNT-4: check: result0 matches the golden run
+// SIM-COUNT-5: check: result0 matches the golden run
 
 // CHECK-LABEL: func.func @all_reduce_max
 // CHECK: %[[R:.*]] = "ttir.reshape"(%[[X:.*]]) {shape = [1 : i32, 32 : i32, 64 : i32]} : (tensor<32x64xf32>) -> tensor<1x32x64xf32>
@@ -60,4 +60,19 @@ func.func @one_device(%arg0: tensor<32x256xf32>) -> tensor<32x256xf32> {
   %1 = "ttir.all_reduce"(%0) <{cluster_axis = 0 : ui32, reduce_type = #ttcore.reduce_type<max>}> : (tensor<32x64xf32>) -> tensor<32x64xf32>
   %2 = "ttir.mesh_shard"(%1) <{shard_dims = array<i64: -1, 1>, shard_direction = #ttcore.shard_direction<shard_to_full>, shard_shape = array<i64: 1, 4>, shard_type = #ttcore.shard_type<devices>}> : (tensor<32x64xf32>) -> tensor<32x256xf32>
   return %2 : tensor<32x256xf32>
+}
+
+// -----
+
+// min on unsigned integers: negation would wrap (0 stays 0, the largest value after it), so
+// the order is reversed with bitwise_not (~x = 2^32 - 1 - x) instead.
+// CHECK-LABEL: func.func @all_reduce_min_unsigned
+// CHECK: %[[N:.*]] = "ttir.bitwise_not"
+// CHECK: %[[M:.*]] = "ttir.max"
+// CHECK: "ttir.bitwise_not"(%[[M]]) : (tensor<32x64xui32>) -> tensor<32x64xui32>
+func.func @all_reduce_min_unsigned(%arg0: tensor<32x256xui32>) -> tensor<32x256xui32> {
+  %0 = "ttir.mesh_shard"(%arg0) <{shard_dims = array<i64: -1, 1>, shard_direction = #ttcore.shard_direction<full_to_shard>, shard_shape = array<i64: 1, 4>, shard_type = #ttcore.shard_type<devices>}> : (tensor<32x256xui32>) -> tensor<32x64xui32>
+  %1 = "ttir.all_reduce"(%0) <{cluster_axis = 1 : ui32, reduce_type = #ttcore.reduce_type<min>}> : (tensor<32x64xui32>) -> tensor<32x64xui32>
+  %2 = "ttir.mesh_shard"(%1) <{shard_dims = array<i64: -1, 1>, shard_direction = #ttcore.shard_direction<shard_to_full>, shard_shape = array<i64: 1, 4>, shard_type = #ttcore.shard_type<devices>}> : (tensor<32x64xui32>) -> tensor<32x256xui32>
+  return %2 : tensor<32x256xui32>
 }
