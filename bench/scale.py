@@ -14,7 +14,8 @@ Each figure is a ratio measured in this one run, the median of interleaved pairs
              W2 [S1, R] 8192x2048, f32: 208 MiB of tensors with h, gelu(h) and y) on 1x8 and 1x32 meshes against plain
              numpy doing the same maths (gelu(x @ W1) @ W2; target <= 1.5 at 32 chips); its peak
              memory (resident, above the process before the run) against the bytes of its
-             tensors (target <= 3); and the time of a data run on 16x16 (target <= 120 s).
+             tensors (target <= 3); and the time of a data run on 16x16 (target <= 120 s). It
+             prints the load average over these runs: on a shared machine the ratio moves with it.
 4. abstract: the peak memory of an abstract (shape-only) run of the Llama-70B MLP layer on 8x4
              against its tensor bytes (target: independent of them, < 500 MB).
 5. reshard:  `plan_reshard` times: [S0, S1, R] -> [R, S0, S1] of 4096x2048x1024 bf16, and MoE with
@@ -270,6 +271,7 @@ def bench_ops(d: str, args, summary: dict) -> None:
 
 
 def bench_sim(args, summary: dict) -> None:
+    load = os.getloadavg()[0]  # the ratios move with the load of a shared machine: say it
     for mesh, chips in (("1,8", 8), ("1,32", 32)):
         runs = pairs_of(lambda: run_child("numpy", ""), lambda m=mesh: run_child("sim", m), args.pairs)
         ratio = [b["s"] / a["s"] for a, b in runs]
@@ -291,6 +293,8 @@ def bench_sim(args, summary: dict) -> None:
         print(f"data run of the TP MLP on 16x16: {big['s']:.1f} s, peak memory {big['mem'] / tp_bytes():.2f}x the "
               "tensors  (target <= 120 s)", flush=True)
         summary["sim-16x16"] = f"{big['s']:.1f}s"
+    summary["sim-load"] = f"{load:.1f}-{os.getloadavg()[0]:.1f}"
+    print(f"load average (1 min) {summary['sim-load']} over the data runs", flush=True)
 
 
 def bench_abstract(args, summary: dict) -> None:
