@@ -25,10 +25,11 @@ tensors). An op's time given its tensors' options is the simulator's (meshc/sim/
 
 The search (`plan_memory`):
 
-1. Start from DRAM interleaved (tt-mlir's default); in program order give each tensor the
-   option with the least time over the ops that touch it (its producer and its consumers),
-   the others as chosen so far; twice, so producers see their consumers' choices. Ties keep the
-   tensor's own layout, then the order of `memory_options.KINDS`.
+1. Start each tensor where it is (the place ttir-layout gave it) when that is an option, else
+   in DRAM interleaved (tt-mlir's default); in program order give each tensor the option with
+   the least time over the ops that touch it (its producer and its consumers), the others as
+   chosen so far; then once more for the tensors beside one that moved, so producers see their
+   consumers' choices. Ties keep the tensor's own layout, then the order of `memory_options.KINDS`.
 2. While some core's L1 overflows (`l1_budget`, the simulator's lockstep allocation): of the
    tensors live on that core at that step, move the one whose cheapest other option (DRAM, or
    an L1 layout holding less on that core) adds the least time per byte it frees there (ties:
@@ -130,17 +131,17 @@ class _Model:
         self.cores = self.chip[0] * self.chip[1]
         self.memo: dict = {}
         self.sig = [self._signature(o) for o in ops]
+        self.idx = [tuple(i for i in (*o.operands, *o.results) if i >= 0) for o in ops]
 
     def _signature(self, o: PlanOp) -> tuple:
         shapes = tuple(self.t[i].shape if i >= 0 else None for i in (*o.operands, *o.results))
         return (o.kind, shapes, tuple(sorted(o.attrs.items())))
 
     def op_time(self, j: int, choice: list[Option]) -> float:
-        o = self.ops[j]
-        key = (self.sig[j], tuple(id(choice[i]) if i >= 0 else None for i in (*o.operands, *o.results)))
+        key = (self.sig[j], *[id(choice[i]) for i in self.idx[j]])
         hit = self.memo.get(key)
         if hit is None:
-            hit = self.memo[key] = self._op_time(o, choice).device_s
+            hit = self.memo[key] = self._op_time(self.ops[j], choice).device_s
         return hit
 
     def _op_time(self, o: PlanOp, choice: list[Option]) -> OpTime:
@@ -221,7 +222,7 @@ def plan_memory(tensors: list[PlanTensor], ops: list[PlanOp], arch: str, capacit
             opts.append(o)
             refused.append(why)
     rank = [_ranking(t, o) for t, o in zip(tensors, opts)]
-    choice: list[Option] = [o.get("dram_interleaved") or next(iter(o.values())) for o in opts]
+    choice: list[Option] = [_start(t, o) for t, o in zip(tensors, opts)]
     left: list[set[str]] = [set(o) for o in opts]
     moved: dict[int, str] = {}
 
@@ -232,10 +233,17 @@ def plan_memory(tensors: list[PlanTensor], ops: list[PlanOp], arch: str, capacit
         return s
 
     order = sorted(range(len(tensors)), key=lambda i: (tensors[i].start, i))
+    todo = set(range(len(tensors)))
     for _ in range(2):
+        changed: set[int] = set()
         for i in order:
-            if not tensors[i].fixed and len(left[i]) > 1:
-                choice[i] = min((opts[i][k] for k in left[i]), key=lambda o: (cost(i, o), rank[i][o.kind]))
+            if i in todo and not tensors[i].fixed and len(left[i]) > 1:
+                best = min((opts[i][k] for k in left[i]), key=lambda o: (cost(i, o), rank[i][o.kind]))
+                if best is not choice[i]:
+                    choice[i] = best
+                    changed.add(i)
+        # again, for the tensors beside one that moved (a producer sees its consumers' places)
+        todo = {k for i in changed for j in touching[i] for k in (*ops[j].operands, *ops[j].results) if k >= 0}
 
     while True:
         lives = [LiveTensor(t.name, t.shape, t.dtype, c.config, t.tile, t.start, t.end) for t, c in zip(tensors, choice)]
@@ -350,6 +358,15 @@ def explain(tensors: list[PlanTensor], ops: list[PlanOp], choice: list[Option] |
             why = "kept, though " + ", ".join(f"{k} would be faster and fits" for k, w in cheaper if w is None)
         decisions.append(Decision(choice[i], why, times, notes))
     return decisions
+
+
+def _start(t: PlanTensor, opts: dict[str, Option]) -> Option:
+    """Where the search starts a tensor: where it is when that is an option (ttir-layout's place),
+    else DRAM interleaved (tt-mlir's default), else its first option."""
+    own = opts.get(kind_of(t.current))
+    if own is not None and own.config == t.current:
+        return own
+    return opts.get("dram_interleaved") or next(iter(opts.values()))
 
 
 def _ranking(t: PlanTensor, opts: dict[str, Option]) -> dict[str, int]:
