@@ -7,16 +7,20 @@ them: each device works on its own piece and only a few numbers a row cross the 
   the row `i < j`), the exclusive prefix of the totals. In exact arithmetic this is the scan; in
   floating point the additions associate differently from a sequential scan (integer-valued
   data come out exact).
-* `argmax` / `argmin` along a dim split over A: each device takes its first extreme and its
-  index (made global by adding the device's offset, from a constant split over A), the k
-  candidates (value and index) are gathered over A, and the first extreme among them picks the
-  index (a one-hot sum: exact). Candidates are in device order and each device's is its first,
-  so ties resolve to the first index as numpy's do. argmin is argmax of the negation.
+* `argmax` / `argmin` along a dim split over A: each device takes its extreme and that
+  element's index, made global by adding the device's offset (from a constant split over A);
+  the k candidates (value and index) are gathered over A, and among the candidates equal to
+  their maximum the smallest index wins: the first index of the extreme, as numpy's. argmin is
+  argmax of the negation.
 * `top_k` / `top_k_indices` (k largest) along a dim split over A: each device's top k of its
   piece (values, and indices made global) are gathered over A (k x pieces candidates; once
-  for a top_k and a top_k_indices of one operand), the top k of the candidates are the values
-  and their positions pick the indices (a one-hot sum over the candidates). Candidates in
-  device order, each device's in its own top-k order: ties go to the first index.
+  for a top_k and a top_k_indices of one operand); the top k of the candidates are the values,
+  and k rounds of the argmax pick (each picked candidate then set to -inf) the indices, ties
+  to the smallest index, as JAX's top_k.
+
+Indices are picked as f32 (exact below 2**24) with the ops both backends have (max, eq,
+where, neg, typecast), so TTMetal runs the result too (its local cumsum / argmax / top_k
+through ttir-decompose-selections).
 
 An uneven split (torch.chunk pieces, padded buffers) masks each buffer's padding first (0 for a
 sum, -inf for a maximum), from a constant of the global positions split over A. The gathers are
@@ -30,18 +34,29 @@ import math
 from typing import Protocol
 
 import numpy as np
-from xdsl.dialects.builtin import ArrayAttr, BoolAttr, DenseIntOrFPElementsAttr, IntegerAttr, TensorType, f32, i32
+from xdsl.dialects.builtin import (
+    ArrayAttr,
+    BoolAttr,
+    DenseIntOrFPElementsAttr,
+    IntegerAttr,
+    IntegerType,
+    Signedness,
+    TensorType,
+    f32,
+    i32,
+)
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.rewriter import Rewriter
 
 from meshc.dialects import ttir
-from meshc.dialects.ttir.base import int_value, tensor_shape
+from meshc.dialects.ttir.base import bool_value, int_value, tensor_shape
 from meshc.dialects.ttir.scan import ArgReduceBase, ScanBase, TopKBase
 from meshc.layout.mesh import Mesh, ShardingSpec
 from meshc.layout.sharding_rules import replicated
 from meshc.passes.sharding_ir import dtype_name
 
 OPS = ttir.COMPUTE_OPS
+_SI32 = IntegerType(32, Signedness.SIGNED)
 
 
 class Partitioner(Protocol):
@@ -99,7 +114,7 @@ def selection_gathers(op: Operation, src: ShardingSpec, shape_of) -> list[tuple[
         per = min(int_value(op.attributes["k"]), -(-full[d] // k))
     shape = tuple(k * per if i == d else n for i, n in enumerate(full))
     values = (shape, dtype_name(x), src, gathered)
-    indices = (shape, dtype_name(op.results[0]), src, gathered)
+    indices = (shape, "f32", src, gathered)  # global indices travel as f32 (exact below 2**24)
     if isinstance(op, ScanBase):
         return [values]
     if isinstance(op, TopKBase) and not op.name.endswith("indices"):
@@ -174,7 +189,6 @@ def _top_k(p: Partitioner, e: _Emitter, op: Operation, x: SSAValue, src: Shardin
     rt = op.results[0].type
     assert isinstance(rt, TensorType)
     cand = tuple(kl if i == d else s for i, s in enumerate(local))
-    many = pieces * kl
     cache = _cache(p)
     attrs = {"k": IntegerAttr(kl, 64), "dim": IntegerAttr(d, 64)}
     key = (x, d, kl)
@@ -185,21 +199,49 @@ def _top_k(p: Partitioner, e: _Emitter, op: Operation, x: SSAValue, src: Shardin
     out_shape = tuple(tensor_shape(op.results[0]))
     if not op.name.endswith("indices"):
         return e.emit("top_k", [values], out_shape, elem, **final)
-    idx = rt.element_type
     if (key, "indices") not in cache:
-        mine = e.emit("top_k_indices", [x], cand, idx, **attrs)
-        offsets = e.split_constant(np.arange(pieces, dtype=np.int32) * c, idx, axes, rank, d)
-        cache[(key, "indices")] = gather(e.emit("add", [mine, offsets], cand, idx))
-    where = cache[(key, "indices")]
-    pos = e.emit("top_k_indices", [values], out_shape, idx, **final)
-    # where[..., pos[..., j], ...] for each j: a one-hot over the candidates, on a new dim after d
-    wide = tuple(s for i, s in enumerate(tensor_shape(where)) for s in ((s, 1) if i == d else (s,)))
-    tall = tuple(s for i, s in enumerate(out_shape) for s in ((1, s) if i == d else (s,)))
-    iota = e.constant(np.arange(many, dtype=np.int32).reshape([many if i == d else 1 for i in range(rank + 1)]), idx)
-    both = tuple(max(a, b) for a, b in zip(wide, tall))
-    hit = e.emit("eq", [iota, e.emit("reshape", [pos], tall, idx)], both, idx)
-    chosen = e.emit("multiply", [hit, e.emit("reshape", [where], wide, idx)], both, idx)
-    return e.emit("sum", [chosen], out_shape, idx, **_reduce_attrs(d, False))
+        mine = e.emit("top_k_indices", [x], cand, rt.element_type, **attrs)
+        cache[(key, "indices")] = gather(_global_labels(e, mine, axes, pieces, c, rank, d))
+    picks = _pick(e, _in_f32(e, values), cache[(key, "indices")], k, d)
+    joined = picks[0] if k == 1 else e.emit("concat", picks, out_shape, f32, dim=IntegerAttr(d, _SI32))
+    return e.emit("typecast", [joined], out_shape, rt.element_type)
+
+
+def _global_labels(e: _Emitter, mine: SSAValue, axes: tuple[int, ...], pieces: int, c: int, rank: int, d: int
+                   ) -> SSAValue:
+    """Local indices along d made global (plus the device's piece offset, i x c, from a constant
+    split over `axes`), as f32 (exact below 2**24) for the picking rounds."""
+    shape = tensor_shape(mine)
+    t = mine.type
+    assert isinstance(t, TensorType)
+    offsets = e.split_constant(np.arange(pieces, dtype=np.int32) * c, t.element_type, axes, rank, d)
+    return e.emit("typecast", [e.emit("add", [mine, offsets], shape, t.element_type)], shape, f32)
+
+
+def _in_f32(e: _Emitter, v: SSAValue) -> SSAValue:
+    t = v.type
+    assert isinstance(t, TensorType)
+    return v if t.element_type == f32 else e.emit("typecast", [v], tensor_shape(v), f32)
+
+
+def _pick(e: _Emitter, values: SSAValue, labels: SSAValue, rounds: int, d: int) -> list[SSAValue]:
+    """The labels of the `rounds` largest values along d (f32, d kept as size 1 each), largest
+    first; among equal values the smallest label (the first global index, as numpy and JAX):
+    each round the maximum, where values equal it the negated label (-inf elsewhere), the
+    maximum of that negated; the picked label's value is then set to -inf."""
+    shape = tensor_shape(values)
+    rank = len(shape)
+    one = tuple(1 if i == d else n for i, n in enumerate(shape))
+    ninf = e.splat(float("-inf"), [1] * rank, f32)
+    negated = e.emit("neg", [labels], shape, f32)
+    picks = []
+    for j in range(rounds):
+        best = e.emit("max", [values], one, f32, **_reduce_attrs(d, True))
+        cand = e.emit("where", [e.emit("eq", [values, best], shape, f32), negated, ninf], shape, f32)
+        picks.append(e.emit("neg", [e.emit("max", [cand], one, f32, **_reduce_attrs(d, True))], one, f32))
+        if j + 1 < rounds:
+            values = e.emit("where", [e.emit("eq", [labels, picks[-1]], shape, f32), ninf, values], shape, f32)
+    return picks
 
 
 def partition_selection(p: Partitioner, op: Operation, src: ShardingSpec, target: ShardingSpec) -> None:
@@ -251,18 +293,12 @@ def partition_selection(p: Partitioner, op: Operation, src: ShardingSpec, target
     else:
         rt = op.results[0].type
         assert isinstance(rt, TensorType)
-        idx = rt.element_type
         best = gather(e.emit("max", [x], one, elem, **_reduce_attrs(d, True)))
-        mine = e.emit("argmax", [x], one, idx, dim=IntegerAttr(d, 64), keep_dim=BoolAttr.from_bool(True))
-        offsets = e.split_constant(np.arange(k, dtype=np.int32) * c, idx, axes, rank, d)
-        where = gather(e.emit("add", [mine, offsets], one, idx))
-        pick = e.emit("argmax", [best], one, idx, dim=IntegerAttr(d, 64), keep_dim=BoolAttr.from_bool(True))
-        iota = e.constant(np.arange(k, dtype=np.int32).reshape([k if i == d else 1 for i in range(rank)]), idx)
-        hit = e.emit("eq", [iota, pick], many, idx)
-        chosen = e.emit("multiply", [hit, where], many, idx)
-        keep = bool(op.attributes.get("keep_dim") and op.attributes["keep_dim"].value.data)  # type: ignore[attr-defined]
-        out = e.emit("sum", [chosen], one if keep else tuple(s for i, s in enumerate(one) if i != d), idx,
-                     **_reduce_attrs(d, keep))
+        mine = e.emit("argmax", [x], one, rt.element_type, dim=IntegerAttr(d, 64), keep_dim=BoolAttr.from_bool(True))
+        picked = _pick(e, _in_f32(e, best), gather(_global_labels(e, mine, axes, k, c, rank, d)), 1, d)[0]
+        out = e.emit("typecast", [picked], one, rt.element_type)
+        if not bool_value(op.attributes.get("keep_dim")):  # d dropped
+            out = e.emit("reshape", [out], tuple(s for i, s in enumerate(one) if i != d), rt.element_type)
     p.spec[out], p.globals[out] = target, tuple(tensor_shape(op.results[0]))
     op.results[0].replace_all_uses_with(out)
     Rewriter.erase_op(op)

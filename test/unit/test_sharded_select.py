@@ -1,7 +1,8 @@
-"""cumsum, argmax and argmin over a split dim (meshc/passes/partition_select.py): each device works
-on its own piece and only its total (cumsum) or its candidate value and index (argmax, argmin)
-crosses the links. Exact against numpy on 1-D and 2-D meshes, uneven pieces included, on TTNN
-(TTMetal has no kernel for these ops: a located error), with the link bytes derived here.
+"""cumsum, argmax, argmin and top_k over a split dim (meshc/passes/partition_select.py): each
+device works on its own piece and only its total (cumsum) or its candidates' values and indices
+(argmax, argmin, top_k) cross the links. Exact against numpy on 1-D and 2-D meshes, uneven
+pieces included, on both backends (TTMetal through ttir-decompose-selections), with the link
+bytes derived here.
 
 The gathers run along a row of the T3K (4 chips, 3 links in a line); an all-gather there
 delivers every piece over one link per device reached, so k devices gathering a piece of B
@@ -14,7 +15,6 @@ import pytest
 
 import meshc
 from meshc.dialects.tt import module_device
-from meshc.errors import DiagnosticError
 from meshc.layout.mesh import Mesh
 from meshc.passes.auto_shard import estimate
 from meshc.passes.propagate_sharding import propagate_function
@@ -23,7 +23,10 @@ from meshc.passes.sharding_ir import function_specs
 RNG = np.random.default_rng(2323)
 
 
-def _run(text: str, inputs: dict, mesh: str, target: str = "ttnn"):
+TARGETS = ["ttnn", "ttmetal"]
+
+
+def _run(text: str, inputs: dict | None, mesh: str, target: str = "ttnn"):
     return meshc.run(text, inputs, target=target,
                      pipeline=f"ttir-to-{target}-pipeline{{system=t3k mesh-shape={mesh}}}")
 
@@ -49,7 +52,8 @@ def _program(op: str, shape: tuple[int, ...], spec: str, out_spec: str, attrs: s
 # ----------------------------------------------------------------------------- cumsum
 
 
-def test_cumsum_over_a_split_dim_on_a_1d_mesh():
+@pytest.mark.parametrize("target", TARGETS)
+def test_cumsum_over_a_split_dim_on_a_1d_mesh(target):
     """x 4x1024 over a 1-D mesh of 4 along its columns (256 a device). Each device scans its
     piece and sums it (4 rows x 4 B = 16 B); the 4 totals are gathered (4 x 3 x 16 = 192 B) and
     each device adds those before its own. Gathering x first would move 4 x 3 x 4 KiB =
@@ -57,22 +61,24 @@ def test_cumsum_over_a_split_dim_on_a_1d_mesh():
     for bit."""
     x = RNG.integers(-8, 9, size=(4, 1024)).astype(np.float32)
     text = _program("cumsum", (4, 1024), "[R, S0]", "[R, S0]", "dim = 1 : i64", (4, 1024), "f32")
-    got = _run(text, {"x": x}, "4")
+    got = _run(text, {"x": x}, "4", target)
     np.testing.assert_array_equal(got.outputs[0], np.cumsum(x, axis=1, dtype=np.float32))
     assert got.traffic.link_bytes == _gather_bytes(4, 16) == 192
     assert got.traffic.link_bytes < _gather_bytes(4, 4 * 256 * 4)
 
 
-def test_cumsum_on_float_data_is_the_scan_up_to_the_order_of_its_additions():
+@pytest.mark.parametrize("target", TARGETS)
+def test_cumsum_on_float_data_is_the_scan_up_to_the_order_of_its_additions(target):
     """Random normal data: the pieces' totals are added in another order than numpy's running
     sum, so the results differ by rounding only."""
     x = RNG.standard_normal((4, 1024)).astype(np.float32)
     text = _program("cumsum", (4, 1024), "[R, S0]", "[R, S0]", "dim = 1 : i64", (4, 1024), "f32")
-    got = _run(text, {"x": x}, "4")
+    got = _run(text, {"x": x}, "4", target)
     np.testing.assert_allclose(got.outputs[0], np.cumsum(x.astype(np.float64), axis=1), rtol=1e-5, atol=1e-4)
 
 
-def test_cumsum_over_an_uneven_split_on_a_2d_mesh():
+@pytest.mark.parametrize("target", TARGETS)
+def test_cumsum_over_an_uneven_split_on_a_2d_mesh(target):
     """x 8x10 [S0, S1] on the 2x4 mesh: 10 columns in pieces of 3, 3, 3, 1 (buffers of 3, the
     padding masked to 0 before the sums). Each device's total is 4 rows x 4 B = 16 B, gathered
     along each mesh row: 2 x 4 x 3 x 16 = 384 B, the scan's only all-gathers. (The uneven
@@ -80,9 +86,9 @@ def test_cumsum_over_an_uneven_split_on_a_2d_mesh():
     point-to-point reshard, not counted here.)"""
     x = RNG.integers(-8, 9, size=(8, 10)).astype(np.float32)
     text = _program("cumsum", (8, 10), "[S0, S1]", "[S0, S1]", "dim = 1 : i64", (8, 10), "f32", constraint=True)
-    got = _run(text, {"x": x}, "2,4")
+    got = _run(text, {"x": x}, "2,4", target)
     np.testing.assert_array_equal(got.outputs[0], np.cumsum(x, axis=1, dtype=np.float32))
-    gathers = [o for o in got.ops if o.name == "ttnn.all_gather"]
+    gathers = [o for o in got.ops if o.name.endswith("all_gather")]
     assert sum(o.traffic.link_bytes for o in gathers) == _gather_bytes(4, 16, groups=2) == 384
 
 
@@ -90,20 +96,22 @@ def test_cumsum_over_an_uneven_split_on_a_2d_mesh():
 
 
 @pytest.mark.parametrize("op, fn", [("argmax", np.argmax), ("argmin", np.argmin)])
-def test_argmax_and_argmin_over_a_split_dim_on_a_1d_mesh(op, fn):
+@pytest.mark.parametrize("target", TARGETS)
+def test_argmax_and_argmin_over_a_split_dim_on_a_1d_mesh(op, fn, target):
     """x 4x1024 over 4 devices along its columns, with many ties (values in -3..3): each device's
     first extreme and its global index (4 rows x (4 + 4) B) are gathered (4 x 3 x 16 B twice:
     384 B), and the first extreme among the candidates picks the index: numpy's, the first of
     equals. Gathering x first would move 49,152 B."""
     x = RNG.integers(-3, 4, size=(4, 1024)).astype(np.float32)
     text = _program(op, (4, 1024), "[R, S0]", "[R]", "dim = 1 : i64", (4,), "i32")
-    got = _run(text, {"x": x}, "4")
+    got = _run(text, {"x": x}, "4", target)
     np.testing.assert_array_equal(got.outputs[0], fn(x, axis=1))
     assert got.traffic.link_bytes == 2 * _gather_bytes(4, 16) == 384
 
 
 @pytest.mark.parametrize("op, fn", [("argmax", np.argmax), ("argmin", np.argmin)])
-def test_argmax_over_an_uneven_split_on_a_2d_mesh(op, fn):
+@pytest.mark.parametrize("target", TARGETS)
+def test_argmax_over_an_uneven_split_on_a_2d_mesh(op, fn, target):
     """x 8x10 [S0, S1]: columns in pieces of 3, 3, 3, 1, the padding masked to -inf (+inf for
     argmin) so it is never picked. The result 8 (keep_dim: 8x1) is split over x like x's rows:
     the candidates of 4 rows (16 B of values, 16 B of indices) gathered along each mesh row:
@@ -111,16 +119,9 @@ def test_argmax_over_an_uneven_split_on_a_2d_mesh(op, fn):
     x = RNG.standard_normal((8, 10)).astype(np.float32)
     text = _program(op, (8, 10), "[S0, S1]", "[S0, R]", "dim = 1 : i64, keep_dim = true", (8, 1), "i32",
                     constraint=True)
-    got = _run(text, {"x": x}, "2,4")
+    got = _run(text, {"x": x}, "2,4", target)
     np.testing.assert_array_equal(got.outputs[0], fn(x, axis=1, keepdims=True))
     assert got.traffic.link_bytes == 2 * _gather_bytes(4, 16, groups=2) == 768
-
-
-def test_the_new_ops_have_no_ttmetal_kernel():
-    """TTMetal refuses them with a located error naming the op."""
-    text = _program("cumsum", (4, 16), "[R, S0]", "[R, S0]", "dim = 1 : i64", (4, 16), "f32")
-    with pytest.raises(DiagnosticError, match="cannot lower 'ttir.cumsum'"):
-        _run(text, {"x": np.zeros((4, 16), np.float32)}, "4", target="ttmetal")
 
 
 # ----------------------------------------------------------------------------- top_k
@@ -146,7 +147,8 @@ def _numpy_top_k(x, k):
     return np.take_along_axis(x, idx, axis=-1), idx
 
 
-def test_top_k_over_8_devices_gathers_only_the_candidates():
+@pytest.mark.parametrize("target", TARGETS)
+def test_top_k_over_8_devices_gathers_only_the_candidates(target):
     """x 4x1024 split over all 8 chips of the T3K along its columns ([R, S01]: 128 a device),
     k = 2. Each device's 2 candidates of each of 4 rows, values (f32) and global indices (i32),
     are gathered over the 8 devices: 8 x 7 x 2 candidates x 4 rows x (4 + 4) B = 3,584 B (every
@@ -154,7 +156,7 @@ def test_top_k_over_8_devices_gathers_only_the_candidates():
     each device takes the top 2 of the 16 candidates. Gathering x first moves 8 x 7 x 4 x 128 x
     4 B = 114,688 B."""
     x = RNG.standard_normal((4, 1024)).astype(np.float32)
-    got = _run(_top_k_program((4, 1024), "[R, S01]", 2), {"x": x}, "2,4")
+    got = _run(_top_k_program((4, 1024), "[R, S01]", 2), {"x": x}, "2,4", target)
     values, indices = _numpy_top_k(x, 2)
     np.testing.assert_array_equal(got.outputs[0], values)
     np.testing.assert_array_equal(got.outputs[1], indices)
@@ -162,23 +164,25 @@ def test_top_k_over_8_devices_gathers_only_the_candidates():
     assert got.traffic.link_bytes < 8 * 7 * 4 * 128 * 4
 
 
-def test_top_k_with_ties_on_a_1d_mesh():
+@pytest.mark.parametrize("target", TARGETS)
+def test_top_k_with_ties_on_a_1d_mesh(target):
     """x 3x64 over 4 devices in a line, values in 0..4 (many ties), k = 5: the first of equals
     come first, as JAX's top_k (numpy's stable sort). Candidates: 5 a device and row, 3 rows,
     value and index: 4 x 3 x 5 x 3 x 8 B = 1,440 B."""
     x = RNG.integers(0, 5, size=(3, 64)).astype(np.float32)
-    got = _run(_top_k_program((3, 64), "[R, S0]", 5), {"x": x}, "4")
+    got = _run(_top_k_program((3, 64), "[R, S0]", 5), {"x": x}, "4", target)
     values, indices = _numpy_top_k(x, 5)
     np.testing.assert_array_equal(got.outputs[0], values)
     np.testing.assert_array_equal(got.outputs[1], indices)
     assert got.traffic.link_bytes == 4 * 3 * 5 * 3 * 8 == 1440
 
 
-def test_top_k_over_an_uneven_split():
+@pytest.mark.parametrize("target", TARGETS)
+def test_top_k_over_an_uneven_split(target):
     """x 2x10 over 4 devices (pieces 3, 3, 3, 1, the padding set to -inf), k = 4: each device
     gives 3 candidates (its buffer's length), 4 x 3 x 3 x 2 rows x 8 B = 576 B."""
     x = RNG.standard_normal((2, 10)).astype(np.float32)
-    got = _run(_top_k_program((2, 10), "[R, S0]", 4, constraint=True), {"x": x}, "4")
+    got = _run(_top_k_program((2, 10), "[R, S0]", 4, constraint=True), {"x": x}, "4", target)
     values, indices = _numpy_top_k(x, 4)
     np.testing.assert_array_equal(got.outputs[0], values)
     np.testing.assert_array_equal(got.outputs[1], indices)

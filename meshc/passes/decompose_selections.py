@@ -1,0 +1,161 @@
+"""`ttir-decompose-selections`: cumsum, argmax, argmin, top_k and top_k_indices written with the
+ops TTMetal has kernels for, so `ttir-to-ttmetal-pipeline` lowers them (it runs this after
+ttir-partition, on each device's ops; TTNN has the ops themselves).
+
+* `cumsum` along d: a matmul by the upper-triangular 0/1 matrix of d's length (d moved last by a
+  permute and back when it is not the last dim); the sums associate as the matmul adds them.
+* `argmax` along d: the maximum (keeping d), where each element equals it the negated position
+  (-inf elsewhere), the maximum of that, negated: the first position of the maximum, made an
+  integer by a typecast. `argmin` is argmax of the negation.
+* `top_k` / `top_k_indices` along d: k rounds of argmax's first maximum, each taken position set
+  to -inf for the next round; the k maxima (values) or positions (indices) joined by a concat.
+
+Positions are computed in f32 (exact below 2**24), a bf16 operand typecast to f32 first (its
+values come back unchanged). Each op is replaced where it stands; its location is kept.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from xdsl.context import Context
+from xdsl.dialects.builtin import (
+    ArrayAttr,
+    BoolAttr,
+    DenseArrayBase,
+    DenseIntOrFPElementsAttr,
+    IntegerAttr,
+    IntegerType,
+    ModuleOp,
+    Signedness,
+    TensorType,
+    f32,
+    i32,
+    i64,
+)
+from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.passes import ModulePass
+from xdsl.rewriter import InsertPoint, Rewriter
+
+from meshc.dialects import ttir
+from meshc.dialects.ttir.base import int_value, tensor_shape
+from meshc.dialects.ttir.scan import ArgReduceBase, ScanBase, TopKBase
+
+OPS = ttir.COMPUTE_OPS
+_SI32 = IntegerType(32, Signedness.SIGNED)
+
+
+class _At:
+    """New ops inserted before `op`, at its location."""
+
+    def __init__(self, op: Operation):
+        self.op = op
+
+    def emit(self, kind: str, operands: list[SSAValue], shape, element: Attribute, **attrs) -> SSAValue:
+        new = OPS[kind].create(operands=operands, result_types=[TensorType(element, list(shape))], attributes=attrs)
+        new.location = self.op.location
+        Rewriter.insert_op(new, InsertPoint.before(self.op))
+        return new.results[0]
+
+    def constant(self, values: np.ndarray, element: Attribute) -> SSAValue:
+        t = TensorType(element, list(values.shape))
+        flat = [v.item() for v in values.reshape(-1)]
+        new = ttir.ConstantOp.create(result_types=[t], attributes={"value": DenseIntOrFPElementsAttr.from_list(t, flat)})
+        new.location = self.op.location
+        Rewriter.insert_op(new, InsertPoint.before(self.op))
+        return new.results[0]
+
+    def reduce_max(self, x: SSAValue, d: int) -> SSAValue:
+        shape = tuple(1 if i == d else n for i, n in enumerate(tensor_shape(x)))
+        return self.emit("max", [x], shape, x.type.element_type,  # type: ignore[attr-defined]
+                         dim_arg=ArrayAttr([IntegerAttr(d, i32)]), keep_dim=BoolAttr.from_bool(True))
+
+
+def _along(values: np.ndarray, rank: int, d: int) -> np.ndarray:
+    return values.reshape([values.size if i == d else 1 for i in range(rank)])
+
+
+def _first_max(at: _At, z: SSAValue, d: int, neg_iota: SSAValue, ninf: SSAValue) -> tuple[SSAValue, SSAValue]:
+    """(the maximum along d, its first position as f32), both keeping d as size 1."""
+    shape = tensor_shape(z)
+    best = at.reduce_max(z, d)
+    hit = at.emit("eq", [z, best], shape, f32)
+    cand = at.emit("where", [hit, neg_iota, ninf], shape, f32)
+    return best, at.emit("neg", [at.reduce_max(cand, d)], tensor_shape(best), f32)
+
+
+def _in_f32(at: _At, x: SSAValue) -> SSAValue:
+    t = x.type
+    assert isinstance(t, TensorType)
+    return x if t.element_type == f32 else at.emit("typecast", [x], tensor_shape(x), f32)
+
+
+def _cumsum(at: _At, op: Operation) -> SSAValue:
+    x = op.operands[0]
+    shape = tensor_shape(x)
+    rank, d = len(shape), int_value(op.attributes["dim"]) % len(tensor_shape(x))
+    elem = x.type.element_type  # type: ignore[attr-defined]
+    perm = [i for i in range(rank) if i != d] + [d]
+    moved = x if d == rank - 1 else at.emit("permute", [x], [shape[i] for i in perm], elem,
+                                           permutation=DenseArrayBase.from_list(i64, perm))
+    upper = at.constant(np.triu(np.ones((shape[d], shape[d]), dtype=np.float32)), elem)
+    out = at.emit("matmul", [moved, upper], tensor_shape(moved), elem)
+    if d == rank - 1:
+        return out
+    back = [perm.index(i) for i in range(rank)]
+    return at.emit("permute", [out], shape, elem, permutation=DenseArrayBase.from_list(i64, back))
+
+
+def _selection(at: _At, op: Operation) -> SSAValue:
+    x = op.operands[0]
+    shape = tensor_shape(x)
+    rank, d = len(shape), int_value(op.attributes["dim"]) % len(shape)
+    rt = op.results[0].type
+    assert isinstance(rt, TensorType)
+    z = _in_f32(at, x)
+    if op.name.endswith("argmin"):
+        z = at.emit("neg", [z], shape, f32)
+    iota = np.arange(shape[d], dtype=np.float32)
+    neg_iota = at.constant(_along(-iota, rank, d), f32)
+    ninf = at.constant(np.full([1] * rank, -np.inf, dtype=np.float32), f32)
+    rounds = int_value(op.attributes["k"]) if isinstance(op, TopKBase) else 1
+    picked_values, picked_at = [], []
+    for j in range(rounds):
+        best, where = _first_max(at, z, d, neg_iota, ninf)
+        picked_values.append(best)
+        picked_at.append(where)
+        if j + 1 < rounds:  # the taken position out of the next round
+            taken = at.emit("eq", [at.constant(_along(iota, rank, d), f32), where], shape, f32)
+            z = at.emit("where", [taken, ninf, z], shape, f32)
+    wanted = picked_values if isinstance(op, TopKBase) and not op.name.endswith("indices") else picked_at
+    joined = wanted[0] if len(wanted) == 1 else at.emit(
+        "concat", wanted, [rounds if i == d else n for i, n in enumerate(shape)], f32, dim=IntegerAttr(d, _SI32))
+    out_shape = tuple(tensor_shape(joined))
+    if rt.element_type != f32:
+        joined = at.emit("typecast", [joined], out_shape, rt.element_type)
+    if out_shape != tuple(rt.get_shape()):  # an argmax without keep_dim drops d
+        joined = at.emit("reshape", [joined], rt.get_shape(), rt.element_type)
+    return joined
+
+
+def decompose(module: ModuleOp) -> None:
+    for op in list(module.walk()):
+        if isinstance(op, ScanBase):
+            out = _cumsum(_At(op), op)
+        elif isinstance(op, (ArgReduceBase, TopKBase)):
+            out = _selection(_At(op), op)
+        else:
+            continue
+        op.results[0].replace_all_uses_with(out)
+        Rewriter.erase_op(op)
+
+
+@dataclass(frozen=True)
+class DecomposeSelectionsPass(ModulePass):
+    """`ttir-decompose-selections` (module docstring)."""
+
+    name = "ttir-decompose-selections"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        decompose(op)
