@@ -64,6 +64,23 @@ def test_per_chip_results_read_as_values_then_as_bank_bytes(config, name, dtype)
 
 @pytest.mark.parametrize("dtype", DTYPES)
 @pytest.mark.parametrize("config,name", LAYOUTS, ids=[n for _, n in LAYOUTS])
+def test_held_then_laid_out_is_byte_for_byte_written_at_once(config, name, dtype):
+    m = Machine("t3k", MESH)
+    xs = [quantize(values(50 + d), dtype) for d in range(8)]
+    now = m.allocate(SHAPE, dtype, config, name="now", tile=(32, 32))
+    for d in range(8):  # a new buffer written chip by chip: encoded into its bytes at once
+        m.poke(now, d, xs[d])
+    assert now.pending is None
+    held = m.allocate(SHAPE, dtype, config, name="held", tile=(32, 32))
+    m.poke_all(held, xs)
+    assert held.pending is not None
+    for d in range(8):
+        a, b = bank_bytes(m, now, d), bank_bytes(m, held, d)
+        assert all(np.array_equal(x, y) for x, y in zip(a, b)), f"chip {d}"
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("config,name", LAYOUTS, ids=[n for _, n in LAYOUTS])
 def test_shared_and_host_written_tensors_have_the_same_bank_bytes_as_pages(config, name, dtype):
     m = Machine("t3k", MESH)
     # chips of one mesh row share one array (pattern 2 x 1)
