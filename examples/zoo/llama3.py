@@ -29,7 +29,7 @@ D_HEAD = D_MODEL // HEADS
 ROPE_THETA = 500000.0
 EPS = 1e-5
 POS = 5
-"""Where the example's T tokens start in the cache: positions 5..8 of 16."""
+"""Where the example's new token goes in the cache (position 5 of 16; positions 0..4 are filled)."""
 
 
 def rms_norm(x, weight):

@@ -6,8 +6,9 @@ Every expert runs on every token of its device and the combine weights (zero for
 token was not routed to) pick the two that count: the dense form small JAX MoE layers use, no
 capacity and no token dropping. Expert parallelism on a ("x", "y") mesh: the batch over x, the
 experts' stacked weights split over y by expert (each device holds EXPERTS / y experts whole);
-the router's weights replicated. The combine sums over the experts, so each device holds a
-partial sum over its experts that is reduced over y.
+the router's weights replicated. Only the weights' in_shardings place the experts (no constraint
+inside): each device runs its own experts on its rows, and the combine, a sum over the experts,
+leaves a partial sum over y that one all_reduce completes.
 """
 
 import jax
@@ -26,7 +27,6 @@ def rms_norm(x, weight):
 
 def model(mesh):
     """The block for `mesh` (its constraints name the mesh's axes)."""
-    experts = NamedSharding(mesh, P("y", "x", None, None))
     rows = NamedSharding(mesh, P("x", None, None))
 
     def mixtral_moe(x, norm, w_router, w1, w3, w2):
@@ -38,7 +38,7 @@ def model(mesh):
         combine = jnp.sum(jax.nn.one_hot(top_i, EXPERTS, dtype=jnp.float32) * top_w[..., None], axis=-2)
         gate = jnp.einsum("bsd,edf->ebsf", h, w1)
         up = jnp.einsum("bsd,edf->ebsf", h, w3)
-        y = jax.lax.with_sharding_constraint(jnp.einsum("ebsf,efd->ebsd", jax.nn.silu(gate) * up, w2), experts)
+        y = jnp.einsum("ebsf,efd->ebsd", jax.nn.silu(gate) * up, w2)
         out = jnp.einsum("ebsd,bse->bsd", y, combine.astype(x.dtype))
         return jax.lax.with_sharding_constraint(x + out, rows)
 
