@@ -12,6 +12,10 @@ them: each device works on its own piece and only a few numbers a row cross the 
   the k candidates (value and index) are gathered over A, and among the candidates equal to
   their maximum the smallest index wins: the first index of the extreme, as numpy's. argmin is
   argmax of the negation.
+* `max` (a reduction) over dims split over axes A: each device takes the maximum of its piece,
+  then one `ttir.all_reduce` with `reduce_type = max` over each axis of A completes it (exact:
+  a maximum of maxima is the maximum). TTNN runs it as ttir-decompose-ccl-reductions makes it
+  (an all_gather of the per-device maxima and a max of them), TTMetal by its CCL kernels.
 * `top_k` / `top_k_indices` (k largest) along a dim split over A: each device's top k of its
   piece (values, and indices made global) are gathered over A (k x pieces candidates; once
   for a top_k and a top_k_indices of one operand); the top k of the candidates are the values,
@@ -49,7 +53,7 @@ from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.rewriter import Rewriter
 
 from meshc.dialects import ttir
-from meshc.dialects.ttir.base import bool_value, int_value, tensor_shape
+from meshc.dialects.ttir.base import ReductionBase, bool_value, int_value, tensor_shape
 from meshc.dialects.ttir.scan import ArgReduceBase, ScanBase, TopKBase
 from meshc.layout.mesh import Mesh, ShardingSpec
 from meshc.layout.sharding_rules import replicated
@@ -57,6 +61,7 @@ from meshc.passes.sharding_ir import dtype_name
 
 OPS = ttir.COMPUTE_OPS
 _SI32 = IntegerType(32, Signedness.SIGNED)
+_UI32 = IntegerType(32, Signedness.UNSIGNED)
 
 
 class Partitioner(Protocol):
@@ -77,24 +82,40 @@ def _dim(op: Operation) -> int:
     return int_value(op.attributes["dim"]) % len(tensor_shape(op.operands[0]))
 
 
+def _is_max(op: Operation) -> bool:
+    return isinstance(op, ReductionBase) and op.name == "ttir.max"
+
+
 def keep_selected_axes(op: Operation, required: tuple[ShardingSpec, ...], current: ShardingSpec
                        ) -> tuple[ShardingSpec, ...]:
-    """An argmax / argmin / top_k's operand keeps the axes splitting its reduced dim (the rule's
-    `select` factor asks nothing of them: the partition picks among the pieces where they lie)."""
-    if not isinstance(op, (ArgReduceBase, TopKBase)):
+    """An argmax / argmin / top_k's or a max reduction's operand keeps the axes splitting its
+    reduced dims (the rule's `select` / `keep` factor asks nothing of them: the partition picks
+    among the pieces where they lie)."""
+    if isinstance(op, (ArgReduceBase, TopKBase)):
+        reduced: tuple[int, ...] = (_dim(op),)
+    elif _is_max(op):
+        reduced = op.reduced_dims()  # type: ignore[attr-defined]
+    else:
         return required
-    d = _dim(op)
-    axes = current.dims[d]
     want = required[0]
-    used = {a for e, ax in enumerate(want.dims) if e != d for a in ax} | set(want.partial)
-    if not axes or used & set(axes) or want.dims[d]:
+    dims = list(want.dims)
+    used = {a for e, ax in enumerate(want.dims) if e not in reduced for a in ax} | set(want.partial)
+    for d in reduced:
+        axes = current.dims[d]
+        if not axes or used & set(axes) or want.dims[d]:
+            continue
+        dims[d] = axes
+        used |= set(axes)
+    if tuple(dims) == want.dims:
         return required
-    dims = tuple(axes if e == d else ax for e, ax in enumerate(want.dims))
-    return (ShardingSpec(want.mesh, dims, want.partial),)
+    return (ShardingSpec(want.mesh, tuple(dims), want.partial),) + tuple(required[1:])
 
 
 def split_selection(op: Operation, required: tuple[ShardingSpec, ...]) -> bool:
-    """Whether `op` is a scan or an index selection whose dim is split by its operand's spec."""
+    """Whether `op` is a scan or an index selection whose dim is split by its operand's spec, or
+    a max reduction one of whose reduced dims is."""
+    if _is_max(op):
+        return any(required[0].dims[d] for d in op.reduced_dims())  # type: ignore[attr-defined]
     return isinstance(op, (ScanBase, ArgReduceBase, TopKBase)) and bool(required[0].dims[_dim(op)])
 
 
@@ -103,8 +124,17 @@ def selection_gathers(op: Operation, src: ShardingSpec, shape_of) -> list[tuple[
     """The gathers `partition_selection` makes for `op` (its operand placed `src`, its dim
     split), as (global shape, data type, from, to), for ttir-auto-shard to price: a cumsum's
     totals, an argmax's values and indices, a top_k's candidates (a top_k beside a
-    top_k_indices of the same operand shares the latter's)."""
+    top_k_indices of the same operand shares the latter's); a max reduction's maxima, one a
+    device along each split reduced dim (TTNN's form of the max all_reduce: gathered and maxed)."""
     x = op.operands[0]
+    if _is_max(op):
+        split = [d for d in op.reduced_dims() if src.dims[d]]  # type: ignore[attr-defined]
+        pieces = [math.prod(src.mesh.shape[a] for a in src.dims[d]) if d in split else 1
+                  for d in range(len(src.dims))]
+        reduced = set(op.reduced_dims())  # type: ignore[attr-defined]
+        shape = tuple(pieces[i] if i in reduced else n for i, n in enumerate(shape_of(x)))
+        maxima = ShardingSpec(src.mesh, tuple(() if i in split else ax for i, ax in enumerate(src.dims)), src.partial)
+        return [(shape, dtype_name(x), src, maxima)]
     d = _dim(op)
     full = shape_of(x)
     k = math.prod(src.mesh.shape[a] for a in src.dims[d])
@@ -247,6 +277,8 @@ def _pick(e: _Emitter, values: SSAValue, labels: SSAValue, rounds: int, d: int) 
 def partition_selection(p: Partitioner, op: Operation, src: ShardingSpec, target: ShardingSpec) -> None:
     """Replace the cumsum / argmax / argmin `op` (its operand placed as `src`, its dim split) by
     the local work and gathers of the module docstring; its result takes `target`."""
+    if _is_max(op):
+        return _partition_max(p, op, src, target)
     e = _Emitter(p, op)
     x = op.operands[0]
     xt = x.type
@@ -299,6 +331,47 @@ def partition_selection(p: Partitioner, op: Operation, src: ShardingSpec, target
         out = e.emit("typecast", [picked], one, rt.element_type)
         if not bool_value(op.attributes.get("keep_dim")):  # d dropped
             out = e.emit("reshape", [out], tuple(s for i, s in enumerate(one) if i != d), rt.element_type)
+    p.spec[out], p.globals[out] = target, tuple(tensor_shape(op.results[0]))
+    op.results[0].replace_all_uses_with(out)
+    Rewriter.erase_op(op)
+
+
+def _lowest(element: Attribute):
+    """The identity of a maximum in `element`: -inf for a float, the smallest integer otherwise."""
+    if isinstance(element, IntegerType):
+        w = element.width.data
+        return -(2 ** (w - 1)) if element.signedness.data != Signedness.UNSIGNED else 0
+    return float("-inf")
+
+
+def _partition_max(p: Partitioner, op: Operation, src: ShardingSpec, target: ShardingSpec) -> None:
+    """A max reduction (its operand placed `src`, some reduced dims split): each device's maximum
+    of its piece (an uneven split's padding masked to the lowest value first), then a max
+    all_reduce over each axis splitting a reduced dim; the result takes `target`."""
+    e = _Emitter(p, op)
+    x = op.operands[0]
+    xt = x.type
+    assert isinstance(xt, TensorType)
+    elem = xt.element_type
+    full, local = p.global_shape(x), tuple(tensor_shape(x))
+    rank = len(local)
+    reduced = op.reduced_dims()  # type: ignore[attr-defined]
+    split = [d for d in reduced if src.dims[d]]
+    for d in split:
+        k = math.prod(p.mesh.shape[a] for a in src.dims[d])
+        if k * local[d] != full[d]:  # padded buffers: the padding can never be the maximum
+            pos = e.split_constant(np.arange(k * local[d], dtype=np.float32), f32, src.dims[d], rank, d)
+            valid = e.emit("lt", [pos, e.splat(float(full[d]), [1] * rank, f32)], tensor_shape(pos), f32)
+            x = e.emit("where", [valid, x, e.splat(_lowest(elem), [1] * rank, elem)], local, elem)
+    keep = bool_value(op.attributes.get("keep_dim"))
+    shape = tuple(1 if i in reduced else n for i, n in enumerate(local) if keep or i not in reduced)
+    attrs = {k: v for k, v in op.attributes.items() if k in ("dim_arg", "keep_dim")}
+    out = e.emit("max", [x], shape, elem, **attrs)
+    for axis in dict.fromkeys(a for d in split for a in src.dims[d]):
+        ar = ttir.COLLECTIVE_OPS["all_reduce"].create(
+            operands=[out], result_types=[out.type],
+            attributes={"cluster_axis": IntegerAttr(axis, _UI32), "reduce_type": ttir.ReduceTypeAttr("max")})
+        out = p.insert(ar, op).results[0]
     p.spec[out], p.globals[out] = target, tuple(tensor_shape(op.results[0]))
     op.results[0].replace_all_uses_with(out)
     Rewriter.erase_op(op)
