@@ -128,13 +128,7 @@ def selection_gathers(op: Operation, src: ShardingSpec, shape_of) -> list[tuple[
     device along each split reduced dim (TTNN's form of the max all_reduce: gathered and maxed)."""
     x = op.operands[0]
     if _is_max(op):
-        split = [d for d in op.reduced_dims() if src.dims[d]]  # type: ignore[attr-defined]
-        pieces = [math.prod(src.mesh.shape[a] for a in src.dims[d]) if d in split else 1
-                  for d in range(len(src.dims))]
-        reduced = set(op.reduced_dims())  # type: ignore[attr-defined]
-        shape = tuple(pieces[i] if i in reduced else n for i, n in enumerate(shape_of(x)))
-        maxima = ShardingSpec(src.mesh, tuple(() if i in split else ax for i, ax in enumerate(src.dims)), src.partial)
-        return [(shape, dtype_name(x), src, maxima)]
+        return _max_gathers(op, src, shape_of(x), dtype_name(x))
     d = _dim(op)
     full = shape_of(x)
     k = math.prod(src.mesh.shape[a] for a in src.dims[d])
@@ -226,7 +220,7 @@ def _top_k(p: Partitioner, e: _Emitter, op: Operation, x: SSAValue, src: Shardin
         cache[(key, "values")] = gather(e.emit("top_k", [x], cand, elem, **attrs))
     values = cache[(key, "values")]
     final = {"k": IntegerAttr(k, 64), "dim": IntegerAttr(d, 64)}
-    out_shape = tuple(tensor_shape(op.results[0]))
+    out_shape = tuple(k if i == d else s for i, s in enumerate(local))  # the other dims stay split
     if not op.name.endswith("indices"):
         return e.emit("top_k", [values], out_shape, elem, **final)
     if (key, "indices") not in cache:
@@ -334,6 +328,20 @@ def partition_selection(p: Partitioner, op: Operation, src: ShardingSpec, target
     p.spec[out], p.globals[out] = target, tuple(tensor_shape(op.results[0]))
     op.results[0].replace_all_uses_with(out)
     Rewriter.erase_op(op)
+
+
+def _max_gathers(op: Operation, src: ShardingSpec, full: tuple[int, ...], dtype: str) -> list:
+    """A max reduction's all_reduces as TTNN runs them, one an axis splitting a reduced dim, in
+    `_partition_max`'s order: the maxima (one a device along that axis) gathered over it."""
+    reduced = op.reduced_dims()  # type: ignore[attr-defined]
+    out = []
+    for d in reduced:
+        for a in src.dims[d]:
+            shape = tuple(src.mesh.shape[a] if i == d else 1 if i in reduced else n for i, n in enumerate(full))
+            dims = tuple(() if i in reduced else ax for i, ax in enumerate(src.dims))
+            mine = ShardingSpec(src.mesh, tuple((a,) if i == d else ax for i, ax in enumerate(dims)), src.partial)
+            out.append((shape, dtype, mine, ShardingSpec(src.mesh, dims, src.partial)))
+    return out
 
 
 def _lowest(element: Attribute):
