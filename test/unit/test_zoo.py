@@ -111,16 +111,29 @@ def test_the_vocab_parallel_loss_moves():
     partial sums too, each all-reduced over y: 4 x 16 f32 = 256 B a device, 2 x 3 x 256 a row.
     The mean's sum is partial over x: the 4-byte scalar padded to one element a device of the
     column's 2, one element sent each way to reduce-scatter and one to all-gather, 16 B a
-    column, 4 columns."""
+    column, 4 columns. logsumexp's max over the split vocabulary is each device's max of its
+    64 logits a position and a max all_reduce over y of those 4 x 16 f32 maxima (256 B a
+    device), which TTNN runs as an all_gather of them: on a line of 4 chips each crosses 3
+    links, 4 x 3 x 256 B a row, 2 rows = 6,144 B (gathering the 16 KiB of logits a chip first
+    moved 2 x 4 x 3 x 16 KiB = 393,216 B)."""
     result = run_case("vocab_parallel_xent", "2x4", "ttnn", "f32")
     lookup = 2 * (2 * 3 * 4 * 16 * 64 * 4)
     small = 2 * (2 * 3 * 4 * 16 * 4)
     mean = 4 * (4 * 4)
-    assert result.link_bytes_by_op["ttnn.all_reduce"] == lookup + 2 * small + mean
-    # logsumexp's max over the split vocabulary gathers the 4 x 16 x 64 f32 logits (16 KiB a
-    # chip) over y: on a line of 4 chips each piece crosses 3 links, 4 x 3 x 16 KiB a row. (A
-    # local max and a gather of the 4 x 16 candidates would do: docs/zoo.md.)
-    assert result.link_bytes_by_op["ttnn.all_gather"] == 2 * (4 * 3 * 4 * 16 * 64 * 4)
+    maxima = 2 * (4 * 3 * 4 * 16 * 4)
+    assert result.link_bytes_by_op == {"ttnn.all_reduce": lookup + 2 * small + mean, "ttnn.all_gather": maxima}
+    assert result.link_bytes == lookup + 2 * small + mean + maxima  # 208,960 B, from 596,032
+
+
+def test_the_vocab_parallel_loss_moves_on_ttmetal():
+    """TTMetal's CCL kernels all-reduce by max: logsumexp's max all_reduce of the 4 x 16 f32
+    maxima (256 B a chip) is a ring all-reduce over y as the sums' are, 2 x 3 x 256 B a row;
+    the other all-reduces as on TTNN (test_the_vocab_parallel_loss_moves' derivation)."""
+    result = run_case("vocab_parallel_xent", "2x4", "ttmetal", "f32")
+    lookup = 2 * (2 * 3 * 4 * 16 * 64 * 4)
+    small = 2 * (2 * 3 * 4 * 16 * 4)
+    mean = 4 * (4 * 4)
+    assert result.link_bytes_by_op == {"ttmetal.enqueue_ccl all_reduce": lookup + 3 * small + mean}
 
 
 def test_the_scalar_loss_comes_back_0d():
