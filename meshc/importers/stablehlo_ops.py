@@ -12,7 +12,7 @@
 | reduce (add / maximum body) | sum / max over `dimensions` |
 | broadcast_in_dim | permute (dims out of order) + reshape (insert 1s) + broadcast |
 | transpose, reshape, convert | permute, reshape, typecast (identity when the type is kept) |
-| slice concatenate dynamic_slice dynamic_update_slice gather partition_id reduce_window chlo.top_k, reduce of two tensors (argmax) | slice, concat, embedding; one-hot where / sum at a run-time start; partition_id an all_slice of the ids (stablehlo_select.py) |
+| slice concatenate dynamic_slice dynamic_update_slice gather partition_id reduce_window chlo.top_k, reduce of two tensors (argmax) | slice, concat, embedding; one-hot where / sum at a run-time start; cumsum, argmax / argmin, top_k / top_k_indices; partition_id an all_slice of the ids (stablehlo_select.py) |
 | constant, iota | constant (folded through broadcast_in_dim and convert; iota computed at import) |
 | sdy.sharding_constraint, custom_call @Sharding | ttir.sharding_constraint |
 

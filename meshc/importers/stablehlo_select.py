@@ -13,9 +13,10 @@ meshc/importers/stablehlo_ops.py):
 | dynamic_update_slice of t positions at a run-time start along one dim (a chunk of t tokens' keys written at `pos`) | t such wheres, the update's position j written at the start + j |
 | gather of whole rows of a 2-d table (`emb[ids]`) | embedding of the indices clamped into the table |
 | gather of one element along a dim a row (`jnp.take_along_axis(x, ids[..., None], axis)`) | sum over the dim of where(eq(iota, the clamped ids broadcast), x, 0): a split dim gives partial sums |
-| reduce of (x, iota) by a compare-and-select body (`jnp.argmax`, `jnp.argmin`) | max (of -x for argmin) keeping the dim, eq, where(hit, -iota, -inf), max, neg: the first index of the extreme |
-| reduce_window of an add over one dim, stride 1, the input's length out (`jnp.cumsum`, a sliding-window sum) | matmul by a 0/1 band matrix along the dim (upper triangular for a cumsum) |
-| chlo.top_k (`jax.lax.top_k`) | k rounds of argmax's first maximum, each taken position masked to -inf; concat |
+| reduce of (x, iota) by JAX's argmax / argmin comparator (`jnp.argmax`, `jnp.argmin`) | argmax / argmin (the first extreme; the first NaN if any); the values, if used, a max (of -x) |
+| reduce_window of an add over the whole prefix of one dim (`jnp.cumsum`) | cumsum along the dim |
+| reduce_window of another add window over one dim, stride 1, the input's length out (`lax.cumsum(reverse=True)`, a sliding-window sum) | matmul by a 0/1 band matrix along the dim |
+| chlo.top_k (`jax.lax.top_k`) | top_k and top_k_indices along the last dim (each only if used) |
 | partition_id in a shard_map body (`jax.lax.axis_index`) | a constant of the device ids over the mesh, all_slice along every axis: each device keeps its own |
 
 An op on constants only is folded at import. The other forms are refused, located, naming what
@@ -341,22 +342,37 @@ def gather(imp: ImportContext, op: Operation) -> None:
 
 # ---- argmax / argmin: a reduce over (values, indices) ------------------------------------------
 
+_ARG_BODY = ["stablehlo.compare", "stablehlo.compare", "stablehlo.or", "stablehlo.compare", "stablehlo.compare",
+             "stablehlo.and", "stablehlo.or", "stablehlo.select", "stablehlo.select"]
+"""The reducer JAX writes for argmax / argmin: x wins if x > y (x < y) or x is NaN; on equal values
+the lower index wins; the value and index selected by those (jax/_src/lax/lax.py's argminmax)."""
+
+
+def _direction(op: Operation) -> str:
+    text = unregistered_body(attr_of(op, "comparison_direction"), "stablehlo.comparison_direction") or ""
+    return text.strip()
+
+
 def _arg_kind(op: Operation) -> str | None:
-    """'max' / 'min' for the reducer JAX writes for argmax / argmin (its first compare GT / LT)."""
+    """'max' / 'min' when the reducer is exactly JAX's argmax / argmin comparator: GT / LT of the
+    values, NE of the value with itself (a NaN wins, so the first NaN is the answer), EQ of the
+    values and LT of the indices (the first of equals wins)."""
     body = op.regions[0].blocks.first
-    for inner in body.ops if body is not None else ():
-        if op_name(inner) == "stablehlo.compare":
-            text = unregistered_body(attr_of(inner, "comparison_direction"), "stablehlo.comparison_direction") or ""
-            return {"GT": "max", "LT": "min"}.get(text.strip())
-    return None
+    ops = [o for o in (body.ops if body is not None else ()) if op_name(o) != "stablehlo.return"]
+    if [op_name(o) for o in ops] != _ARG_BODY:
+        return None
+    dirs = [_direction(o) for o in ops if op_name(o) == "stablehlo.compare"]
+    if dirs[1:] != ["NE", "EQ", "LT"]:
+        return None
+    return {"GT": "max", "LT": "min"}.get(dirs[0])
 
 
 def arg_reduce(imp: ImportContext, op: Operation) -> None:
-    """`jnp.argmax` / `jnp.argmin` along one dim: a reduce of (x, an iota along the dim) whose body
-    keeps the larger (smaller) value and, on a tie, the smaller index. The extreme m = max(x)
-    (-max(-x)) keeping the dim; hit = (x == m); the index is -max(where(hit, -iota, -inf)), in
-    f32 (exact up to 2**24 positions): the first position of the extreme. NaNs are not ordered
-    first as JAX orders them."""
+    """`jnp.argmax` / `jnp.argmin` along one dim: a reduce of (x, an iota along the dim) by JAX's
+    comparator -> ttir.argmax / ttir.argmin (the first extreme's index; the first NaN where there is
+    one, as numpy's argmax and JAX's). A dim split over devices is then partitioned as local work
+    and a gather of the candidates (ttir-partition). The reduced values, when used, are the max
+    (of -x for argmin) over the dim."""
     x_src, idx_src, _, _ = op.operands
     shape = tensor_shape(x_src)
     (d,) = _ints(op, "dimensions") if len(_ints(op, "dimensions")) == 1 else (None,)
@@ -366,76 +382,45 @@ def arg_reduce(imp: ImportContext, op: Operation) -> None:
         np.arange(shape[d]).reshape([shape[d] if i == d else 1 for i in range(len(shape))]), shape)
     if kind is None or d is None or iota is None or not np.array_equal(np.asarray(iota), want):
         raise LocatedError("reduces two tensors in a form other than argmax / argmin along one dim (values and an "
-                           "iota of the positions, compared GT or LT); meshc imports jnp.argmax and jnp.argmin", op)
+                           "iota of the positions, by JAX's comparator); meshc imports jnp.argmax and jnp.argmin", op)
     x = imp.value(x_src)
     xt = x.type
     assert isinstance(xt, TensorType)
     vt, it = (imp.check_type(r.type, op, f"result {r.index}") for r in op.results)
-    xs = x if kind == "max" else imp.emit(OPS["neg"], [x], xt)
-    m, pos = _first_extreme(imp, xs, d, want)
-    imp.values[op.results[1]] = imp.emit(OPS["typecast"], [imp.emit(OPS["reshape"], [pos], TensorType(
-        Float32Type(), list(it.get_shape())))], it)
-    value = imp.emit(OPS["reshape"], [m], TensorType(xt.element_type, list(vt.get_shape())))
-    imp.values[op.results[0]] = value if kind == "max" else imp.emit(OPS["neg"], [value], value.type)
-
-
-def _first_extreme(imp: ImportContext, xs: SSAValue, d: int, positions: np.ndarray) -> tuple[SSAValue, SSAValue]:
-    """The maximum m of `xs` along dim d and its first position (f32), both keeping the dim: hit =
-    (xs == m); the position is -max(where(hit, -positions, -inf)), exact up to 2**24 positions."""
-    xt = xs.type
-    assert isinstance(xt, TensorType)
-    shape = tensor_shape(xs)
-    kept = [1 if i == d else n for i, n in enumerate(shape)]
-    keep = {"dim_arg": ArrayAttr([IntegerAttr(d, i32)]), "keep_dim": BoolAttr.from_bool(True)}
-    m = imp.emit(OPS["max"], [xs], TensorType(xt.element_type, kept), keep)
-    f32 = TensorType(Float32Type(), list(shape))
-    hit = imp.emit(OPS["eq"], [xs, imp.emit(OPS["broadcast"], [m], xt)], xt)
-    if xt.element_type != Float32Type():
-        hit = imp.emit(OPS["typecast"], [hit], f32)
-    neg_pos = imp.materialize(-np.asarray(positions, dtype=np.float64), f32)
-    cand = imp.emit(OPS["where"], [hit, neg_pos, imp.materialize(np.full(shape, -np.inf), f32)], f32)
-    first = imp.emit(OPS["max"], [cand], TensorType(Float32Type(), kept), keep)
-    return m, imp.emit(OPS["neg"], [first], first.type)
+    imp.values[op.results[1]] = imp.emit(OPS[f"arg{kind}"], [x], it, {"dim": IntegerAttr(d, i64)})
+    if op.results[0].uses:
+        keep = {"dim_arg": ArrayAttr([IntegerAttr(d, i32)]), "keep_dim": BoolAttr.from_bool(False)}
+        xs = x if kind == "max" else imp.emit(OPS["neg"], [x], xt)
+        value = imp.emit(OPS["max"], [xs], TensorType(xt.element_type, list(vt.get_shape())), keep)
+        imp.values[op.results[0]] = value if kind == "max" else imp.emit(OPS["neg"], [value], value.type)
 
 
 def top_k(imp: ImportContext, op: Operation) -> None:
-    """`jax.lax.top_k(x, k)` (chlo.top_k) along the last dim: k rounds of the first maximum (the
-    value, its position), the position masked to -inf for the next round; the k values and
-    positions joined along the last dim, larger first and, among equals, the lower position
-    first, as JAX orders them."""
+    """`jax.lax.top_k(x, k)` (chlo.top_k) along the last dim -> ttir.top_k (the values, larger first)
+    and ttir.top_k_indices (their positions), among equals the lower position first, as JAX orders
+    them. A last dim split over devices is partitioned as each device's top k, the candidates
+    gathered, a final top k (ttir-partition)."""
     (k,) = _ints(op, "k")
     x = imp.value(op.operands[0])
-    xt = x.type
-    assert isinstance(xt, TensorType)
     shape = tensor_shape(x)
-    d = len(shape) - 1
-    if not shape or not 1 <= k <= shape[d]:
+    if not shape or not 1 <= k <= shape[-1]:
         raise LocatedError(f"takes the top {k} of {list(shape)}; expected 1 <= k <= the last dim's size", op)
     vt, it = (imp.check_type(r.type, op, f"result {r.index}") for r in op.results)
-    positions = np.broadcast_to(np.arange(shape[d]), shape)
-    pos_const = imp.materialize(np.asarray(positions, dtype=np.float64), TensorType(Float32Type(), list(shape)))
-    vals, idxs = [], []
-    for r in range(k):
-        m, p = _first_extreme(imp, x, d, positions)
-        vals.append(m)
-        idxs.append(p)
-        if r + 1 < k:  # the position taken drops out of the next round
-            taken = imp.emit(OPS["eq"], [pos_const, imp.emit(OPS["broadcast"], [p], pos_const.type)], pos_const.type)
-            x = imp.emit(OPS["where"], [taken, imp.materialize(np.full(shape, -np.inf), xt), x], xt)
-    dim = {"dim": IntegerAttr(d, i32)}
-    cat = (lambda vs, t: vs[0] if len(vs) == 1 else imp.emit(OPS["concat"], vs, t, dim))
-    imp.values[op.results[0]] = cat(vals, vt)
-    imp.values[op.results[1]] = imp.emit(OPS["typecast"], [cat(idxs, TensorType(Float32Type(), list(it.get_shape())))], it)
+    attrs = {"k": IntegerAttr(k, i64), "dim": IntegerAttr(len(shape) - 1, i64)}
+    for r, kind, t in ((op.results[0], "top_k", vt), (op.results[1], "top_k_indices", it)):
+        if r.uses:  # an unused half is not computed (nor gathered over a split dim)
+            imp.values[r] = imp.emit(OPS[kind], [x], t, attrs)
 
 
 # ---- reduce_window: cumsum and sliding-window sums --------------------------------------------
 
 def reduce_window(imp: ImportContext, op: Operation) -> None:
     """An add over a window along one dim d, stride 1, padded by (lo, hi) with lo + hi = w - 1 so
-    the result has the input's length n (`jnp.cumsum` is w = n, lo = n - 1): y[j] = sum of x[i]
-    for j - lo <= i <= j - lo + w - 1, that is x along d times the n x n 0/1 band matrix B with
-    B[i, j] = 1 there. A matmul: a dim split over devices is contracted as any matmul's K, each
-    device's product a partial sum (its own prefix, then its total carried on)."""
+    the result has the input's length n. The whole prefix (`jnp.cumsum`: w = n, lo = n - 1) is
+    ttir.cumsum. Any other window (a reverse cumsum, `lax.cumsum(reverse=True)`: w = n, hi = n - 1;
+    a sliding-window sum) is y[j] = sum of x[i] for j - lo <= i <= j - lo + w - 1, that is x along
+    d times the n x n 0/1 band matrix B with B[i, j] = 1 there: a matmul, a dim split over devices
+    contracted as any matmul's K."""
     x_src, init = op.operands[0], op.operands[-1]
     shape = tensor_shape(x_src)
     body = [o for o in op.regions[0].blocks.first.ops if op_name(o) != "stablehlo.return"]  # type: ignore[union-attr]
@@ -458,9 +443,12 @@ def reduce_window(imp: ImportContext, op: Operation) -> None:
                            "stride 1, padded to the input's length (jnp.cumsum, a sliding-window sum); write other "
                            "windows as slices and adds", op)
     n = shape[d]
+    x = imp.value(x_src)
+    if (w, lo) == (n, n - 1):  # the whole prefix: jnp.cumsum, partitioned as a local scan + the totals
+        imp.values[op.results[0]] = imp.emit(OPS["cumsum"], [x], _result(imp, op, x), {"dim": IntegerAttr(d, i64)})
+        return
     i, j = np.arange(n)[:, None], np.arange(n)[None, :]
     band = ((i >= j - lo) & (i <= j - lo + w - 1)).astype(np.float64)
-    x = imp.value(x_src)
     xt = x.type
     assert isinstance(xt, TensorType)
     _result(imp, op, x)

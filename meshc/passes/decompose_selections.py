@@ -60,6 +60,8 @@ class _At:
 
     def constant(self, values: np.ndarray, element: Attribute) -> SSAValue:
         t = TensorType(element, list(values.shape))
+        if isinstance(element, IntegerType):  # an integer cumsum's 0/1 matrix as integers
+            values = values.astype(np.int64)
         flat = [v.item() for v in values.reshape(-1)]
         new = ttir.ConstantOp.create(result_types=[t], attributes={"value": DenseIntOrFPElementsAttr.from_list(t, flat)})
         new.location = self.op.location

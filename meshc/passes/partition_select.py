@@ -162,6 +162,8 @@ class _Emitter:
 
     def constant(self, values: np.ndarray, element: Attribute) -> SSAValue:
         t = TensorType(element, list(values.shape))
+        if isinstance(element, IntegerType):  # an integer operand's masks and offsets as integers
+            values = values.astype(np.int64)
         attr = DenseIntOrFPElementsAttr.from_list(t, [v.item() for v in values.reshape(-1)]) if values.size > 1 \
             else DenseIntOrFPElementsAttr.from_list(t, [values.reshape(-1)[0].item()])
         return self.p.insert(ttir.ConstantOp.create(result_types=[t], attributes={"value": attr}), self.op).results[0]

@@ -224,47 +224,98 @@ def test_axis_index_in_a_shard_map_manual_over_some_axes_is_a_located_error():
 @pytest.mark.parametrize("target", TARGETS)
 def test_argmax_and_argmin_over_sharded_dims_match_jax(target):
     """jnp.argmax along dim 1 (split over y) and jnp.argmin along dim 0 (split over x) of x [x, y]
-    8x16 f32 (4x4, 64 B a device), with ties (values rounded to a tenth): the first position of
-    the extreme, as JAX. Each reduced dim is gathered where it is split, twice: x for the max, then
-    the candidates (both 4x4 f32 pieces again after the elementwise ops in between, which
-    propagation keeps split): along y 3 x 64 B into each device, 1,536 B for 8, twice; along x
-    1 x 64 B, 512 B, twice. 4,096 B in all."""
+    8x16 f32 (4x4 a device), with ties (values rounded to a tenth): imported as ttir.argmax /
+    ttir.argmin, the first position of the extreme, as JAX. Only candidates cross the links:
+    each device's extreme and its global index, 4 B each, one per row (argmax) or column
+    (argmin) of its 4x4 piece, 32 B. Along y each device receives the other 3 devices' 32 B:
+    8 x 3 x 32 = 768 B; along x the other 1 device's: 8 x 1 x 32 = 256 B. 1,024 B in all
+    (the decomposed form gathered the 64 B pieces themselves, twice: 4,096 B)."""
     x = np.round(RNG.standard_normal((8, 16)), 1).astype(np.float32)
     x[2, 3] = x[2, 9] = 9.0  # a tie for the maximum of row 2: the first, 3
     fn = lambda x: (jnp.argmax(x, axis=1), jnp.argmin(x, axis=0))  # noqa: E731
     module, got, want = _run(fn, [x], [P("x", "y")], (P("x"), P("y")), target)
+    assert [n for n in _names(module) if n.startswith("ttir.arg")] == ["ttir.argmax", "ttir.argmin"]
     for g, w in zip(got.outputs, want, strict=True):
         np.testing.assert_array_equal(g, w)
     assert int(got.outputs[0][2]) == 3
-    assert got.traffic.link_bytes == 2 * (1536 + 512)
+    assert got.traffic.link_bytes == 8 * 3 * 32 + 8 * 1 * 32 == 1024
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_argmax_over_a_split_dim_of_4x1024_moves_candidates_only(target):
+    """jnp.argmax along dim 1 of x 4x1024 f32 split over the 4 devices of y (4x256 a device),
+    replicated over x, the result replicated. Each device's 4 rows' maxima and their global
+    indices (4 x (4 + 4) = 32 B) are all the links carry: each of the 8 devices receives its 3
+    y-neighbours' 32 B, 8 x 3 x 32 = 768 B. Gathering the dim first would bring each device the
+    other 3 pieces of 4 KiB: 8 x 3 x 4,096 = 98,304 B. Ties across devices (row 0's maximum at
+    100 and 700, row 3's at 600 and 300): the first, as JAX."""
+    x = RNG.standard_normal((4, 1024)).astype(np.float32)
+    x[0, 100] = x[0, 700] = 20.0
+    x[3, 600] = x[3, 300] = 20.0
+    module, got, want = _run(lambda x: jnp.argmax(x, axis=1), [x], [P(None, "y")], P(), target)
+    assert "ttir.argmax" in _names(module) and "ttir.matmul" not in _names(module)
+    np.testing.assert_array_equal(got.outputs[0], want[0])
+    assert list(got.outputs[0][[0, 3]]) == [100, 300]
+    assert got.traffic.link_bytes == 8 * 3 * 4 * (4 + 4) == 768
+    assert got.traffic.link_bytes < 8 * 3 * 4 * 256 * 4
 
 
 @pytest.mark.parametrize("target", TARGETS)
 def test_cumsum_over_sharded_dims_matches_jax(target):
-    """jnp.cumsum along dim 1 (split over y) and dim 0 (split over x) of x [x, y] 8x16 f32 (4x4,
-    64 B a device), results wanted [x, y]: a matmul by a 0/1 triangular matrix, which ttir-partition
-    computes by gathering x along the scanned dim and splitting the matrix's columns (each device
-    its own block of the result): along y 3 x 64 B into each device, 1,536 B; along x 1 x 64 B,
-    512 B. 2,048 B in all. Each sum adds the same f32 values as JAX's scan, in another order."""
+    """jnp.cumsum along dim 1 (split over y) and dim 0 (split over x) of x [x, y] 8x16 f32 (4x4
+    a device), results wanted [x, y]: imported as ttir.cumsum, each device scans its piece and
+    only its piece's totals cross the links (one 4 B total a row, or a column: 16 B), the
+    exclusive prefix of the totals added. Along y each device receives 3 x 16 B: 8 x 3 x 16 =
+    384 B; along x 1 x 16 B: 8 x 16 = 128 B. 512 B in all (the matmul by a 0/1 triangular
+    matrix gathered the 64 B pieces: 2,048 B). Each sum adds the same f32 values as JAX's scan,
+    in another order."""
     x = RNG.standard_normal((8, 16)).astype(np.float32)
     fn = lambda x: (jnp.cumsum(x, axis=1), jnp.cumsum(x, axis=0))  # noqa: E731
     module, got, want = _run(fn, [x], [P("x", "y")], (P("x", "y"), P("x", "y")), target)
-    assert "ttir.matmul" in _names(module)
+    assert "ttir.matmul" not in _names(module) and _names(module).count("ttir.cumsum") == 2
     for g, w in zip(got.outputs, want, strict=True):
         np.testing.assert_allclose(g, w, rtol=1e-5, atol=1e-5)
-    assert got.traffic.link_bytes == 1536 + 512
+    assert got.traffic.link_bytes == 8 * 3 * 16 + 8 * 1 * 16 == 512
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_integer_cumsum_over_a_split_dim_is_exact(target):
+    """jnp.cumsum of i32 along dim 1 split over y: exact, as JAX (every partial sum an integer)."""
+    x = RNG.integers(-50, 50, (8, 16)).astype(np.int32)
+    module, got, want = _run(lambda x: jnp.cumsum(x, axis=1), [x], [P("x", "y")], P("x", "y"), target)
+    assert "ttir.cumsum" in _names(module)
+    np.testing.assert_array_equal(got.outputs[0], want[0])
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_reverse_cumsum_keeps_the_band_matmul(target):
+    """jax.lax.cumsum(x, axis=1, reverse=True) is a reduce_window padded after, which ttir.cumsum
+    (a prefix) does not express: x times the 0/1 lower-triangular matrix, gathering x along y
+    (3 x 64 B into each of 8 devices, 1,536 B), matching JAX."""
+    x = RNG.standard_normal((8, 16)).astype(np.float32)
+    fn = lambda x: jax.lax.cumsum(x, axis=1, reverse=True)  # noqa: E731
+    module, got, want = _run(fn, [x], [P("x", "y")], P("x", "y"), target)
+    assert "ttir.matmul" in _names(module) and "ttir.cumsum" not in _names(module)
+    np.testing.assert_allclose(got.outputs[0], want[0], rtol=1e-5, atol=1e-5)
+    assert got.traffic.link_bytes == 8 * 3 * 64
 
 
 @pytest.mark.parametrize("target", TARGETS)
 def test_top_k_matches_jax(target):
-    """jax.lax.top_k(x, 3) (MoE routing) of x 8x16 f32 with ties: the values and positions as JAX
-    orders them (larger first, among equals the lower position). Rows split over x, the last dim
-    whole: each device ranks its own rows, 0 link bytes. With the last dim split over y too the
-    result is the same (the dim is gathered, not exchanged as per-device candidates)."""
+    """jax.lax.top_k(x, 3) (MoE routing) of x 8x16 f32 with ties: ttir.top_k and ttir.top_k_indices,
+    the values and positions as JAX orders them (larger first, among equals the lower position).
+    Rows split over x, the last dim whole: each device ranks its own rows, 0 link bytes. With the
+    last dim split over y too (4x4 a device) each device's 3 candidates a row cross the links,
+    values and global indices (4 x 3 x (4 + 4) = 96 B), its 3 y-neighbours' into each of 8
+    devices: 8 x 3 x 96 = 2,304 B (gathering the 64 B pieces would be 1,536 B here, with 4
+    columns a device barely more than k; the 4x1024 case of test_sharded_select shows the
+    saving), and the ranks are the same."""
     x = np.round(RNG.standard_normal((8, 16)), 1).astype(np.float32)
     x[0, 2] = x[0, 7] = 9.0  # a tie for the top of row 0: position 2 first
+    x[1, 13] = x[1, 1] = 9.0  # on two devices along y: position 1 first
     fn = lambda x: tuple(jax.lax.top_k(x, 3))  # noqa: E731
     module, got, want = _run(fn, [x], [P("x", None)], (P("x"), P("x")), target)
+    assert [n for n in _names(module) if n.startswith("ttir.top")] == ["ttir.top_k", "ttir.top_k_indices"]
     for g, w in zip(got.outputs, want, strict=True):
         np.testing.assert_array_equal(g, w)
     assert list(got.outputs[1][0][:2]) == [2, 7]
@@ -272,3 +323,5 @@ def test_top_k_matches_jax(target):
     _, got, want = _run(fn, [x], [P("x", "y")], (P("x"), P("x")), target)
     for g, w in zip(got.outputs, want, strict=True):
         np.testing.assert_array_equal(g, w)
+    assert list(got.outputs[1][1][:2]) == [1, 13]
+    assert got.traffic.link_bytes == 8 * 3 * 4 * 3 * (4 + 4) == 2304

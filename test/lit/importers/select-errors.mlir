@@ -75,7 +75,7 @@
   "func.func"() <{function_type = (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4xf32>, sym_name = "main"}> ({
   ^bb0(%x: tensor<4x8xf32>, %y: tensor<4x8xf32>):
     %z = "stablehlo.constant"() <{value = dense<0.0> : tensor<f32>}> : () -> tensor<f32>
-    // expected-error @+1 {{'stablehlo.reduce' op reduces two tensors in a form other than argmax / argmin along one dim (values and an iota of the positions, compared GT or LT); meshc imports jnp.argmax and jnp.argmin}}
+    // expected-error @+1 {{'stablehlo.reduce' op reduces two tensors in a form other than argmax / argmin along one dim (values and an iota of the positions, by JAX's comparator); meshc imports jnp.argmax and jnp.argmin}}
     %0:2 = "stablehlo.reduce"(%x, %y, %z, %z) <{dimensions = array<i64: 1>}> ({
     ^bb0(%a: tensor<f32>, %b: tensor<f32>, %c: tensor<f32>, %d: tensor<f32>):
       %1 = "stablehlo.add"(%a, %c) : (tensor<f32>, tensor<f32>) -> tensor<f32>

@@ -153,22 +153,13 @@
 
 // -----
 
-// jnp.argmin(x, axis=1) as JAX writes it: a reduce of (x, an iota of the positions) keeping the
-// smaller value and, on a tie, the smaller index. The extreme of -x; where -x equals it, the
-// negated position (else -inf, 0xff800000); the max of that, negated: the first position of
-// the minimum.
+// jnp.argmin(x, axis=1) as JAX writes it: a reduce of (x, an iota of the positions) by JAX's
+// comparator (the smaller value wins, a NaN wins, on a tie the smaller index): one ttir.argmin,
+// the first position of the minimum (the first NaN if any, as numpy's argmin). The reduced values
+// are unused: no op computes them.
 // CHECK-LABEL: func.func @main
-// CHECK: %[[N:.*]] = "ttir.neg"(%x) : (tensor<4x8xf32>) -> tensor<4x8xf32>
-// CHECK: %[[M:.*]] = "ttir.max"(%[[N]]) {dim_arg = [1 : i32], keep_dim = true} : (tensor<4x8xf32>) -> tensor<4x1xf32>
-// CHECK: %[[B:.*]] = "ttir.broadcast"(%[[M]]) : (tensor<4x1xf32>) -> tensor<4x8xf32>
-// CHECK: %[[HIT:.*]] = "ttir.eq"(%[[N]], %[[B]])
-// CHECK: %[[POS:.*]] = "ttir.constant"() {value = dense<{{\[\[}}-0.000000e+00, -1.000000e+00, -2.000000e+00
-// CHECK: %[[NONE:.*]] = "ttir.constant"() {value = dense<0xff800000> : tensor<4x8xf32>}
-// CHECK: %[[C:.*]] = "ttir.where"(%[[HIT]], %[[POS]], %[[NONE]])
-// CHECK: %[[F:.*]] = "ttir.max"(%[[C]]) {dim_arg = [1 : i32], keep_dim = true} : (tensor<4x8xf32>) -> tensor<4x1xf32>
-// CHECK: %[[I:.*]] = "ttir.neg"(%[[F]])
-// CHECK: %[[R:.*]] = "ttir.reshape"(%[[I]]) : (tensor<4x1xf32>) -> tensor<4xf32>
-// CHECK: "ttir.typecast"(%[[R]]) : (tensor<4xf32>) -> tensor<4xi32>
+// CHECK-NEXT: %[[A:.*]] = "ttir.argmin"(%x) {dim = 1 : i64} : (tensor<4x8xf32>) -> tensor<4xi32>
+// CHECK-NEXT: func.return %[[A]] : tensor<4xi32>
 "builtin.module"() ({
   "func.func"() <{function_type = (tensor<4x8xf32>) -> tensor<4xi32>, sym_name = "main"}> ({
   ^bb0(%x: tensor<4x8xf32>):
@@ -194,15 +185,45 @@
 
 // -----
 
-// jnp.cumsum(x, axis=1) as JAX writes it: a reduce_window adding over a window of all 8
-// positions, padded by 7 before: y[j] = x[0] + ... + x[j], x times the 8x8 0/1 upper-triangular
-// matrix (row i, column j: 1 where i <= j). Along dim 0 of a 3x8 x it is permuted last and back.
+// jnp.argmax along dim 1 with the reduced values used too (jnp.max and jnp.argmax of one x fused
+// by JAX): ttir.argmax for the positions, a max over dim 1 for the values.
 // CHECK-LABEL: func.func @main
-// CHECK: %[[T:.*]] = "ttir.constant"() {value = dense<{{\[\[}}1.000000e+00, 1.000000e+00, 1.000000e+00, 1.000000e+00, 1.000000e+00, 1.000000e+00, 1.000000e+00, 1.000000e+00], [0.000000e+00, 1.000000e+00,
-// CHECK: "ttir.matmul"(%x, %[[T]]) : (tensor<3x8xf32>, tensor<8x8xf32>) -> tensor<3x8xf32>
-// CHECK: %[[P:.*]] = "ttir.permute"(%x) {permutation = array<i64: 1, 0>} : (tensor<3x8xf32>) -> tensor<8x3xf32>
-// CHECK: %[[M:.*]] = "ttir.matmul"(%[[P]], %{{.*}}) : (tensor<8x3xf32>, tensor<3x3xf32>) -> tensor<8x3xf32>
-// CHECK: "ttir.permute"(%[[M]]) {permutation = array<i64: 1, 0>} : (tensor<8x3xf32>) -> tensor<3x8xf32>
+// CHECK-NEXT: %[[A:.*]] = "ttir.argmax"(%x) {dim = 1 : i64} : (tensor<4x8xf32>) -> tensor<4xi32>
+// CHECK-NEXT: %[[M:.*]] = "ttir.max"(%x) {dim_arg = [1 : i32], keep_dim = false} : (tensor<4x8xf32>) -> tensor<4xf32>
+// CHECK-NEXT: func.return %[[M]], %[[A]] : tensor<4xf32>, tensor<4xi32>
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<4x8xf32>) -> (tensor<4xf32>, tensor<4xi32>), sym_name = "main"}> ({
+  ^bb0(%x: tensor<4x8xf32>):
+    %0 = "stablehlo.iota"() <{iota_dimension = 1 : i64}> : () -> tensor<4x8xi32>
+    %1 = "stablehlo.constant"() <{value = dense<0xFF800000> : tensor<f32>}> : () -> tensor<f32>
+    %2 = "stablehlo.constant"() <{value = dense<0> : tensor<i32>}> : () -> tensor<i32>
+    %3:2 = "stablehlo.reduce"(%x, %0, %1, %2) <{dimensions = array<i64: 1>}> ({
+    ^bb0(%arg1: tensor<f32>, %arg2: tensor<i32>, %arg3: tensor<f32>, %arg4: tensor<i32>):
+      %4 = "stablehlo.compare"(%arg1, %arg3) <{compare_type = #stablehlo<comparison_type FLOAT>, comparison_direction = #stablehlo<comparison_direction GT>}> : (tensor<f32>, tensor<f32>) -> tensor<i1>
+      %5 = "stablehlo.compare"(%arg1, %arg1) <{compare_type = #stablehlo<comparison_type FLOAT>, comparison_direction = #stablehlo<comparison_direction NE>}> : (tensor<f32>, tensor<f32>) -> tensor<i1>
+      %6 = "stablehlo.or"(%4, %5) : (tensor<i1>, tensor<i1>) -> tensor<i1>
+      %7 = "stablehlo.compare"(%arg1, %arg3) <{compare_type = #stablehlo<comparison_type FLOAT>, comparison_direction = #stablehlo<comparison_direction EQ>}> : (tensor<f32>, tensor<f32>) -> tensor<i1>
+      %8 = "stablehlo.compare"(%arg2, %arg4) <{compare_type = #stablehlo<comparison_type SIGNED>, comparison_direction = #stablehlo<comparison_direction LT>}> : (tensor<i32>, tensor<i32>) -> tensor<i1>
+      %9 = "stablehlo.and"(%7, %8) : (tensor<i1>, tensor<i1>) -> tensor<i1>
+      %10 = "stablehlo.or"(%6, %9) : (tensor<i1>, tensor<i1>) -> tensor<i1>
+      %11 = "stablehlo.select"(%6, %arg1, %arg3) : (tensor<i1>, tensor<f32>, tensor<f32>) -> tensor<f32>
+      %12 = "stablehlo.select"(%10, %arg2, %arg4) : (tensor<i1>, tensor<i32>, tensor<i32>) -> tensor<i32>
+      "stablehlo.return"(%11, %12) : (tensor<f32>, tensor<i32>) -> ()
+    }) : (tensor<4x8xf32>, tensor<4x8xi32>, tensor<f32>, tensor<i32>) -> (tensor<4xf32>, tensor<4xi32>)
+    "func.return"(%3#0, %3#1) : (tensor<4xf32>, tensor<4xi32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// -----
+
+// jnp.cumsum(x, axis=1) and jnp.cumsum(x, axis=0) as JAX writes them: a reduce_window adding
+// over a window of the whole dim (8, 3), padded by 7 (2) before: y[j] = x[0] + ... + x[j], one
+// ttir.cumsum each, no matrix.
+// CHECK-LABEL: func.func @main
+// CHECK-NOT: ttir.matmul
+// CHECK: %[[A:.*]] = "ttir.cumsum"(%x) {dim = 1 : i64} : (tensor<3x8xf32>) -> tensor<3x8xf32>
+// CHECK-NEXT: %[[B:.*]] = "ttir.cumsum"(%x) {dim = 0 : i64} : (tensor<3x8xf32>) -> tensor<3x8xf32>
+// CHECK-NEXT: func.return %[[A]], %[[B]]
 "builtin.module"() ({
   "func.func"() <{function_type = (tensor<3x8xf32>) -> (tensor<3x8xf32>, tensor<3x8xf32>), sym_name = "main"}> ({
   ^bb0(%x: tensor<3x8xf32>):
@@ -223,24 +244,61 @@
 
 // -----
 
-// jax.lax.top_k(x, 2): two rounds of the first maximum along the last dim; the first round's
-// position masked to -inf (0xff800000) before the second; the values and positions joined.
+// lax.cumsum(x, axis=1, reverse=True) (padded by 7 after: y[j] = x[j] + ... + x[7]) and a
+// centred sliding sum of 3 along dim 1 (padded 1 and 1) are not a ttir.cumsum: each is x times a
+// 0/1 band matrix, row i, column j: 1 where j <= i (reverse) or |i - j| <= 1 (the window).
 // CHECK-LABEL: func.func @main
-// CHECK: %[[M1:.*]] = "ttir.max"(%x) {dim_arg = [1 : i32], keep_dim = true} : (tensor<4x8xf32>) -> tensor<4x1xf32>
-// CHECK: %[[P1:.*]] = "ttir.neg"
-// CHECK: %[[TAKEN:.*]] = "ttir.eq"(%{{.*}}, %{{.*}}) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
-// CHECK: %[[NONE:.*]] = "ttir.constant"() {value = dense<0xff800000> : tensor<4x8xf32>}
-// CHECK: %[[X2:.*]] = "ttir.where"(%[[TAKEN]], %[[NONE]], %x)
-// CHECK: %[[M2:.*]] = "ttir.max"(%[[X2]]) {dim_arg = [1 : i32], keep_dim = true}
-// CHECK: %[[P2:.*]] = "ttir.neg"
-// CHECK: "ttir.concat"(%[[M1]], %[[M2]]) {dim = 1 : i32} : (tensor<4x1xf32>, tensor<4x1xf32>) -> tensor<4x2xf32>
-// CHECK: %[[I:.*]] = "ttir.concat"(%[[P1]], %[[P2]]) {dim = 1 : i32} : (tensor<4x1xf32>, tensor<4x1xf32>) -> tensor<4x2xf32>
-// CHECK: "ttir.typecast"(%[[I]]) : (tensor<4x2xf32>) -> tensor<4x2xi32>
+// CHECK-NOT: ttir.cumsum
+// CHECK: %[[T:.*]] = "ttir.constant"() {value = dense<{{\[\[}}1.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00], [1.000000e+00, 1.000000e+00, 0.000000e+00,
+// CHECK: "ttir.matmul"(%x, %[[T]]) : (tensor<3x8xf32>, tensor<8x8xf32>) -> tensor<3x8xf32>
+// CHECK: %[[W:.*]] = "ttir.constant"() {value = dense<{{\[\[}}1.000000e+00, 1.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00], [1.000000e+00, 1.000000e+00, 1.000000e+00, 0.000000e+00,
+// CHECK: "ttir.matmul"(%x, %[[W]]) : (tensor<3x8xf32>, tensor<8x8xf32>) -> tensor<3x8xf32>
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<3x8xf32>) -> (tensor<3x8xf32>, tensor<3x8xf32>), sym_name = "main"}> ({
+  ^bb0(%x: tensor<3x8xf32>):
+    %z = "stablehlo.constant"() <{value = dense<0.0> : tensor<f32>}> : () -> tensor<f32>
+    %0 = "stablehlo.reduce_window"(%x, %z) <{base_dilations = array<i64: 1, 1>, padding = dense<[[0, 0], [0, 7]]> : tensor<2x2xi64>, window_dilations = array<i64: 1, 1>, window_dimensions = array<i64: 1, 8>, window_strides = array<i64: 1, 1>}> ({
+    ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+      %s = "stablehlo.add"(%a, %b) : (tensor<f32>, tensor<f32>) -> tensor<f32>
+      "stablehlo.return"(%s) : (tensor<f32>) -> ()
+    }) : (tensor<3x8xf32>, tensor<f32>) -> tensor<3x8xf32>
+    %1 = "stablehlo.reduce_window"(%x, %z) <{padding = dense<[[0, 0], [1, 1]]> : tensor<2x2xi64>, window_dimensions = array<i64: 1, 3>, window_strides = array<i64: 1, 1>}> ({
+    ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+      %s = "stablehlo.add"(%a, %b) : (tensor<f32>, tensor<f32>) -> tensor<f32>
+      "stablehlo.return"(%s) : (tensor<f32>) -> ()
+    }) : (tensor<3x8xf32>, tensor<f32>) -> tensor<3x8xf32>
+    "func.return"(%0, %1) : (tensor<3x8xf32>, tensor<3x8xf32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// -----
+
+// jax.lax.top_k(x, 2): ttir.top_k for the values and ttir.top_k_indices for the positions, along
+// the last dim, k = 2.
+// CHECK-LABEL: func.func @main
+// CHECK-NEXT: %[[V:.*]] = "ttir.top_k"(%x) {k = 2 : i64, dim = 1 : i64} : (tensor<4x8xf32>) -> tensor<4x2xf32>
+// CHECK-NEXT: %[[I:.*]] = "ttir.top_k_indices"(%x) {k = 2 : i64, dim = 1 : i64} : (tensor<4x8xf32>) -> tensor<4x2xi32>
+// CHECK-NEXT: func.return %[[V]], %[[I]]
 "builtin.module"() ({
   "func.func"() <{function_type = (tensor<4x8xf32>) -> (tensor<4x2xf32>, tensor<4x2xi32>), sym_name = "main"}> ({
   ^bb0(%x: tensor<4x8xf32>):
     %0:2 = "chlo.top_k"(%x) <{k = 2 : i64}> : (tensor<4x8xf32>) -> (tensor<4x2xf32>, tensor<4x2xi32>)
     "func.return"(%0#0, %0#1) : (tensor<4x2xf32>, tensor<4x2xi32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// -----
+
+// Only the positions of jax.lax.top_k used (MoE routing by expert ids): no ttir.top_k.
+// CHECK-LABEL: func.func @main
+// CHECK-NOT: "ttir.top_k"
+// CHECK: %[[I:.*]] = "ttir.top_k_indices"(%x) {k = 2 : i64, dim = 1 : i64} : (tensor<4x8xf32>) -> tensor<4x2xi32>
+// CHECK-NEXT: func.return %[[I]]
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<4x8xf32>) -> tensor<4x2xi32>, sym_name = "main"}> ({
+  ^bb0(%x: tensor<4x8xf32>):
+    %0:2 = "chlo.top_k"(%x) <{k = 2 : i64}> : (tensor<4x8xf32>) -> (tensor<4x2xf32>, tensor<4x2xi32>)
+    "func.return"(%0#1) : (tensor<4x2xi32>) -> ()
   }) : () -> ()
 }) : () -> ()
 
