@@ -115,6 +115,17 @@ def test_max_over_an_uneven_split_on_a_2d_mesh(target):
     assert got.traffic.link_bytes == _bytes(target, 4, 16, groups=2)
 
 
+@pytest.mark.parametrize("target", TARGETS)
+def test_max_of_integers_over_an_uneven_split_masks_with_the_smallest_i32(target):
+    """i32 has no -inf: the padding of x 4x10 (pieces 3, 3, 3, 1 over 4 chips) is masked to
+    -2**31 instead. Every element negative; the maxima 4 x 4 B a chip, all-reduced as above."""
+    x = -RNG.integers(1, 1000, (4, 10)).astype(np.int32)
+    got = _run(_program((4, 10), "[R, S0]", "[R]", [1], False, (4,), elem="i32", constraint=True),
+               {"x": x}, "4", target)
+    np.testing.assert_array_equal(got.outputs[0], np.max(x, axis=1))
+    assert got.traffic.link_bytes == _bytes(target, 4, 16)
+
+
 def _predicted_bytes(text: str, mesh_shape: str) -> float:
     """The bytes ttir-auto-shard's cost model says the program's moves deliver, under the
     shardings ttir-propagate-sharding chooses (what the pipelines partition)."""
