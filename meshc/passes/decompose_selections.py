@@ -6,7 +6,9 @@ ttir-partition, on each device's ops; TTNN has the ops themselves).
   permute and back when it is not the last dim); the sums associate as the matmul adds them.
 * `argmax` along d: the maximum (keeping d), where each element equals it the negated position
   (-inf elsewhere), the maximum of that, negated: the first position of the maximum, made an
-  integer by a typecast. `argmin` is argmax of the negation.
+  integer by a typecast; taken on a key that puts the first NaN first, as numpy and JAX do
+  (`nan_first`, which ttir-partition's pick of the gathered candidates uses too). `argmin` is
+  argmax of the negation.
 * `top_k` / `top_k_indices` along d: k rounds of argmax's first maximum, each taken position set
   to -inf for the next round; the k maxima (values) or positions (indices) joined by a concat.
 
@@ -87,6 +89,19 @@ def _first_max(at: _At, z: SSAValue, d: int, neg_iota: SSAValue, ninf: SSAValue)
     return best, at.emit("neg", [at.reduce_max(cand, d)], tensor_shape(best), f32)
 
 
+def nan_first(emit, z: SSAValue, d: int) -> SSAValue:
+    """The key argmax / argmin pick by so a NaN comes first, as numpy's argmax and JAX's (its
+    comparator lets a NaN win): along d, where any of f32 `z` is NaN, 1 at the NaNs and 0
+    elsewhere, else `z` itself. The first maximum of the key is the first NaN, or the first
+    maximum. `emit(kind, operands, shape, element, **attrs)` adds a ttir op (this pass's and
+    ttir-partition's emitters)."""
+    shape = tensor_shape(z)
+    one = [1 if i == d else n for i, n in enumerate(shape)]
+    nan = emit("ne", [z, z], shape, f32)
+    anyn = emit("max", [nan], one, f32, dim_arg=ArrayAttr([IntegerAttr(d, i32)]), keep_dim=BoolAttr.from_bool(True))
+    return emit("where", [emit("broadcast", [anyn], shape, f32), nan, z], shape, f32)
+
+
 def _in_f32(at: _At, x: SSAValue) -> SSAValue:
     t = x.type
     assert isinstance(t, TensorType)
@@ -118,6 +133,8 @@ def _selection(at: _At, op: Operation) -> SSAValue:
     z = _in_f32(at, x)
     if op.name.endswith("argmin"):
         z = at.emit("neg", [z], shape, f32)
+    if isinstance(op, ArgReduceBase):
+        z = nan_first(at.emit, z, d)
     iota = np.arange(shape[d], dtype=np.float32)
     neg_iota = at.constant(_along(-iota, rank, d), f32)
     ninf = at.constant(np.full([1] * rank, -np.inf, dtype=np.float32), f32)

@@ -57,6 +57,7 @@ from meshc.dialects.ttir.base import ReductionBase, bool_value, int_value, tenso
 from meshc.dialects.ttir.scan import ArgReduceBase, ScanBase, TopKBase
 from meshc.layout.mesh import Mesh, ShardingSpec
 from meshc.layout.sharding_rules import replicated
+from meshc.passes.decompose_selections import nan_first
 from meshc.passes.sharding_ir import dtype_name
 
 OPS = ttir.COMPUTE_OPS
@@ -323,7 +324,8 @@ def partition_selection(p: Partitioner, op: Operation, src: ShardingSpec, target
         assert isinstance(rt, TensorType)
         best = gather(e.emit("max", [x], one, elem, **_reduce_attrs(d, True)))
         mine = e.emit("argmax", [x], one, rt.element_type, dim=IntegerAttr(d, 64), keep_dim=BoolAttr.from_bool(True))
-        picked = _pick(e, _in_f32(e, best), gather(_global_labels(e, mine, axes, k, c, rank, d)), 1, d)[0]
+        key = nan_first(e.emit, _in_f32(e, best), d)  # a piece's NaN candidate first, as JAX
+        picked = _pick(e, key, gather(_global_labels(e, mine, axes, k, c, rank, d)), 1, d)[0]
         out = e.emit("typecast", [picked], one, rt.element_type)
         if not bool_value(op.attributes.get("keep_dim")):  # d dropped
             out = e.emit("reshape", [out], tuple(s for i, s in enumerate(one) if i != d), rt.element_type)

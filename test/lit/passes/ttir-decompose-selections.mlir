@@ -23,11 +23,17 @@ func.func @cumsum(%x: tensor<3x4xf32>) -> (tensor<3x4xf32>, tensor<3x4xf32>) {
 
 // -----
 
-// argmax: the maximum, where elements equal it their negated position (-inf elsewhere), the
-// maximum of that negated: the first position; argmin the same on the negation.
+// argmax: first a key that puts a NaN first (as numpy and JAX): where a row has a NaN (ne of x
+// and itself, its max over the row), 1 at the NaNs and 0 elsewhere, else x. Then the key's
+// maximum, where elements equal it their negated position (-inf elsewhere), the maximum of that
+// negated: the first position; argmin the same on the negation.
 // CHECK-LABEL: func.func @arg
-// CHECK: %[[M:.*]] = "ttir.max"(%x) {dim_arg = [1 : i32], keep_dim = true} : (tensor<3x8xf32>) -> tensor<3x1xf32>
-// CHECK: %[[H:.*]] = "ttir.eq"(%x, %[[M]])
+// CHECK: %[[NAN:.*]] = "ttir.ne"(%x, %x) : (tensor<3x8xf32>, tensor<3x8xf32>) -> tensor<3x8xf32>
+// CHECK: %[[ANY:.*]] = "ttir.max"(%[[NAN]]) {dim_arg = [1 : i32], keep_dim = true} : (tensor<3x8xf32>) -> tensor<3x1xf32>
+// CHECK: %[[B:.*]] = "ttir.broadcast"(%[[ANY]]) : (tensor<3x1xf32>) -> tensor<3x8xf32>
+// CHECK: %[[K:.*]] = "ttir.where"(%[[B]], %[[NAN]], %x)
+// CHECK: %[[M:.*]] = "ttir.max"(%[[K]]) {dim_arg = [1 : i32], keep_dim = true} : (tensor<3x8xf32>) -> tensor<3x1xf32>
+// CHECK: %[[H:.*]] = "ttir.eq"(%[[K]], %[[M]])
 // CHECK: %[[C:.*]] = "ttir.where"(%[[H]], %{{.*}}, %{{.*}})
 // CHECK: %[[F:.*]] = "ttir.max"(%[[C]])
 // CHECK: %[[P:.*]] = "ttir.neg"(%[[F]]) : (tensor<3x1xf32>) -> tensor<3x1xf32>

@@ -36,20 +36,25 @@ func.func @main(%x: tensor<4x16xf32> {tt.sharding = #tt.sharding<[R, S1]>}) -> (
 // argmax of x 8x16 [S0, S1] along the split columns: each device's maximum (4x1 f32) and its
 // index made global (its argmax plus the device's column offset 0, 4, 8 or 12, a constant split
 // over y; as f32) are gathered along y (8 x 3 x 16 B each: 768 B); among the 4 candidates equal
-// to their maximum the smallest index wins (where / max of the negated indices). The result
+// to their maximum the smallest index wins (where / max of the negated indices), on a key that
+// puts a NaN candidate first (1 at NaNs where the row has one, as numpy and JAX). The result
 // [S0] keeps x's rows where they are.
 // PART-LABEL: func.func @main
 // PART: %[[BEST:.*]] = "ttir.max"(%[[X:.*]]) {dim_arg = [1 : i32], keep_dim = true} : (tensor<4x4xf32>) -> tensor<4x1xf32>
 // PART: %[[VALS:.*]] = "ttir.reshard"(%[[BEST]]) {source = #tt.sharding<[S0, S1], mesh = 2x4>, target = #tt.sharding<[S0, R], mesh = 2x4>} : (tensor<4x1xf32>) -> tensor<4x4xf32>
 // PART: %[[MINE:.*]] = "ttir.argmax"(%[[X]]) {dim = 1 : i64, keep_dim = true} : (tensor<4x4xf32>) -> tensor<4x1xi32>
+// PART: %[[NAN:.*]] = "ttir.ne"(%[[VALS]], %[[VALS]])
+// PART: %[[ANY:.*]] = "ttir.max"(%[[NAN]]) {dim_arg = [1 : i32], keep_dim = true} : (tensor<4x4xf32>) -> tensor<4x1xf32>
+// PART: %[[ANYB:.*]] = "ttir.broadcast"(%[[ANY]])
+// PART: %[[KEY:.*]] = "ttir.where"(%[[ANYB]], %[[NAN]], %[[VALS]])
 // PART: "ttir.constant"() {value = dense<[0, 4, 8, 12]> : tensor<4xi32>}
 // PART: %[[OFF:.*]] = "ttir.reshape"
 // PART: %[[GLOBAL:.*]] = "ttir.add"(%[[MINE]], %[[OFF]]) : (tensor<4x1xi32>, tensor<1x1xi32>) -> tensor<4x1xi32>
 // PART: %[[F:.*]] = "ttir.typecast"(%[[GLOBAL]]) : (tensor<4x1xi32>) -> tensor<4x1xf32>
 // PART: %[[IDX:.*]] = "ttir.reshard"(%[[F]]) {source = #tt.sharding<[S0, S1], mesh = 2x4>, target = #tt.sharding<[S0, R], mesh = 2x4>} : (tensor<4x1xf32>) -> tensor<4x4xf32>
 // PART: %[[NEG:.*]] = "ttir.neg"(%[[IDX]])
-// PART: %[[TOP:.*]] = "ttir.max"(%[[VALS]])
-// PART: %[[HIT:.*]] = "ttir.eq"(%[[VALS]], %[[TOP]]) : (tensor<4x4xf32>, tensor<4x1xf32>) -> tensor<4x4xf32>
+// PART: %[[TOP:.*]] = "ttir.max"(%[[KEY]])
+// PART: %[[HIT:.*]] = "ttir.eq"(%[[KEY]], %[[TOP]]) : (tensor<4x4xf32>, tensor<4x1xf32>) -> tensor<4x4xf32>
 // PART: %[[CAND:.*]] = "ttir.where"(%[[HIT]], %[[NEG]], %{{.*}})
 // PART: %[[FIRST:.*]] = "ttir.max"(%[[CAND]])
 // PART: %[[PICK:.*]] = "ttir.neg"(%[[FIRST]]) : (tensor<4x1xf32>) -> tensor<4x1xf32>
