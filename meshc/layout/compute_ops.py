@@ -220,11 +220,15 @@ def _arg(fn) -> Meaning:
 
 def _top_k(indices: bool) -> Meaning:
     """The k (the result's length along `dim`) largest along `dim`, the first of equals first (a
-    stable sort of the negation): their indices (int32) or values."""
+    stable sort of the negation), NaNs before every number as JAX's top_k orders them (a second
+    stable sort by NaN-ness): their indices (int32) or values."""
     def meaning(xs, attrs):
         x, d = xs[0], attrs["dim"]
         k = attrs["result_shape"][d]
-        idx = np.take(np.argsort(-x, axis=d, kind="stable"), np.arange(k), axis=d)
+        order = np.argsort(-x, axis=d, kind="stable")
+        nan_last = ~np.isnan(np.take_along_axis(x, order, axis=d))
+        order = np.take_along_axis(order, np.argsort(nan_last, axis=d, kind="stable"), axis=d)
+        idx = np.take(order, np.arange(k), axis=d)
         return idx.astype(np.int32) if indices else np.take_along_axis(x, idx, axis=d)
     return meaning
 

@@ -9,8 +9,9 @@ ttir-partition, on each device's ops; TTNN has the ops themselves).
   integer by a typecast; taken on a key that puts the first NaN first, as numpy and JAX do
   (`nan_first`, which ttir-partition's pick of the gathered candidates uses too). `argmin` is
   argmax of the negation.
-* `top_k` / `top_k_indices` along d: k rounds of argmax's first maximum, each taken position set
-  to -inf for the next round; the k maxima (values) or positions (indices) joined by a concat.
+* `top_k` / `top_k_indices` along d: k rounds of argmax's first maximum (NaNs first, as JAX),
+  each taken position set to -inf for the next round; the k maxima (values) or positions
+  (indices) joined by a concat.
 
 Positions are computed in f32 (exact below 2**24), a bf16 operand typecast to f32 first (its
 values come back unchanged). Each op is replaced where it stands; its location is kept.
@@ -133,15 +134,15 @@ def _selection(at: _At, op: Operation) -> SSAValue:
     z = _in_f32(at, x)
     if op.name.endswith("argmin"):
         z = at.emit("neg", [z], shape, f32)
-    if isinstance(op, ArgReduceBase):
-        z = nan_first(at.emit, z, d)
     iota = np.arange(shape[d], dtype=np.float32)
     neg_iota = at.constant(_along(-iota, rank, d), f32)
     ninf = at.constant(np.full([1] * rank, -np.inf, dtype=np.float32), f32)
     rounds = int_value(op.attributes["k"]) if isinstance(op, TopKBase) else 1
     picked_values, picked_at = [], []
     for j in range(rounds):
-        best, where = _first_max(at, z, d, neg_iota, ninf)
+        best, where = _first_max(at, nan_first(at.emit, z, d), d, neg_iota, ninf)
+        if isinstance(op, TopKBase) and not op.name.endswith("indices"):  # the value: NaN if one is picked
+            best = at.reduce_max(z, d)
         picked_values.append(best)
         picked_at.append(where)
         if j + 1 < rounds:  # the taken position out of the next round

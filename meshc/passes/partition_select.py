@@ -255,7 +255,8 @@ def _pick(e: _Emitter, values: SSAValue, labels: SSAValue, rounds: int, d: int) 
     """The labels of the `rounds` largest values along d (f32, d kept as size 1 each), largest
     first; among equal values the smallest label (the first global index, as numpy and JAX):
     each round the maximum, where values equal it the negated label (-inf elsewhere), the
-    maximum of that negated; the picked label's value is then set to -inf."""
+    maximum of that negated; the picked label's value is then set to -inf. A NaN comes first
+    (`nan_first`), as JAX orders them."""
     shape = tensor_shape(values)
     rank = len(shape)
     one = tuple(1 if i == d else n for i, n in enumerate(shape))
@@ -263,8 +264,9 @@ def _pick(e: _Emitter, values: SSAValue, labels: SSAValue, rounds: int, d: int) 
     negated = e.emit("neg", [labels], shape, f32)
     picks = []
     for j in range(rounds):
-        best = e.emit("max", [values], one, f32, **_reduce_attrs(d, True))
-        cand = e.emit("where", [e.emit("eq", [values, best], shape, f32), negated, ninf], shape, f32)
+        key = nan_first(e.emit, values, d)  # a NaN candidate first, as JAX's argmax and top_k
+        best = e.emit("max", [key], one, f32, **_reduce_attrs(d, True))
+        cand = e.emit("where", [e.emit("eq", [key, best], shape, f32), negated, ninf], shape, f32)
         picks.append(e.emit("neg", [e.emit("max", [cand], one, f32, **_reduce_attrs(d, True))], one, f32))
         if j + 1 < rounds:
             values = e.emit("where", [e.emit("eq", [labels, picks[-1]], shape, f32), ninf, values], shape, f32)
@@ -324,8 +326,7 @@ def partition_selection(p: Partitioner, op: Operation, src: ShardingSpec, target
         assert isinstance(rt, TensorType)
         best = gather(e.emit("max", [x], one, elem, **_reduce_attrs(d, True)))
         mine = e.emit("argmax", [x], one, rt.element_type, dim=IntegerAttr(d, 64), keep_dim=BoolAttr.from_bool(True))
-        key = nan_first(e.emit, _in_f32(e, best), d)  # a piece's NaN candidate first, as JAX
-        picked = _pick(e, key, gather(_global_labels(e, mine, axes, k, c, rank, d)), 1, d)[0]
+        picked = _pick(e, _in_f32(e, best), gather(_global_labels(e, mine, axes, k, c, rank, d)), 1, d)[0]
         out = e.emit("typecast", [picked], one, rt.element_type)
         if not bool_value(op.attributes.get("keep_dim")):  # d dropped
             out = e.emit("reshape", [out], tuple(s for i, s in enumerate(one) if i != d), rt.element_type)

@@ -343,3 +343,21 @@ def test_argmax_and_argmin_put_the_first_nan_first_as_jax(target):
         np.testing.assert_array_equal(g, w)
     assert list(got.outputs[0][1:3]) == list(got.outputs[1][1:3]) == [700, 300]
     assert got.traffic.link_bytes == 2 * 8 * 3 * 4 * (4 + 4)
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_top_k_puts_nans_first_as_jax(target):
+    """jax.lax.top_k ranks a NaN above every number (the first NaN first): x 8x16 f32 with its last
+    dim split over y (4 columns a device) has NaNs in row 0 on two devices (9, 2) and a +inf
+    after them (5), NaN and -inf in row 3; k = 3: the values (NaNs where JAX has them) and the
+    positions as JAX. The NaN test is local: the same 2,304 B as test_top_k_matches_jax."""
+    x = np.round(RNG.standard_normal((8, 16)), 1).astype(np.float32)
+    x[0, 9] = x[0, 2] = np.nan
+    x[0, 5] = np.inf
+    x[3, 14], x[3, 0] = np.nan, -np.inf
+    fn = lambda x: tuple(jax.lax.top_k(x, 3))  # noqa: E731
+    module, got, want = _run(fn, [x], [P("x", "y")], (P("x"), P("x")), target)
+    for g, w in zip(got.outputs, want, strict=True):
+        np.testing.assert_array_equal(g, w)
+    assert list(got.outputs[1][0]) == [2, 9, 5] and int(got.outputs[1][3][0]) == 14
+    assert got.traffic.link_bytes == 8 * 3 * 4 * 3 * (4 + 4)

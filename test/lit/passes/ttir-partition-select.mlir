@@ -43,16 +43,16 @@ func.func @main(%x: tensor<4x16xf32> {tt.sharding = #tt.sharding<[R, S1]>}) -> (
 // PART: %[[BEST:.*]] = "ttir.max"(%[[X:.*]]) {dim_arg = [1 : i32], keep_dim = true} : (tensor<4x4xf32>) -> tensor<4x1xf32>
 // PART: %[[VALS:.*]] = "ttir.reshard"(%[[BEST]]) {source = #tt.sharding<[S0, S1], mesh = 2x4>, target = #tt.sharding<[S0, R], mesh = 2x4>} : (tensor<4x1xf32>) -> tensor<4x4xf32>
 // PART: %[[MINE:.*]] = "ttir.argmax"(%[[X]]) {dim = 1 : i64, keep_dim = true} : (tensor<4x4xf32>) -> tensor<4x1xi32>
-// PART: %[[NAN:.*]] = "ttir.ne"(%[[VALS]], %[[VALS]])
-// PART: %[[ANY:.*]] = "ttir.max"(%[[NAN]]) {dim_arg = [1 : i32], keep_dim = true} : (tensor<4x4xf32>) -> tensor<4x1xf32>
-// PART: %[[ANYB:.*]] = "ttir.broadcast"(%[[ANY]])
-// PART: %[[KEY:.*]] = "ttir.where"(%[[ANYB]], %[[NAN]], %[[VALS]])
 // PART: "ttir.constant"() {value = dense<[0, 4, 8, 12]> : tensor<4xi32>}
 // PART: %[[OFF:.*]] = "ttir.reshape"
 // PART: %[[GLOBAL:.*]] = "ttir.add"(%[[MINE]], %[[OFF]]) : (tensor<4x1xi32>, tensor<1x1xi32>) -> tensor<4x1xi32>
 // PART: %[[F:.*]] = "ttir.typecast"(%[[GLOBAL]]) : (tensor<4x1xi32>) -> tensor<4x1xf32>
 // PART: %[[IDX:.*]] = "ttir.reshard"(%[[F]]) {source = #tt.sharding<[S0, S1], mesh = 2x4>, target = #tt.sharding<[S0, R], mesh = 2x4>} : (tensor<4x1xf32>) -> tensor<4x4xf32>
 // PART: %[[NEG:.*]] = "ttir.neg"(%[[IDX]])
+// PART: %[[NAN:.*]] = "ttir.ne"(%[[VALS]], %[[VALS]])
+// PART: %[[ANY:.*]] = "ttir.max"(%[[NAN]]) {dim_arg = [1 : i32], keep_dim = true} : (tensor<4x4xf32>) -> tensor<4x1xf32>
+// PART: %[[ANYB:.*]] = "ttir.broadcast"(%[[ANY]])
+// PART: %[[KEY:.*]] = "ttir.where"(%[[ANYB]], %[[NAN]], %[[VALS]])
 // PART: %[[TOP:.*]] = "ttir.max"(%[[KEY]])
 // PART: %[[HIT:.*]] = "ttir.eq"(%[[KEY]], %[[TOP]]) : (tensor<4x4xf32>, tensor<4x1xf32>) -> tensor<4x4xf32>
 // PART: %[[CAND:.*]] = "ttir.where"(%[[HIT]], %[[NEG]], %{{.*}})
