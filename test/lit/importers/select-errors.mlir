@@ -88,6 +88,28 @@
 
 // -----
 
+// An argmax-like reduce whose body keeps the larger value but lets no NaN win (a hand-written
+// lax.reduce, not JAX's argmax comparator): its NaN order is not ttir.argmax's, so it is refused.
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<4x8xf32>) -> tensor<4xi32>, sym_name = "main"}> ({
+  ^bb0(%x: tensor<4x8xf32>):
+    %0 = "stablehlo.iota"() <{iota_dimension = 1 : i64}> : () -> tensor<4x8xi32>
+    %1 = "stablehlo.constant"() <{value = dense<0xFF800000> : tensor<f32>}> : () -> tensor<f32>
+    %2 = "stablehlo.constant"() <{value = dense<0> : tensor<i32>}> : () -> tensor<i32>
+    // expected-error @+1 {{'stablehlo.reduce' op reduces two tensors in a form other than argmax / argmin along one dim (values and an iota of the positions, by JAX's comparator); meshc imports jnp.argmax and jnp.argmin}}
+    %3:2 = "stablehlo.reduce"(%x, %0, %1, %2) <{dimensions = array<i64: 1>}> ({
+    ^bb0(%a1: tensor<f32>, %a2: tensor<i32>, %a3: tensor<f32>, %a4: tensor<i32>):
+      %4 = "stablehlo.compare"(%a1, %a3) <{compare_type = #stablehlo<comparison_type FLOAT>, comparison_direction = #stablehlo<comparison_direction GT>}> : (tensor<f32>, tensor<f32>) -> tensor<i1>
+      %5 = "stablehlo.select"(%4, %a1, %a3) : (tensor<i1>, tensor<f32>, tensor<f32>) -> tensor<f32>
+      %6 = "stablehlo.select"(%4, %a2, %a4) : (tensor<i1>, tensor<i32>, tensor<i32>) -> tensor<i32>
+      "stablehlo.return"(%5, %6) : (tensor<f32>, tensor<i32>) -> ()
+    }) : (tensor<4x8xf32>, tensor<4x8xi32>, tensor<f32>, tensor<i32>) -> (tensor<4xf32>, tensor<4xi32>)
+    "func.return"(%3#1) : (tensor<4xi32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// -----
+
 // A running maximum (jax.lax.cummax): a reduce_window by maximum.
 "builtin.module"() ({
   "func.func"() <{function_type = (tensor<3x8xf32>) -> tensor<3x8xf32>, sym_name = "main"}> ({
