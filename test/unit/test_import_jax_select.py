@@ -361,3 +361,17 @@ def test_top_k_puts_nans_first_as_jax(target):
         np.testing.assert_array_equal(g, w)
     assert list(got.outputs[1][0]) == [2, 9, 5] and int(got.outputs[1][3][0]) == 14
     assert got.traffic.link_bytes == 8 * 3 * 4 * 3 * (4 + 4)
+
+
+@pytest.mark.parametrize("target", TARGETS)
+@pytest.mark.parametrize("dtype, value_bytes", [("bfloat16", 2), ("int32", 4)])
+def test_argmax_of_bf16_and_i32_over_a_split_dim_matches_jax(target, dtype, value_bytes):
+    """jnp.argmax along dim 1 of x 4x1024 in bf16 (ties likely: 8 bits of mantissa) or i32 (values
+    in [-9, 9): many ties) split over y: exact against JAX. The candidates are a value in x's type
+    and an index (4 B) a row: 8 x 3 x 4 x (value_bytes + 4) link bytes."""
+    x = RNG.standard_normal((4, 1024)) if dtype == "bfloat16" else RNG.integers(-9, 9, (4, 1024))
+    x = x.astype(jnp.dtype(dtype))
+    module, got, want = _run(lambda x: jnp.argmax(x, axis=1), [x], [P(None, "y")], P(), target)
+    assert "ttir.argmax" in _names(module)
+    np.testing.assert_array_equal(got.outputs[0], want[0])
+    assert got.traffic.link_bytes == 8 * 3 * 4 * (value_bytes + 4)
