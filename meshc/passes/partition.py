@@ -16,7 +16,8 @@ own runs it when the module carries no chosen shardings), then per function:
 * a slice or a concat along a split dim moves each device its piece of the result from the
   pieces that hold it, a windowed `ttir.point_to_point` (meshc/passes/partition_window.py);
 * a cumsum, argmax or argmin along a split dim works on each device's piece and gathers only
-  the pieces' totals or candidates (meshc/passes/partition_select.py);
+  the pieces' totals or candidates; a max reduction over split dims is each device's maximum
+  and a max all_reduce over the splitting axes (meshc/passes/partition_select.py);
 * each result is resharded to its spec and leaves through `ttir.mesh_shard shard_to_full`.
 
 Shape-carrying attributes follow the local shapes (reshape's `shape`, broadcast's repeat
@@ -180,7 +181,7 @@ class _Partitioner:
         if windowed(op, required, self.global_shape):  # a slice / concat along a split dim
             partition_windowed(self, op, chosen[0])
             return
-        if split_selection(op, required):  # a cumsum / argmax / argmin along a split dim
+        if split_selection(op, required):  # a cumsum / argmax / argmin / max along a split dim
             partition_selection(self, op, required[0], chosen[0])
             return
         if isinstance(op, ttir.ConstantOp) and any(chosen[0].dims) and not op.value.is_splat():
