@@ -82,6 +82,8 @@ class PlanOp:
     operands: tuple[int, ...]
     results: tuple[int, ...]
     attrs: dict = field(default_factory=dict)
+    host_shapes: dict[int, tuple[int, ...]] = field(default_factory=dict)
+    """Per operand position holding a host value (-1): its shape (a matmul's sizes need it)."""
 
 
 class PlanError(LayoutError):
@@ -135,7 +137,7 @@ class _Model:
 
     def _signature(self, o: PlanOp) -> tuple:
         shapes = tuple(self.t[i].shape if i >= 0 else None for i in (*o.operands, *o.results))
-        return (o.kind, shapes, tuple(sorted(o.attrs.items())))
+        return (o.kind, shapes, tuple(sorted(o.attrs.items())), tuple(sorted(o.host_shapes.items())))
 
     def op_time(self, j: int, choice: list[Option]) -> float:
         key = (self.sig[j], *[id(choice[i]) for i in self.idx[j]])
@@ -159,15 +161,18 @@ class _Model:
         readers = None
         if is_matmul(o.kind):
             gy, gx = (1, 1) if r.interleaved else r.grid
-            times = [gx, gy] + [1] * (len(ins) - 2)
-            for (opt, _), n in zip(ins, times):
-                noc += opt.nbytes * n
-                dram += opt.nbytes * n if opt.dram else 0
-            b, bt = ins[1]
-            m, k, n = matmul_dims(self.t[o.operands[0]].shape, bt.shape, o.attrs)
-            compute = matmul_compute_s(self.arch, m, k, n, grid, o.attrs.get("math_fidelity"), bt.dtype,
+            times = [gx, gy] + [1] * (len(o.operands) - 2)
+            for i, n in zip(o.operands, times):
+                if i >= 0:  # a host operand's reads do not depend on the choice
+                    noc += choice[i].nbytes * n
+                    dram += choice[i].nbytes * n if choice[i].dram else 0
+            a_shape, b_shape = (self.t[i].shape if i >= 0 else o.host_shapes[k] for k, i in enumerate(o.operands[:2]))
+            b = choice[o.operands[1]] if o.operands[1] >= 0 else None
+            b_dtype = self.t[o.operands[1]].dtype if b is not None else rt.dtype
+            m, k, n = matmul_dims(a_shape, b_shape, o.attrs)
+            compute = matmul_compute_s(self.arch, m, k, n, grid, o.attrs.get("math_fidelity"), b_dtype,
                                        math.prod(rt.shape[:-2]))
-            sharded_b = b.dram and not b.interleaved  # TTNN's DRAM-sharded matmul: a reader a bank
+            sharded_b = b is not None and b.dram and not b.interleaved  # TTNN's DRAM-sharded matmul: a reader a bank
             readers = matmul_dram_readers(grid, b.grid[0] * b.grid[1] if sharded_b else None)
         else:
             for opt, t in ins:

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import func
-from xdsl.dialects.builtin import ModuleOp
+from xdsl.dialects.builtin import ModuleOp, TensorType
 from xdsl.ir import Operation
 from xdsl.passes import ModulePass
 
@@ -76,7 +76,9 @@ def program_of(tensors: list[DeviceTensor], block) -> tuple[list[PlanTensor], li
         if all(i < 0 for i in ins + outs):
             continue
         kind = _KIND.get(type(o))
-        ops.append(PlanOp(kind, ins, outs, kernel_flags(o) if kind else {}))
+        host = {k: tuple(v.type.get_shape()) for k, (i, v) in enumerate(zip(ins, o.operands))
+                if i < 0 and isinstance(v.type, TensorType)}
+        ops.append(PlanOp(kind, ins, outs, kernel_flags(o) if kind else {}, host))
     return plan_tensors, ops
 
 
