@@ -290,13 +290,13 @@ def partition_selection(p: Partitioner, op: Operation, src: ShardingSpec, target
     rank, n, c = len(local), full[d], local[d]
     elem = xt.element_type
     largest = not (isinstance(op, ArgReduceBase) and op.name.endswith("argmin"))
-    fill = 0.0 if isinstance(op, ScanBase) else float("-inf")
+    fill = 0.0 if isinstance(op, ScanBase) else _lowest(elem)
     cache = _cache(p)
     key = ("masked", x, d, fill, largest)
     if key not in cache:
-        if not largest:
-            x = e.emit("neg", [x], local, elem)
-        if n % k:  # the padding of each buffer: 0 for a sum, -inf for a maximum
+        if not largest:  # an argmin is the argmax of an order-reversed x (~x for integers: -x wraps)
+            x = e.emit("bitwise_not" if isinstance(elem, IntegerType) else "neg", [x], local, elem)
+        if n % k:  # the padding of each buffer: 0 for a sum, the lowest value for a maximum
             pos = e.split_constant(np.arange(k * c, dtype=np.float32), f32, axes, rank, d)
             valid = e.emit("lt", [pos, e.splat(float(n), [1] * rank, f32)], pos.type.get_shape(), f32)
             x = e.emit("where", [valid, x, e.splat(fill, [1] * rank, elem)], local, elem)

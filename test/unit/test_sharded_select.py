@@ -124,6 +124,27 @@ def test_argmax_over_an_uneven_split_on_a_2d_mesh(op, fn, target):
     assert got.traffic.link_bytes == 2 * _gather_bytes(4, 16, groups=2) == 768
 
 
+@pytest.mark.parametrize("target", TARGETS)
+def test_integer_argmax_and_argmin_over_an_uneven_split(target):
+    """i32 x 8x10 [S0, S1] (pieces of 3, 3, 3, 1 columns): the padding is masked to the smallest
+    i32 (never picked over a real element; a tie goes to the real one, whose index is lower) and
+    argmin reverses the order with ~x (-x would wrap the smallest i32 onto itself). Rows all
+    negative (unmasked zero padding would win the argmax), one row holding the smallest i32 (the
+    argmin), one row of equal values (the first index wins)."""
+    x = -RNG.integers(1, 1000, (8, 10)).astype(np.int32)
+    x[3, 7] = np.iinfo(np.int32).min
+    x[5, :] = -7
+    text = ("func.func @main(%x: tensor<8x10xi32> {tt.sharding = #tt.sharding<[S0, S1]>})"
+            " -> (tensor<8xi32> {tt.sharding = #tt.sharding<[S0]>}, tensor<8xi32> {tt.sharding = #tt.sharding<[S0]>}) {\n"
+            '  %a = "ttir.argmax"(%x) {dim = 1 : i64} : (tensor<8x10xi32>) -> tensor<8xi32>\n'
+            '  %b = "ttir.argmin"(%x) {dim = 1 : i64} : (tensor<8x10xi32>) -> tensor<8xi32>\n'
+            "  return %a, %b : tensor<8xi32>, tensor<8xi32>\n}\n")
+    got = _run(text, {"x": x}, "2,4", target)
+    np.testing.assert_array_equal(got.outputs[0], np.argmax(x, axis=1))
+    np.testing.assert_array_equal(got.outputs[1], np.argmin(x, axis=1))
+    assert got.outputs[1][3] == 7 and got.outputs[0][5] == 0
+
+
 # ----------------------------------------------------------------------------- top_k
 
 
