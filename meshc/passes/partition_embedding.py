@@ -17,7 +17,6 @@ offset o comes from a constant [0, V/k, 2 V/k, ...] split over A: each device ho
 
 from __future__ import annotations
 
-from typing import Protocol
 
 import numpy as np
 from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, TensorType
@@ -25,22 +24,11 @@ from xdsl.ir import Operation, SSAValue
 
 from meshc.dialects import ttir
 from meshc.dialects.ttir.base import tensor_shape
-from meshc.layout.mesh import Mesh, ShardingSpec
+from meshc.layout.mesh import ShardingSpec
 from meshc.layout.sharding_rules import replicated
+from meshc.passes.partition_protocol import Partitioner
 
 OPS = ttir.COMPUTE_OPS
-
-
-class Partitioner(Protocol):
-    """What the lookup needs of ttir-partition's function partitioner."""
-
-    mesh: Mesh
-    spec: dict[SSAValue, ShardingSpec]
-    globals: dict[SSAValue, tuple[int, ...]]
-
-    def insert(self, new: Operation, before: Operation) -> Operation: ...
-
-    def reshard(self, v: SSAValue, target: ShardingSpec, before: Operation) -> SSAValue: ...
 
 
 def _splat(p: Partitioner, value: int, t: TensorType, before: Operation) -> SSAValue:

@@ -35,7 +35,6 @@ split where they lie (no link bytes).
 from __future__ import annotations
 
 import math
-from typing import Protocol
 
 import numpy as np
 from xdsl.dialects.builtin import (
@@ -55,28 +54,15 @@ from xdsl.rewriter import Rewriter
 from meshc.dialects import ttir
 from meshc.dialects.ttir.base import ReductionBase, bool_value, int_value, tensor_shape
 from meshc.dialects.ttir.scan import ArgReduceBase, ScanBase, TopKBase
-from meshc.layout.mesh import Mesh, ShardingSpec
+from meshc.layout.mesh import ShardingSpec
 from meshc.layout.sharding_rules import replicated
 from meshc.passes.decompose_selections import nan_first
+from meshc.passes.partition_protocol import Partitioner
 from meshc.passes.sharding_ir import dtype_name
 
 OPS = ttir.COMPUTE_OPS
 _SI32 = IntegerType(32, Signedness.SIGNED)
 _UI32 = IntegerType(32, Signedness.UNSIGNED)
-
-
-class Partitioner(Protocol):
-    """What the scans and selections need of ttir-partition's function partitioner."""
-
-    mesh: Mesh
-    spec: dict[SSAValue, ShardingSpec]
-    globals: dict[SSAValue, tuple[int, ...]]
-
-    def insert(self, new: Operation, before: Operation) -> Operation: ...
-
-    def reshard(self, v: SSAValue, target: ShardingSpec, before: Operation) -> SSAValue: ...
-
-    def global_shape(self, v: SSAValue) -> tuple[int, ...]: ...
 
 
 def _dim(op: Operation) -> int:

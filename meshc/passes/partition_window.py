@@ -20,7 +20,6 @@ once (`window_needed_bytes`), which the tests derive by hand.
 
 from __future__ import annotations
 
-from typing import Protocol
 
 from xdsl.dialects.builtin import DenseArrayBase, TensorType, i64
 from xdsl.ir import Operation, SSAValue
@@ -29,22 +28,11 @@ from xdsl.rewriter import Rewriter
 from meshc.dialects import ttir
 from meshc.dialects.tt import ShardingAttr
 from meshc.dialects.ttir.base import int_value
-from meshc.layout.mesh import Mesh, ShardingSpec
+from meshc.layout.mesh import ShardingSpec
 from meshc.layout.reshard.window import window_moves, window_shape
+from meshc.passes.partition_protocol import Partitioner
 
 OPS = ttir.COMPUTE_OPS
-
-
-class Partitioner(Protocol):
-    """What the windowed ops need of ttir-partition's function partitioner."""
-
-    mesh: Mesh
-    spec: dict[SSAValue, ShardingSpec]
-    globals: dict[SSAValue, tuple[int, ...]]
-
-    def insert(self, new: Operation, before: Operation) -> Operation: ...
-
-    def global_shape(self, v: SSAValue) -> tuple[int, ...]: ...
 
 
 def windowed(op: Operation, required: tuple[ShardingSpec, ...], shape_of) -> bool:
