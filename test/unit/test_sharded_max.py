@@ -15,11 +15,8 @@ import numpy as np
 import pytest
 
 import meshc
-from meshc.dialects.tt import module_device
-from meshc.layout.mesh import Mesh
-from meshc.passes.auto_shard import estimate
-from meshc.passes.propagate_sharding import propagate_function
-from meshc.passes.sharding_ir import function_specs
+
+from helpers_auto_shard import predicted_bytes
 
 RNG = np.random.default_rng(2324)
 TARGETS = ["ttnn", "ttmetal"]
@@ -126,16 +123,6 @@ def test_max_of_integers_over_an_uneven_split_masks_with_the_smallest_i32(target
     assert got.traffic.link_bytes == _bytes(target, 4, 16)
 
 
-def _predicted_bytes(text: str, mesh_shape: str) -> float:
-    """The bytes ttir-auto-shard's cost model says the program's moves deliver, under the
-    shardings ttir-propagate-sharding chooses (what the pipelines partition)."""
-    module = meshc.compile(text, f"tt-register-device{{system=t3k mesh-shape={mesh_shape}}}")
-    f = next(o for o in module.walk() if o.name == "func.func")
-    mesh = Mesh(tuple(module_device(module).mesh_shape))
-    ins, outs = function_specs(f, mesh)
-    return estimate(f, mesh, ins, outs, propagate_function(f, mesh)).link_bytes
-
-
 @pytest.mark.parametrize("text, mesh", [
     (_program((4, 1024), "[R, S0]", "[R]", [1], False, (4,)), "4"),
     (_program((8, 64), "[S0, S1]", "[S0, R]", [1], True, (8, 1)), "2,4"),
@@ -146,4 +133,4 @@ def test_auto_shard_prices_the_max_all_reduces_the_ttnn_pipeline_runs(text, mesh
     """ttir-auto-shard's cost of a max over split dims is the maxima's gathers, one an axis, the
     bytes the simulator delivers on TTNN (not a gather of the operand)."""
     got = _run(text, None, mesh)
-    assert _predicted_bytes(text, mesh) == got.traffic.delivered_bytes > 0
+    assert predicted_bytes(text, mesh) == got.traffic.delivered_bytes > 0

@@ -14,11 +14,8 @@ import numpy as np
 import pytest
 
 import meshc
-from meshc.dialects.tt import module_device
-from meshc.layout.mesh import Mesh
-from meshc.passes.auto_shard import estimate
-from meshc.passes.propagate_sharding import propagate_function
-from meshc.passes.sharding_ir import function_specs
+
+from helpers_auto_shard import predicted_bytes
 
 RNG = np.random.default_rng(2323)
 
@@ -213,16 +210,6 @@ def test_top_k_over_an_uneven_split(target):
 # ----------------------------------------------------------------------------- what ttir-auto-shard prices
 
 
-def _predicted_bytes(text: str, mesh_shape: str) -> float:
-    """The bytes ttir-auto-shard's cost model says the program's moves deliver, under the
-    shardings ttir-propagate-sharding chooses (what the pipelines partition)."""
-    module = meshc.compile(text, f"tt-register-device{{system=t3k mesh-shape={mesh_shape}}}")
-    f = next(o for o in module.walk() if o.name == "func.func")
-    mesh = Mesh(tuple(module_device(module).mesh_shape))
-    ins, outs = function_specs(f, mesh)
-    return estimate(f, mesh, ins, outs, propagate_function(f, mesh)).link_bytes
-
-
 @pytest.mark.parametrize("text, mesh", [
     (_program("cumsum", (4, 1024), "[R, S0]", "[R, S0]", "dim = 1 : i64", (4, 1024), "f32"), "4"),
     (_program("argmax", (4, 1024), "[R, S0]", "[R]", "dim = 1 : i64", (4,), "i32"), "4"),
@@ -233,4 +220,4 @@ def test_auto_shard_prices_the_gathers_the_partition_makes(text, mesh):
     """ttir-auto-shard's cost of these ops is the candidates' (or totals') gathers, the bytes the
     simulator delivers (not a gather of the dim)."""
     got = _run(text, None, mesh)
-    assert _predicted_bytes(text, mesh) == got.traffic.delivered_bytes > 0
+    assert predicted_bytes(text, mesh) == got.traffic.delivered_bytes > 0
