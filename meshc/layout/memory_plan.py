@@ -134,6 +134,7 @@ class _Model:
         self.memo: dict = {}
         self.sig = [self._signature(o) for o in ops]
         self.idx = [tuple(i for i in (*o.operands, *o.results) if i >= 0) for o in ops]
+        self.touching = _touching(tensors, ops)
 
     def _signature(self, o: PlanOp) -> tuple:
         shapes = tuple(self.t[i].shape if i >= 0 else None for i in (*o.operands, *o.results))
@@ -145,6 +146,13 @@ class _Model:
         if hit is None:
             hit = self.memo[key] = self._op_time(self.ops[j], choice).device_s
         return hit
+
+    def cost(self, i: int, opt: Option, choice: list[Option]) -> float:
+        """Seconds of the ops touching tensor i with it held by `opt`, the others as in `choice`."""
+        keep, choice[i] = choice[i], opt
+        s = sum(self.op_time(j, choice) for j in self.touching[i])
+        choice[i] = keep
+        return s
 
     def _op_time(self, o: PlanOp, choice: list[Option]) -> OpTime:
         ins = [(choice[i], self.t[i]) for i in o.operands if i >= 0]
@@ -203,25 +211,20 @@ def plan_memory(tensors: list[PlanTensor], ops: list[PlanOp], arch: str, capacit
     frees bytes of) live there; Unplaceable when a tensor fits nowhere."""
     capacity = get_arch(arch).l1_size if capacity is None else int(capacity)
     model = _Model(tensors, ops, arch)
-    touching = _touching(tensors, ops)
+    touching = model.touching
     cache: dict = {}
     opts: list[dict[str, Option]] = []
     refused: list[dict[str, str]] = []
     for n, t in enumerate(tensors):
         if t.fixed:
-            key = (t.shape, t.dtype, t.tile, t.current, arch)
-            own = cache.get(key)
-            if not isinstance(own, Option):
-                try:
-                    own = cache[key] = make_option(t.shape, t.dtype, t.tile, t.current, arch)
-                except LayoutError as e:
-                    raise Unplaceable(f"{t.name} cannot be placed where it must stay: {e}", n) from None
+            try:
+                own = _own_option(t, arch, cache)
+            except LayoutError as e:
+                raise Unplaceable(f"{t.name} cannot be placed where it must stay: {e}", n) from None
             opts.append({kind_of(t.current): own})
             refused.append({})
         else:
-            o, why = tensor_options(t.shape, t.dtype, t.tile, arch, t.current, cache)
-            for k in [k for k, v in o.items() if v.per_core > capacity]:
-                why[k] = f"does not fit: {o.pop(k).per_core:,} B a core, over the {capacity:,} B of a core's L1"
+            o, why = _fitting_options(t, arch, capacity, cache)
             if not o:
                 raise Unplaceable(f"{t.name} fits nowhere: " + "; ".join(f"{k}: {w}" for k, w in why.items()), n)
             opts.append(o)
@@ -232,10 +235,7 @@ def plan_memory(tensors: list[PlanTensor], ops: list[PlanOp], arch: str, capacit
     moved: dict[int, str] = {}
 
     def cost(i: int, opt: Option) -> float:
-        keep, choice[i] = choice[i], opt
-        s = sum(model.op_time(j, choice) for j in touching[i])
-        choice[i] = keep
-        return s
+        return model.cost(i, opt, choice)
 
     order = sorted(range(len(tensors)), key=lambda i: (tensors[i].start, i))
     todo = set(range(len(tensors)))
@@ -290,19 +290,13 @@ def explain(tensors: list[PlanTensor], ops: list[PlanOp], choice: list[Option] |
     where it is now (`current`), as `meshc-run --report` explains a lowered program."""
     capacity = get_arch(arch).l1_size if capacity is None else int(capacity)
     model = model or _Model(tensors, ops, arch)
-    touching = _touching(tensors, ops)
     if opts is None:
         cache: dict = {}
         opts, refused = [], []
         for t in tensors:
-            o, why = tensor_options(t.shape, t.dtype, t.tile, arch, t.current, cache)
-            for k in [k for k, v in o.items() if v.per_core > capacity and k != kind_of(t.current)]:
-                why[k] = f"does not fit: {o.pop(k).per_core:,} B a core, over the {capacity:,} B of a core's L1"
+            o, why = _fitting_options(t, arch, capacity, cache, keep=kind_of(t.current))
             if kind_of(t.current) not in o or o[kind_of(t.current)].config != t.current:
-                key = (t.shape, t.dtype, t.tile, t.current, arch)
-                if not isinstance(cache.get(key), Option):
-                    cache[key] = make_option(t.shape, t.dtype, t.tile, t.current, arch)
-                o[kind_of(t.current)] = cache[key]
+                o[kind_of(t.current)] = _own_option(t, arch, cache)
             opts.append(o if not t.fixed else {kind_of(t.current): o[kind_of(t.current)]})
             refused.append(why if not t.fixed else {})
         choice = [o[kind_of(t.current)] for t, o in zip(tensors, opts)]
@@ -312,10 +306,7 @@ def explain(tensors: list[PlanTensor], ops: list[PlanOp], choice: list[Option] |
     col = {c: n for n, c in enumerate(budget.cores)}
 
     def cost(i: int, opt: Option) -> float:
-        keep, choice[i] = choice[i], opt
-        s = sum(model.op_time(j, choice) for j in touching[i])
-        choice[i] = keep
-        return s
+        return model.cost(i, opt, choice)
 
     def overflow(i: int, o: Option) -> str | None:
         """Where L1 first overflows with tensor i held by `o` instead (None: it fits)."""
@@ -363,6 +354,25 @@ def explain(tensors: list[PlanTensor], ops: list[PlanOp], choice: list[Option] |
             why = "kept, though " + ", ".join(f"{k} would be faster and fits" for k, w in cheaper if w is None)
         decisions.append(Decision(choice[i], why, times, notes))
     return decisions
+
+
+def _own_option(t: PlanTensor, arch: str, cache: dict) -> Option:
+    """The option of where tensor t is now (`current`), made once per shape and place in `cache`."""
+    key = (t.shape, t.dtype, t.tile, t.current, arch)
+    own = cache.get(key)
+    if not isinstance(own, Option):
+        own = cache[key] = make_option(t.shape, t.dtype, t.tile, t.current, arch)
+    return own
+
+
+def _fitting_options(t: PlanTensor, arch: str, capacity: int, cache: dict,
+                     keep: str | None = None) -> tuple[dict[str, Option], dict[str, str]]:
+    """Tensor t's options and why it has no other, those over a core's L1 (`capacity`) moved to
+    the reasons, except the kind `keep`."""
+    o, why = tensor_options(t.shape, t.dtype, t.tile, arch, t.current, cache)
+    for k in [k for k, v in o.items() if v.per_core > capacity and k != keep]:
+        why[k] = f"does not fit: {o.pop(k).per_core:,} B a core, over the {capacity:,} B of a core's L1"
+    return o, why
 
 
 def _start(t: PlanTensor, opts: dict[str, Option]) -> Option:
