@@ -23,26 +23,31 @@ from meshc.dialects import ttir, ttnn
 # ----------------------------------------------------------------------------- compute ops
 
 
-def compute_impls(ops: dict):
-    """A class decorator: one `@impl` for every op of `ops` (a dialect's `COMPUTE_OPS`, registry
-    kind -> op class, made from the compute-op registry), calling `self.compute(kind, op, args)`
-    with the kind the op's name gives (ttnn.repeat runs `repeat`). So a new compute op needs no
-    line here."""
+def _family_impls(kinds, method: str):
+    """A class decorator: for each (kind, op class) of `kinds` one `@impl` of the op calling
+    `self.<method>(kind, op, args)`."""
 
     def run_kind(kind: str):
         def run(self, interpreter, op, args):
-            return self.compute(kind, op, args)
+            return getattr(self, method)(kind, op, args)
 
         run.__name__ = f"run_{kind}"
         return run
 
     def add(cls):
-        for op in ops.values():
-            kind = op.name.split(".", 1)[1]
+        for kind, op in kinds:
             setattr(cls, f"run_{kind}", impl(op)(run_kind(kind)))
         return cls
 
     return add
+
+
+def compute_impls(ops: dict):
+    """A class decorator: one `@impl` for every op of `ops` (a dialect's `COMPUTE_OPS`, registry
+    kind -> op class, made from the compute-op registry), calling `self.compute(kind, op, args)`
+    with the kind the op's name gives (ttnn.repeat runs `repeat`). So a new compute op needs no
+    line here."""
+    return _family_impls([(op.name.split(".", 1)[1], op) for op in ops.values()], "compute")
 
 
 @compute_impls(ttir.COMPUTE_OPS)
@@ -62,20 +67,7 @@ def collective_impls(ops: dict):
     """A class decorator: one `@impl` for every op of `ops` (a dialect's `COLLECTIVE_OPS`, kind ->
     op class, derived from the collective registry), calling `self.collective(kind, op, args)`.
     So a new collective kind needs no line here (docs/contracts.md: four files)."""
-
-    def run_kind(kind: str):
-        def run(self, interpreter, op, args):
-            return self.collective(kind, op, args)
-
-        run.__name__ = f"run_{kind}"
-        return run
-
-    def add(cls):
-        for kind, op in ops.items():
-            setattr(cls, f"run_{kind}", impl(op)(run_kind(kind)))
-        return cls
-
-    return add
+    return _family_impls(list(ops.items()), "collective")
 
 
 @collective_impls(ttir.COLLECTIVE_OPS)
