@@ -48,11 +48,18 @@ def _emit(cls, operands: list[SSAValue], shape: tuple[int, ...], like: TensorTyp
     return op.results[0]
 
 
+def order_reversing(element) -> str:
+    """The compute-op kind that reverses the order of `element`'s values exactly and is its own
+    inverse: bitwise_not on integers (~x = -x - 1, no overflow, signed or unsigned; -x wraps the
+    smallest signed value onto itself), neg on floats (it flips the sign bit)."""
+    return "bitwise_not" if isinstance(element, IntegerType) else "neg"
+
+
 def _all_reduce_by_gather(x: SSAValue, kind: str, axis: int, n: int, at: Operation) -> SSAValue:
     """max / min of `x` over the n devices of `axis`, on every device (see the module docstring)."""
     t = x.type
     shape = tensor_shape(x)
-    flip = ttir.COMPUTE_OPS["bitwise_not" if isinstance(t.element_type, IntegerType) else "neg"]
+    flip = ttir.COMPUTE_OPS[order_reversing(t.element_type)]
     if kind == "min":
         x = _emit(flip, [x], shape, t, at)
     one = _emit(ttir.COMPUTE_OPS["reshape"], [x], (1, *shape), t, at,

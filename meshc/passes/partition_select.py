@@ -56,6 +56,7 @@ from meshc.dialects.ttir.base import ReductionBase, bool_value, int_value, tenso
 from meshc.dialects.ttir.scan import ArgReduceBase, ScanBase, TopKBase
 from meshc.layout.mesh import ShardingSpec
 from meshc.layout.sharding_rules import replicated
+from meshc.passes.decompose_ccl_reductions import order_reversing
 from meshc.passes.decompose_selections import nan_first
 from meshc.passes.partition_protocol import Partitioner
 from meshc.passes.sharding_ir import dtype_name
@@ -280,8 +281,8 @@ def partition_selection(p: Partitioner, op: Operation, src: ShardingSpec, target
     cache = _cache(p)
     key = ("masked", x, d, fill, largest)
     if key not in cache:
-        if not largest:  # an argmin is the argmax of an order-reversed x (~x for integers: -x wraps)
-            x = e.emit("bitwise_not" if isinstance(elem, IntegerType) else "neg", [x], local, elem)
+        if not largest:  # an argmin is the argmax of an order-reversed x
+            x = e.emit(order_reversing(elem), [x], local, elem)
         if n % k:  # the padding of each buffer: 0 for a sum, the lowest value for a maximum
             pos = e.split_constant(np.arange(k * c, dtype=np.float32), f32, axes, rank, d)
             valid = e.emit("lt", [pos, e.splat(float(n), [1] * rank, f32)], pos.type.get_shape(), f32)
