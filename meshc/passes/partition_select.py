@@ -284,9 +284,7 @@ def partition_selection(p: Partitioner, op: Operation, src: ShardingSpec, target
         if not largest:  # an argmin is the argmax of an order-reversed x
             x = e.emit(order_reversing(elem), [x], local, elem)
         if n % k:  # the padding of each buffer: 0 for a sum, the lowest value for a maximum
-            pos = e.split_constant(np.arange(k * c, dtype=np.float32), f32, axes, rank, d)
-            valid = e.emit("lt", [pos, e.splat(float(n), [1] * rank, f32)], pos.type.get_shape(), f32)
-            x = e.emit("where", [valid, x, e.splat(fill, [1] * rank, elem)], local, elem)
+            x = _mask_padding(e, x, axes, k, n, d, fill)
         cache[key] = x
     x = cache[key]
     one = tuple(1 if i == d else s for i, s in enumerate(local))
@@ -336,6 +334,16 @@ def _max_gathers(op: Operation, src: ShardingSpec, full: tuple[int, ...], dtype:
     return out
 
 
+def _mask_padding(e: _Emitter, x: SSAValue, axes: tuple[int, ...], k: int, n: int, d: int, fill) -> SSAValue:
+    """`x`, a device's buffer of a dim d of n elements split over `axes` (k devices) into padded
+    buffers, with the positions past n set to `fill` (from a split constant of the positions)."""
+    local = tuple(tensor_shape(x))
+    rank, elem = len(local), x.type.element_type
+    pos = e.split_constant(np.arange(k * local[d], dtype=np.float32), f32, axes, rank, d)
+    valid = e.emit("lt", [pos, e.splat(float(n), [1] * rank, f32)], tensor_shape(pos), f32)
+    return e.emit("where", [valid, x, e.splat(fill, [1] * rank, elem)], local, elem)
+
+
 def _lowest(element: Attribute):
     """The identity of a maximum in `element`: -inf for a float, the smallest integer otherwise."""
     if isinstance(element, IntegerType):
@@ -354,15 +362,12 @@ def _partition_max(p: Partitioner, op: Operation, src: ShardingSpec, target: Sha
     assert isinstance(xt, TensorType)
     elem = xt.element_type
     full, local = p.global_shape(x), tuple(tensor_shape(x))
-    rank = len(local)
     reduced = op.reduced_dims()  # type: ignore[attr-defined]
     split = [d for d in reduced if src.dims[d]]
     for d in split:
         k = math.prod(p.mesh.shape[a] for a in src.dims[d])
         if k * local[d] != full[d]:  # padded buffers: the padding can never be the maximum
-            pos = e.split_constant(np.arange(k * local[d], dtype=np.float32), f32, src.dims[d], rank, d)
-            valid = e.emit("lt", [pos, e.splat(float(full[d]), [1] * rank, f32)], tensor_shape(pos), f32)
-            x = e.emit("where", [valid, x, e.splat(_lowest(elem), [1] * rank, elem)], local, elem)
+            x = _mask_padding(e, x, src.dims[d], k, full[d], d, _lowest(elem))
     keep = bool_value(op.attributes.get("keep_dim"))
     shape = tuple(1 if i in reduced else n for i, n in enumerate(local) if keep or i not in reduced)
     attrs = {k: v for k, v in op.attributes.items() if k in ("dim_arg", "keep_dim")}
