@@ -23,6 +23,10 @@ tensors). An op's time given its tensors' options is the simulator's (meshc/sim/
   results, through DRAM for those in DRAM;
 - time = launch + max(compute, DRAM, NoC) + OVERLAP_MISS x min (`OpTime.device_s`).
 
+An op may instead carry its own time (`PlanOp.time`, a callback of its tensors' options): a
+TTMetal program's kernels read and write blocks by the program's grid wherever the buffers sit,
+so its time is its block traffic under each buffer's option (meshc/passes/ttmetal_optimize_memory.py).
+
 The search (`plan_memory`):
 
 1. Start each tensor where it is (the place ttir-layout gave it) when that is an option, else
@@ -43,6 +47,7 @@ one chosen won (the cheapest, or moved at which step and core) for `meshc-run --
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -84,6 +89,10 @@ class PlanOp:
     attrs: dict = field(default_factory=dict)
     host_shapes: dict[int, tuple[int, ...]] = field(default_factory=dict)
     """Per operand position holding a host value (-1): its shape (a matmul's sizes need it)."""
+    time: Callable[[list], OpTime] | None = None
+    """The op's time given the options of its operands then results (None for a host value),
+    when the model below does not time it (a TTMetal program); ops sharing one callback and
+    shapes share the memo."""
 
 
 class PlanError(LayoutError):
@@ -138,7 +147,7 @@ class _Model:
 
     def _signature(self, o: PlanOp) -> tuple:
         shapes = tuple(self.t[i].shape if i >= 0 else None for i in (*o.operands, *o.results))
-        return (o.kind, shapes, tuple(sorted(o.attrs.items())), tuple(sorted(o.host_shapes.items())))
+        return (o.kind, shapes, tuple(sorted(o.attrs.items())), tuple(sorted(o.host_shapes.items())), o.time)
 
     def op_time(self, j: int, choice: list[Option]) -> float:
         key = (self.sig[j], *[id(choice[i]) for i in self.idx[j]])
@@ -155,12 +164,14 @@ class _Model:
         return s
 
     def _op_time(self, o: PlanOp, choice: list[Option]) -> OpTime:
+        if o.time is not None:
+            return o.time([choice[i] if i >= 0 else None for i in (*o.operands, *o.results)])
         ins = [(choice[i], self.t[i]) for i in o.operands if i >= 0]
         outs = [(choice[i], self.t[i]) for i in o.results if i >= 0]
         if o.kind is None or not outs:  # a transfer, collective or layout change: reads, writes
             moved = [opt.nbytes for opt, _ in ins + outs]
             dram = sum(opt.nbytes for opt, _ in ins + outs if opt.dram)
-            host = any(i < 0 for i in o.operands)  # from the host: no device program is launched
+            host = any(i < 0 for i in (*o.operands, *o.results))  # to or from the host: no program is launched
             return OpTime(dram=dram_s(self.arch, dram), noc=noc_s(self.arch, sum(moved), self.cores),
                           latency=0.0 if host else self.arch.op_launch_s)
         r, rt = outs[0]
