@@ -9,7 +9,7 @@
 | is_finite | multiply(gt(x, -inf), lt(x, inf)): 1 / 0 in x's element type (NaN and +-inf give 0) |
 | compare (EQ NE GT GE LT LE), select | eq ne gt ge lt le (1 / 0 in the operands' element type), where |
 | dot_general | permute + reshape each operand to (batch..., M, K) x (batch..., K, N), matmul, reshape |
-| reduce (add / maximum body) | sum / max over `dimensions` |
+| reduce (add / maximum / minimum body) | sum / max / min over `dimensions` |
 | broadcast_in_dim | permute (dims out of order) + reshape (insert 1s) + broadcast |
 | transpose, reshape, convert | permute, reshape, typecast (identity when the type is kept) |
 | slice concatenate dynamic_slice dynamic_update_slice gather partition_id reduce_window chlo.top_k, reduce of two tensors (argmax) | slice, concat, embedding; one-hot where / sum at a run-time start; cumsum, argmax / argmin, top_k / top_k_indices; partition_id an all_slice of the ids (stablehlo_select.py) |
@@ -33,6 +33,7 @@ from xdsl.dialects.builtin import (
     DenseIntOrFPElementsAttr,
     IntegerAttr,
     IntegerType,
+    Signedness,
     StringAttr,
     TensorType,
     i32,
@@ -380,9 +381,38 @@ def dot_general(imp: ImportContext, op: Operation) -> None:
 # ---- reduce ----------------------------------------------------------------------------------
 
 _REDUCTIONS = {"stablehlo.add": (OPS["sum"], 0.0), "stablehlo.maximum": (OPS["max"], -np.inf),
+               "stablehlo.minimum": (OPS["min"], np.inf),
                "stablehlo.or": (OPS["max"], 0.0), "stablehlo.and": (OPS["max"], 1.0)}
 """Reduce body -> the ttir reduction and the init it must start from. On booleans (1 / 0) `or`
 (jnp.any) is the max from false, `and` (jnp.all) 1 - the max of 1 - x, from true."""
+
+
+def _bounds(element: Attribute) -> tuple[float, float]:
+    """The values at or beyond which a max's (min's) init is its identity in `element`: the
+    float's finite extremes (JAX starts a max from -inf, other front ends from the lowest finite
+    float), the integer's smallest / largest (JAX's jnp.max / jnp.min of int32 start from -2**31
+    / 2**31 - 1; a 64-bit init saturates into i32, as tt-mlir normalizes it)."""
+    if not isinstance(element, IntegerType):
+        return -3.0e38, 3.0e38
+    w = element.width.data
+    lo, hi = (0, 2 ** w - 1) if element.signedness.data == Signedness.UNSIGNED else (-(2 ** (w - 1)), 2 ** (w - 1) - 1)
+    return max(lo, -(2 ** 31)), min(hi, 2 ** 31 - 1)
+
+
+def _is_identity(init: np.ndarray, identity: float, element: Attribute) -> bool:
+    """Whether a reduction's `init` is its `identity` in `element` (`_bounds` for a max / min)."""
+    if np.all(init == identity) or not np.isinf(identity):
+        return bool(np.all(init == identity))
+    lo, hi = _bounds(element)
+    return bool(np.all(init <= lo) if identity < 0 else np.all(init >= hi))
+
+
+def _identity_words(identity: float, element: Attribute) -> str:
+    """The identity as an error names it: an integer max / min's is the extreme integer."""
+    if not np.isinf(identity) or not isinstance(element, IntegerType):
+        return str(identity)
+    lo, hi = _bounds(element)
+    return f"{lo} (the smallest {element})" if identity < 0 else f"{hi} (the largest {element})"
 
 
 def reduce(imp: ImportContext, op: Operation) -> None:
@@ -402,14 +432,19 @@ def reduce(imp: ImportContext, op: Operation) -> None:
                            "booleans (i1) only", op)
     if kind not in _REDUCTIONS:
         raise LocatedError(f"reduces with {', '.join(op_name(o) for o in body) or 'nothing'}; meshc imports "
-                           "reductions by stablehlo.add (sum) and stablehlo.maximum (max)", op)
+                           "reductions by stablehlo.add (sum), stablehlo.maximum (max) and stablehlo.minimum "
+                           "(min)", op)
     cls, identity = _REDUCTIONS[kind]
     init = imp.constants.get(op.operands[1])
     if boolean and init is not None:  # an i1 constant's true may read as 1 or -1
         init = (np.asarray(init) != 0).astype(np.float64)
-    ok_init = init is not None and (np.all(init == identity) or (identity < 0 and np.all(init <= -3.0e38)))
+    source_type = op.operands[1].type
+    ok_init = init is not None and isinstance(source_type, TensorType) and _is_identity(
+        np.asarray(init), identity, source_type.element_type)
     if not ok_init:
-        raise LocatedError(f"starts the {cls.name.split('.')[1]} from a value other than {identity}; meshc imports "
+        words = _identity_words(identity, source_type.element_type) if isinstance(source_type, TensorType) \
+            else identity
+        raise LocatedError(f"starts the {cls.name.split('.')[1]} from a value other than {words}; meshc imports "
                            "reductions from their identity", op)
     dims = dims_of(op, "dimensions", len(tensor_shape(x)))
     attrs = {"dim_arg": ArrayAttr([IntegerAttr(d, i32) for d in dims])}

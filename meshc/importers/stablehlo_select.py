@@ -13,7 +13,7 @@ meshc/importers/stablehlo_ops.py):
 | dynamic_update_slice of t positions at a run-time start along one dim (a chunk of t tokens' keys written at `pos`) | t such wheres, the update's position j written at the start + j |
 | gather of whole rows of a 2-d table (`emb[ids]`) | embedding of the indices clamped into the table |
 | gather of one element along a dim a row (`jnp.take_along_axis(x, ids[..., None], axis)`) | sum over the dim of where(eq(iota, the clamped ids broadcast), x, 0): a split dim gives partial sums |
-| reduce of (x, iota) by JAX's argmax / argmin comparator (`jnp.argmax`, `jnp.argmin`) | argmax / argmin (the first extreme; the first NaN if any); the values, if used, a max (of -x) |
+| reduce of (x, iota) by JAX's argmax / argmin comparator (`jnp.argmax`, `jnp.argmin`) | argmax / argmin (the first extreme; the first NaN if any); the values, if used, a max / min |
 | reduce_window of an add over the whole prefix of one dim (`jnp.cumsum`) | cumsum along the dim |
 | reduce_window of another add window over one dim, stride 1, the input's length out (`lax.cumsum(reverse=True)`, a sliding-window sum) | matmul by a 0/1 band matrix along the dim |
 | chlo.top_k (`jax.lax.top_k`) | top_k and top_k_indices along the last dim (each only if used) |
@@ -372,7 +372,7 @@ def arg_reduce(imp: ImportContext, op: Operation) -> None:
     comparator -> ttir.argmax / ttir.argmin (the first extreme's index; the first NaN where there is
     one, as numpy's argmax and JAX's). A dim split over devices is then partitioned as local work
     and a gather of the candidates (ttir-partition). The reduced values, when used, are the max
-    (of -x for argmin) over the dim."""
+    (min for argmin) over the dim."""
     x_src, idx_src, _, _ = op.operands
     shape = tensor_shape(x_src)
     (d,) = _ints(op, "dimensions") if len(_ints(op, "dimensions")) == 1 else (None,)
@@ -390,9 +390,7 @@ def arg_reduce(imp: ImportContext, op: Operation) -> None:
     imp.values[op.results[1]] = imp.emit(OPS[f"arg{kind}"], [x], it, {"dim": IntegerAttr(d, i64)})
     if op.results[0].uses:
         keep = {"dim_arg": ArrayAttr([IntegerAttr(d, i32)]), "keep_dim": BoolAttr.from_bool(False)}
-        xs = x if kind == "max" else imp.emit(OPS["neg"], [x], xt)
-        value = imp.emit(OPS["max"], [xs], TensorType(xt.element_type, list(vt.get_shape())), keep)
-        imp.values[op.results[0]] = value if kind == "max" else imp.emit(OPS["neg"], [value], value.type)
+        imp.values[op.results[0]] = imp.emit(OPS[kind], [x], TensorType(xt.element_type, list(vt.get_shape())), keep)
 
 
 def top_k(imp: ImportContext, op: Operation) -> None:

@@ -388,6 +388,9 @@ _ENTRIES = (
     reduction("sum", np.sum, "the sum over dim_arg", summed=True, arithmetic=True),
     reduction("mean", np.mean, "the mean over dim_arg", summed=False, arithmetic=True),
     reduction("max", np.max, "the largest element over dim_arg", summed=False, arithmetic=False),
+    # a NaN in the reduced elements is the result, as JAX's jnp.min (numpy's np.min); TT-Metal's
+    # reduce takes ReduceOpMath::MIN, so TTMetal runs it as a tile_reduce min
+    reduction("min", np.min, "the smallest element over dim_arg", summed=False, arithmetic=False),
     ComputeOp("softmax", "softmax", 1, _softmax, factors.keep_dim_attr, REDUCTION,
               "e ** x / sum(e ** x) along dimension", Kernel("softmax")),
     ComputeOp("embedding", "embedding", 2, _embedding, factors.embedding, DATA_MOVEMENT,

@@ -12,10 +12,12 @@ them: each device works on its own piece and only a few numbers a row cross the 
   the k candidates (value and index) are gathered over A, and among the candidates equal to
   their maximum the smallest index wins: the first index of the extreme, as numpy's. argmin is
   argmax of the negation.
-* `max` (a reduction) over dims split over axes A: each device takes the maximum of its piece,
-  then one `ttir.all_reduce` with `reduce_type = max` over each axis of A completes it (exact:
-  a maximum of maxima is the maximum). TTNN runs it as ttir-decompose-ccl-reductions makes it
-  (an all_gather of the per-device maxima and a max of them), TTMetal by its CCL kernels.
+* `max` / `min` (reductions) over dims split over axes A: each device takes the maximum
+  (minimum) of its piece, then one `ttir.all_reduce` with `reduce_type = max` (`min`) over each
+  axis of A completes it (exact: a maximum of maxima is the maximum; a NaN anywhere reaches the
+  result, as JAX's). TTNN runs it as ttir-decompose-ccl-reductions makes it (an all_gather of
+  the per-device extremes and a max of them, of the order-reversed values for a min), TTMetal
+  by its CCL kernels.
 * `top_k` / `top_k_indices` (k largest) along a dim split over A: each device's top k of its
   piece (values, and indices made global) are gathered over A (k x pieces candidates; once
   for a top_k and a top_k_indices of one operand); the top k of the candidates are the values,
@@ -27,7 +29,8 @@ where, neg, typecast), so TTMetal runs the result too (its local cumsum / argmax
 through ttir-decompose-selections).
 
 An uneven split (torch.chunk pieces, padded buffers) masks each buffer's padding first (0 for a
-sum, -inf for a maximum), from a constant of the global positions split over A. The gathers are
+sum, -inf for a maximum, +inf for a minimum; the extreme integer for an integer operand), from a
+constant of the global positions split over A. The gathers are
 `ttir.reshard`s, lowered to all_gathers over A by reshard-to-collectives; the constants are
 split where they lie (no link bytes).
 """
@@ -70,18 +73,23 @@ def _dim(op: Operation) -> int:
     return int_value(op.attributes["dim"]) % len(tensor_shape(op.operands[0]))
 
 
-def _is_max(op: Operation) -> bool:
-    return isinstance(op, ReductionBase) and op.name == "ttir.max"
+_EXTREMES = ("ttir.max", "ttir.min")
+"""The reductions a split reduced dim partitions as local extremes and an all_reduce of them."""
+
+
+def _is_extreme(op: Operation) -> bool:
+    """A max or min reduction (partitioned as each device's extreme and an all_reduce by it)."""
+    return isinstance(op, ReductionBase) and op.name in _EXTREMES
 
 
 def keep_selected_axes(op: Operation, required: tuple[ShardingSpec, ...], current: ShardingSpec
                        ) -> tuple[ShardingSpec, ...]:
-    """An argmax / argmin / top_k's or a max reduction's operand keeps the axes splitting its
+    """An argmax / argmin / top_k's or a max / min reduction's operand keeps the axes splitting its
     reduced dims (the rule's `select` / `keep` factor asks nothing of them: the partition picks
     among the pieces where they lie)."""
     if isinstance(op, (ArgReduceBase, TopKBase)):
         reduced: tuple[int, ...] = (_dim(op),)
-    elif _is_max(op):
+    elif _is_extreme(op):
         reduced = op.reduced_dims()  # type: ignore[attr-defined]
     else:
         return required
@@ -101,8 +109,8 @@ def keep_selected_axes(op: Operation, required: tuple[ShardingSpec, ...], curren
 
 def split_selection(op: Operation, required: tuple[ShardingSpec, ...]) -> bool:
     """Whether `op` is a scan or an index selection whose dim is split by its operand's spec, or
-    a max reduction one of whose reduced dims is."""
-    if _is_max(op):
+    a max / min reduction one of whose reduced dims is."""
+    if _is_extreme(op):
         return any(required[0].dims[d] for d in op.reduced_dims())  # type: ignore[attr-defined]
     return isinstance(op, (ScanBase, ArgReduceBase, TopKBase)) and bool(required[0].dims[_dim(op)])
 
@@ -112,11 +120,12 @@ def selection_gathers(op: Operation, src: ShardingSpec, shape_of) -> list[tuple[
     """The gathers `partition_selection` makes for `op` (its operand placed `src`, its dim
     split), as (global shape, data type, from, to), for ttir-auto-shard to price: a cumsum's
     totals, an argmax's values and indices, a top_k's candidates (a top_k beside a
-    top_k_indices of the same operand shares the latter's); a max reduction's maxima, one a
-    device along each split reduced dim (TTNN's form of the max all_reduce: gathered and maxed)."""
+    top_k_indices of the same operand shares the latter's); a max / min reduction's extremes,
+    one a device along each split reduced dim (TTNN's form of its all_reduce: gathered and
+    maxed)."""
     x = op.operands[0]
-    if _is_max(op):
-        return _max_gathers(op, src, shape_of(x), dtype_name(x))
+    if _is_extreme(op):
+        return _extreme_gathers(op, src, shape_of(x), dtype_name(x))
     d = _dim(op)
     full = shape_of(x)
     k = math.prod(src.mesh.shape[a] for a in src.dims[d])
@@ -261,10 +270,10 @@ def _pick(e: _Emitter, values: SSAValue, labels: SSAValue, rounds: int, d: int) 
 
 
 def partition_selection(p: Partitioner, op: Operation, src: ShardingSpec, target: ShardingSpec) -> None:
-    """Replace the cumsum / argmax / argmin `op` (its operand placed as `src`, its dim split) by
-    the local work and gathers of the module docstring; its result takes `target`."""
-    if _is_max(op):
-        return _partition_max(p, op, src, target)
+    """Replace the cumsum / argmax / argmin / top_k / max / min `op` (its operand placed as `src`,
+    its dim split) by the local work and gathers of the module docstring; its result takes `target`."""
+    if _is_extreme(op):
+        return _partition_extreme(p, op, src, target)
     e = _Emitter(p, op)
     x = op.operands[0]
     xt = x.type
@@ -320,9 +329,10 @@ def partition_selection(p: Partitioner, op: Operation, src: ShardingSpec, target
     Rewriter.erase_op(op)
 
 
-def _max_gathers(op: Operation, src: ShardingSpec, full: tuple[int, ...], dtype: str) -> list:
-    """A max reduction's all_reduces as TTNN runs them, one an axis splitting a reduced dim, in
-    `_partition_max`'s order: the maxima (one a device along that axis) gathered over it."""
+def _extreme_gathers(op: Operation, src: ShardingSpec, full: tuple[int, ...], dtype: str) -> list:
+    """A max / min reduction's all_reduces as TTNN runs them, one an axis splitting a reduced
+    dim, in `_partition_extreme`'s order: the extremes (one a device along that axis) gathered
+    over it."""
     reduced = op.reduced_dims()  # type: ignore[attr-defined]
     out = []
     for d in reduced:
@@ -352,10 +362,21 @@ def _lowest(element: Attribute):
     return float("-inf")
 
 
-def _partition_max(p: Partitioner, op: Operation, src: ShardingSpec, target: ShardingSpec) -> None:
-    """A max reduction (its operand placed `src`, some reduced dims split): each device's maximum
-    of its piece (an uneven split's padding masked to the lowest value first), then a max
-    all_reduce over each axis splitting a reduced dim; the result takes `target`."""
+def _highest(element: Attribute):
+    """The identity of a minimum in `element`: +inf for a float, the largest integer otherwise."""
+    if isinstance(element, IntegerType):
+        w = element.width.data
+        return 2 ** (w - 1) - 1 if element.signedness.data != Signedness.UNSIGNED else 2 ** w - 1
+    return float("inf")
+
+
+def _partition_extreme(p: Partitioner, op: Operation, src: ShardingSpec, target: ShardingSpec) -> None:
+    """A max / min reduction (its operand placed `src`, some reduced dims split): each device's
+    extreme of its piece (an uneven split's padding masked to the reduction's identity first),
+    then an all_reduce by the same extreme over each axis splitting a reduced dim; the result
+    takes `target`."""
+    kind = op.name.split(".", 1)[1]
+    identity = _lowest if kind == "max" else _highest
     e = _Emitter(p, op)
     x = op.operands[0]
     xt = x.type
@@ -366,16 +387,16 @@ def _partition_max(p: Partitioner, op: Operation, src: ShardingSpec, target: Sha
     split = [d for d in reduced if src.dims[d]]
     for d in split:
         k = math.prod(p.mesh.shape[a] for a in src.dims[d])
-        if k * local[d] != full[d]:  # padded buffers: the padding can never be the maximum
-            x = _mask_padding(e, x, src.dims[d], k, full[d], d, _lowest(elem))
+        if k * local[d] != full[d]:  # padded buffers: the padding can never be the extreme
+            x = _mask_padding(e, x, src.dims[d], k, full[d], d, identity(elem))
     keep = bool_value(op.attributes.get("keep_dim"))
     shape = tuple(1 if i in reduced else n for i, n in enumerate(local) if keep or i not in reduced)
     attrs = {k: v for k, v in op.attributes.items() if k in ("dim_arg", "keep_dim")}
-    out = e.emit("max", [x], shape, elem, **attrs)
+    out = e.emit(kind, [x], shape, elem, **attrs)
     for axis in dict.fromkeys(a for d in split for a in src.dims[d]):
         ar = ttir.COLLECTIVE_OPS["all_reduce"].create(
             operands=[out], result_types=[out.type],
-            attributes={"cluster_axis": IntegerAttr(axis, _UI32), "reduce_type": ttir.ReduceTypeAttr("max")})
+            attributes={"cluster_axis": IntegerAttr(axis, _UI32), "reduce_type": ttir.ReduceTypeAttr(kind)})
         out = p.insert(ar, op).results[0]
     p.spec[out], p.globals[out] = target, tuple(tensor_shape(op.results[0]))
     op.results[0].replace_all_uses_with(out)

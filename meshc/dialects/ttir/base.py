@@ -182,8 +182,21 @@ class ReductionBase(TTIROpBase):
         return rules.normalize_dims(rules.ints_of(self.dim_arg), len(shape), "dim_arg")
 
     def verify_(self) -> None:
+        """tt-mlir's verifyReduceOp (every TTIR reduction's), in its words, each naming what it
+        expected: the dims in range and unique, the result shape the reduction gives."""
         shape = tensor_shape(self.input)
-        self.expect_result(rules.reduce_shape(shape, self.reduced_dims(), bool_value(self.keep_dim)))
+        rank = len(shape)
+        dims = [] if self.dim_arg is None else list(rules.ints_of(self.dim_arg))
+        for d in dims:
+            if not -rank <= d < rank:
+                raise VerifyException(f"Reduce dimension {d} is out of range for input tensor of rank {rank} "
+                                      f"(expected {-rank} <= dim_arg < {rank})")
+        if len({d % rank for d in dims}) != len(dims):
+            raise VerifyException(f"Reduce dimensions are not unique: dim_arg {dims} names a dim twice")
+        expected = rules.reduce_shape(shape, self.reduced_dims(), bool_value(self.keep_dim))
+        if self.result_shape() != expected:
+            raise VerifyException(f"Expected output shape ({', '.join(map(str, expected))}), got "
+                                  f"({', '.join(map(str, self.result_shape()))})")
 
 
 class CollectiveBase(TTIROpBase):

@@ -19,14 +19,48 @@
 "builtin.module"() ({
   "func.func"() <{function_type = (tensor<4x4xf32>) -> tensor<4xf32>, sym_name = "main"}> ({
   ^bb0(%a: tensor<4x4xf32>):
-    %init = "stablehlo.constant"() <{value = dense<0x7F800000> : tensor<f32>}> : () -> tensor<f32>
-    // expected-error @+1 {{'stablehlo.reduce' op reduces with stablehlo.minimum; meshc imports reductions by stablehlo.add (sum) and stablehlo.maximum (max)}}
+    %init = "stablehlo.constant"() <{value = dense<1.000000e+00> : tensor<f32>}> : () -> tensor<f32>
+    // expected-error @+1 {{'stablehlo.reduce' op reduces with stablehlo.multiply; meshc imports reductions by stablehlo.add (sum), stablehlo.maximum (max) and stablehlo.minimum (min)}}
+    %0 = "stablehlo.reduce"(%a, %init) <{dimensions = array<i64: 1>}> ({
+    ^bb0(%x: tensor<f32>, %y: tensor<f32>):
+      %m = "stablehlo.multiply"(%x, %y) : (tensor<f32>, tensor<f32>) -> tensor<f32>
+      "stablehlo.return"(%m) : (tensor<f32>) -> ()
+    }) : (tensor<4x4xf32>, tensor<f32>) -> tensor<4xf32>
+    "func.return"(%0) : (tensor<4xf32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// -----
+
+// A min from 0 (not its identity, +inf): the result would be min(0, ...), not jnp.min.
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<4x4xf32>) -> tensor<4xf32>, sym_name = "main"}> ({
+  ^bb0(%a: tensor<4x4xf32>):
+    %init = "stablehlo.constant"() <{value = dense<0.000000e+00> : tensor<f32>}> : () -> tensor<f32>
+    // expected-error @+1 {{'stablehlo.reduce' op starts the min from a value other than inf; meshc imports reductions from their identity}}
     %0 = "stablehlo.reduce"(%a, %init) <{dimensions = array<i64: 1>}> ({
     ^bb0(%x: tensor<f32>, %y: tensor<f32>):
       %m = "stablehlo.minimum"(%x, %y) : (tensor<f32>, tensor<f32>) -> tensor<f32>
       "stablehlo.return"(%m) : (tensor<f32>) -> ()
     }) : (tensor<4x4xf32>, tensor<f32>) -> tensor<4xf32>
     "func.return"(%0) : (tensor<4xf32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// -----
+
+// An i32 min from 2**31 - 2, one short of the largest i32 (JAX starts from 2**31 - 1).
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<4x4xi32>) -> tensor<4xi32>, sym_name = "main"}> ({
+  ^bb0(%a: tensor<4x4xi32>):
+    %init = "stablehlo.constant"() <{value = dense<2147483646> : tensor<i32>}> : () -> tensor<i32>
+    // expected-error @+1 {{'stablehlo.reduce' op starts the min from a value other than 2147483647 (the largest i32); meshc imports reductions from their identity}}
+    %0 = "stablehlo.reduce"(%a, %init) <{dimensions = array<i64: 1>}> ({
+    ^bb0(%x: tensor<i32>, %y: tensor<i32>):
+      %m = "stablehlo.minimum"(%x, %y) : (tensor<i32>, tensor<i32>) -> tensor<i32>
+      "stablehlo.return"(%m) : (tensor<i32>) -> ()
+    }) : (tensor<4x4xi32>, tensor<i32>) -> tensor<4xi32>
+    "func.return"(%0) : (tensor<4xi32>) -> ()
   }) : () -> ()
 }) : () -> ()
 
