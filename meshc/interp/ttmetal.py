@@ -9,7 +9,9 @@
 - enqueue_program runs its kernel region on every core (y, x) of its grid, on every device:
   `read_tiles` brings the selected block of a buffer into the core, and every byte of it held
   by another owner (another core's L1, or a DRAM bank) crosses the chip's NOC (DRAM reads are
-  counted per bank); `write_tiles` stores a block the same way; the tile ops compute with the
+  counted per bank); `write_tiles` stores a block the same way (the bytes of every block access
+  over the whole grid are meshc.layout.kernel_traffic's, counted once a program on every
+  device, not core by core); the tile ops compute with the
   kernels of meshc/sim/compute.py, rounded to the block's element type. The physical core is
   `core_map(y, x)` (identity when absent) plus `grid_offset`;
 - enqueue_ccl runs the collective of meshc/sim/collectives.py from one buffer into another.
@@ -21,6 +23,7 @@ sees its core through the class's `KernelContext`.
 from __future__ import annotations
 
 import numpy as np
+from xdsl.ir import BlockArgument
 from xdsl.interpreter import InterpreterFunctions, ReturnedValues, impl, impl_terminator, register_impls
 
 from meshc.dialects.ttir.base import tensor_shape
@@ -36,6 +39,7 @@ from meshc.interp.stage_transfer_impls import TTMetalStageTransferImpls
 from meshc.interp.ttir import dense_value
 from meshc.interp.ttnn import run_collective
 from meshc.layout.affine import parse_map
+from meshc.layout.kernel_traffic import block_traffic
 from meshc.layout.shapes import fold_2d
 from meshc.sim.compute import run_kernel
 from meshc.sim.encoding import quantize
@@ -60,7 +64,6 @@ class KernelContext:
     def __init__(self):
         self.device = 0
         self.core = (0, 0)  # logical (y, x) in the program's grid
-        self.phys = (0, 0)
         self.grid = (1, 1)
         self.arrays: dict[int, np.ndarray] = {}  # buffer id -> this device's tensor, folded 2-d
         self.written: set[int] = set()
@@ -80,20 +83,6 @@ def _block(shape2d: tuple[int, int], select: tuple[str, str], ctx: KernelContext
 
 def _result_dtype(op) -> str:
     return element_dtype_name(op.results[0].type)
-
-
-def _replicate_device0(m: Machine, delta) -> None:
-    """Add device 0's traffic `delta` (NOC per chip, DRAM per bank) once more for every other device."""
-    first = m.devices[0]
-    for chip in m.devices[1:]:
-        for c, n in delta.noc.items():
-            if c == first:
-                m.traffic.noc[chip] += n
-        for field in ("dram_read", "dram_write"):
-            counter = getattr(m.traffic, field)
-            for (c, bank), n in getattr(delta, field).items():
-                if c == first:
-                    counter[(chip, bank)] += n
 
 
 # ----------------------------------------------------------------------------- the interpreter
@@ -121,34 +110,38 @@ class TTMetalSimFunctions(TTMetalStageTransferImpls, TTMetalSelectImpls):
         self.machine = machine
         self.rt = SimRuntime(machine)
         self.ctx = KernelContext()
-        self.owners_cache: dict[int, np.ndarray] = {}
+        self.traffic_cache: dict[tuple, tuple] = {}
 
-    # -------------------------------------------------------------- traffic of a core's blocks
+    # -------------------------------------------------------------- traffic of a program's blocks
 
-    def owner_map(self, buf: MeshBuffer) -> np.ndarray:
-        """Owner index of every element of the buffer's tensor, folded 2-d (the placement model's)."""
-        if buf.id not in self.owners_cache:
-            self.owners_cache[buf.id] = buf.layout.placement.element_owner().reshape(fold_2d(buf.layout.shape))
-        return self.owners_cache[buf.id]
-
-    def count_block(self, buf: MeshBuffer, rows: slice, cols: slice, write: bool) -> None:
-        """NOC bytes of a block moved between this core and the owners that hold it."""
-        m, ctx = self.machine, self.ctx
-        owners = self.owner_map(buf)[rows, cols]
-        ly = buf.layout
-        p = ly.placement
-        per_elem = p.page_bytes / p.layout.page_elems
-        chip = buf.devices[ctx.device]
-        if buf.memory == "dram":
-            counts = np.bincount(owners.reshape(-1), minlength=len(ly.owners))
-            counter = m.traffic.dram_write if write else m.traffic.dram_read
-            for k in np.flatnonzero(counts):
-                counter[(chip, ly.owners[k])] += int(round(counts[k] * per_elem))
-            m.traffic.noc[chip] += int(round(owners.size * per_elem))
-            return
-        mine = ly.owners.index(ctx.phys) if ctx.phys in ly.owners else -1
-        remote = int(np.count_nonzero(owners != mine))
-        m.traffic.noc[chip] += int(round(remote * per_elem))
+    def count_program(self, interpreter, op, bufs: list[MeshBuffer], grid: tuple[int, int],
+                      phys: np.ndarray) -> None:
+        """The NOC and DRAM bytes of every `read_tiles` / `write_tiles` of the kernel, over every
+        core of the grid, on every device (a program's moves depend only on its layouts:
+        meshc.layout.kernel_traffic)."""
+        m = self.machine
+        for access in op.body.block.ops:
+            if not isinstance(access, (ttmetal.ReadTilesOp, ttmetal.WriteTilesOp)):
+                continue
+            write = isinstance(access, ttmetal.WriteTilesOp)
+            v = access.buffer
+            buf = bufs[v.index] if isinstance(v, BlockArgument) and v.owner is op.body.block else \
+                interpreter.get_values((v,))[0]
+            sel = access.selectors()
+            key = (buf.id, grid, sel, phys.tobytes())
+            hit = self.traffic_cache.get(key)
+            if hit is None:  # (chip keys, NOC bytes a chip, (chip, bank) keys, bytes a bank)
+                noc, dram = block_traffic(buf.layout.placement, grid, sel, phys)
+                banks = [(buf.layout.owners[k], int(dram[k])) for k in np.flatnonzero(dram)]
+                chips = tuple(buf.devices)
+                hit = self.traffic_cache[key] = (chips, (noc,) * len(chips),
+                                                 tuple((c, b) for c in chips for b, _ in banks),
+                                                 tuple(n for _ in chips for _, n in banks))
+            chips, noc, bank_keys, bank_bytes = hit
+            if noc and noc[0]:
+                m.traffic.add_many("noc", chips, noc)
+            if bank_keys:
+                m.traffic.add_many("dram_write" if write else "dram_read", bank_keys, bank_bytes)
 
     # -------------------------------------------------------------- buffers and host transfers
 
@@ -204,7 +197,8 @@ class TTMetalSimFunctions(TTMetalStageTransferImpls, TTMetalSelectImpls):
     @located
     def run_deallocate_buffer(self, interpreter, op, args):
         self.machine.free(args[0])
-        self.owners_cache.pop(args[0].id, None)
+        for key in [k for k in self.traffic_cache if k[0] == args[0].id]:
+            del self.traffic_cache[key]
         return ()
 
     @impl(ttmetal.FinishOp)
@@ -249,26 +243,24 @@ class TTMetalSimFunctions(TTMetalStageTransferImpls, TTMetalSelectImpls):
             phys = parse_map(str(cmap)).evaluate(np.stack([ys, xs], axis=1))
         else:
             phys = np.stack([ys, xs], axis=1)
-        phys = [(int(a) + offset[0], int(b) + offset[1]) for a, b in phys]
+        phys = np.asarray(phys, dtype=np.int64).reshape(-1, 2) + np.asarray(offset[:2], dtype=np.int64)
         with m.op(op.name):
-            # an abstract run interprets the kernels on device 0 (zeros for data) and charges
-            # every other device the same traffic: a program's moves depend only on its layouts
+            self.count_program(interpreter, op, list(args), grid, phys)
+            # an abstract run interprets the kernels on device 0 (zeros for data): a program's
+            # traffic is counted above for every device, its data is not kept
             devices = [0] if m.abstract else range(m.num_devices)
-            before = m.traffic.copy() if m.abstract else None
             for dev in devices:
                 ctx.device = dev
                 ctx.grid = grid
                 ctx.arrays = {b.id: (np.zeros(fold_2d(b.layout.shape), b.layout.dtype.host_dtype) if m.abstract
                                      else m.peek(b, dev).reshape(fold_2d(b.layout.shape))) for b in args}
                 ctx.written = set()
-                for k, (y, x) in enumerate(zip(ys, xs)):
-                    ctx.core, ctx.phys = (int(y), int(x)), phys[k]
+                for y, x in zip(ys, xs):
+                    ctx.core = (int(y), int(x))
                     interpreter.run_ssacfg_region(op.body, tuple(args), "kernel")
                 for b in args:
                     if b.id in ctx.written:
                         m.poke(b, dev, ctx.arrays[b.id].reshape(b.layout.shape))
-            if before is not None:
-                _replicate_device0(m, m.traffic - before)
         return ()
 
     # -------------------------------------------------------------- kernel ops: one core's blocks
@@ -279,7 +271,6 @@ class TTMetalSimFunctions(TTMetalStageTransferImpls, TTMetalSelectImpls):
         (buf,) = args
         arr = self.ctx.arrays[buf.id]
         rows, cols = _block(arr.shape, op.selectors(), self.ctx)
-        self.count_block(buf, rows, cols, write=False)
         return (arr[rows, cols],)
 
     @impl(ttmetal.WriteTilesOp)
@@ -290,7 +281,6 @@ class TTMetalSimFunctions(TTMetalStageTransferImpls, TTMetalSelectImpls):
         rows, cols = _block(arr.shape, op.selectors(), self.ctx)
         arr[rows, cols] = quantize(np.asarray(blk), _buffer_dtype(op.buffer.type))
         self.ctx.written.add(buf.id)
-        self.count_block(buf, rows, cols, write=True)
         return ()
 
     @impl(ttmetal.TileUnaryOp)
