@@ -1,12 +1,15 @@
 """The ways one tensor can be held on a chip, and what each costs in memory: the choices of the
 memory-layout optimizer (`meshc.layout.memory_plan`).
 
-Per device tensor, five kinds (TT-Metal's Tensor and Memory Layouts report, section 4):
+Per device tensor, six kinds (TT-Metal's Tensor and Memory Layouts report, section 4):
 
 - `l1_block_sharded`: 2-D blocks on a rectangle of cores (the layout `ttir-layout` wrote when it
   is one; else the largest rectangle of the chip's grid the tensor's page grid covers);
 - `l1_height_sharded`: whole rows, ceil(page rows / cores) page rows a core, over the chip's grid;
 - `l1_width_sharded`: whole columns, likewise over page columns;
+- `l1_interleaved`: pages round-robin over the L1 of the chip's cores (every core a bank), so each
+  of the grid's cores reserves ceil(pages / cores) pages; an op with such a result computes on
+  the chip's whole grid, as for any interleaved result;
 - `dram_interleaved`: pages round-robin over the chip's DRAM banks;
 - `dram_sharded`: width-sharded over the DRAM banks (a bank holds a band of columns).
 
@@ -31,13 +34,14 @@ from meshc.layout.placement import place
 from meshc.layout.system import get_arch
 from meshc.layout.tensor_layout import TensorLayout
 
-KINDS = ("l1_block_sharded", "l1_height_sharded", "l1_width_sharded", "dram_interleaved", "dram_sharded")
+KINDS = ("l1_block_sharded", "l1_height_sharded", "l1_width_sharded", "l1_interleaved", "dram_interleaved",
+         "dram_sharded")
 """The kinds in the order that breaks ties of equal modelled time (after the tensor's own layout)."""
 
 
 def kind_of(config: MemoryConfig) -> str:
-    """The kind of a memory config (`dram_sharded` for any sharded DRAM; an L1 interleaved or ND
-    sharded config keeps its own name)."""
+    """The kind of a memory config (`dram_sharded` for any sharded DRAM; an L1 ND sharded config
+    keeps its own name)."""
     if config.buffer == "dram":
         return "dram_interleaved" if config.layout == "interleaved" else "dram_sharded"
     return f"l1_{config.layout}"
@@ -73,6 +77,8 @@ class Option:
         if self.dram:
             how = "interleaved" if self.interleaved else f"sharded over {self.grid[0] * self.grid[1]} banks"
             return f"DRAM {how}, {self.bank_bytes:,} B a bank"
+        if self.interleaved:
+            return f"L1 interleaved over {len(self.cores)} cores, {self.per_core:,} B a core"
         name = self.config.layout.replace("_", "-")
         return f"L1 {name} on {len(self.cores)} cores ({self.grid[0]}x{self.grid[1]} shards), {self.per_core:,} B a core"
 
@@ -111,6 +117,7 @@ def candidate_configs(shape: tuple[int, ...], dtype: str, tile, arch: str,
         "l1_block_sharded": block,
         "l1_height_sharded": MemoryConfig("l1", "height_sharded", grid=chip),
         "l1_width_sharded": MemoryConfig("l1", "width_sharded", grid=chip),
+        "l1_interleaved": MemoryConfig("l1", "interleaved"),
         "dram_interleaved": MemoryConfig("dram", "interleaved"),
         "dram_sharded": MemoryConfig("dram", "width_sharded", grid=CoreRange((0, 0), (0, a.dram_banks - 1))),
     }
@@ -119,7 +126,7 @@ def candidate_configs(shape: tuple[int, ...], dtype: str, tile, arch: str,
 def tensor_options(shape: tuple[int, ...], dtype: str, tile, arch: str, current: MemoryConfig | None,
                    cache: dict) -> tuple[dict[str, Option], dict[str, str]]:
     """({kind: Option} of the kinds the placement model accepts, {kind: why not} of the others);
-    the tensor's own config, when it is of none of the five kinds (L1 interleaved), is one more
+    the tensor's own config, when it is of none of the six kinds (L1 ND sharded), is one more
     option under its own kind. `cache` holds the options of configs already placed."""
     whole = ("options", shape, dtype, tile, current, arch)
     hit = cache.get(whole)

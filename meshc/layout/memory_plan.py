@@ -130,6 +130,10 @@ class MemoryPlan:
     decisions: list[Decision] | None
     op_seconds: list[float]
     """Modelled device time of each op given (`PlanOp`s, in order), as planned."""
+    model: "_Model | None" = None
+    """The op times (for the reshard phase, meshc.layout.memory_reshard)."""
+    options: list[dict[str, Option]] | None = None
+    """Each tensor's options (those that fit a core's L1; a fixed tensor's own)."""
 
 
 class _Model:
@@ -290,7 +294,7 @@ def plan_memory(tensors: list[PlanTensor], ops: list[PlanOp], arch: str, capacit
         choice[i] = o
 
     decisions = explain(tensors, ops, choice, arch, capacity, opts, refused, model, moved) if explained else None
-    return MemoryPlan(choice, decisions, [model.op_time(j, choice) for j in range(len(ops))])
+    return MemoryPlan(choice, decisions, [model.op_time(j, choice) for j in range(len(ops))], model, opts)
 
 
 def explain(tensors: list[PlanTensor], ops: list[PlanOp], choice: list[Option] | None, arch: str,

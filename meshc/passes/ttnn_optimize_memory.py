@@ -28,7 +28,9 @@ from xdsl.passes import ModulePass
 from meshc.dialects import ttmetal, ttnn
 from meshc.errors import LocatedError
 from meshc.layout.errors import LayoutError
+from meshc.dialects.ttnn.memory import MemoryConfigAttr, TTNNLayoutAttr
 from meshc.layout.memory_plan import PlanError, Unplaceable, PlanOp, PlanTensor, plan_memory
+from meshc.layout.memory_reshard import Reshard, plan_reshards
 from meshc.passes.auto_shard_cost import kernel_flags
 from meshc.passes.lowering_utils import fix_function_types
 from meshc.passes.ttnn_check_l1 import (
@@ -59,6 +61,12 @@ def _fixed(t: DeviceTensor, reinterpreted: set[Operation]) -> str | None:
 def program_of(tensors: list[DeviceTensor], block) -> tuple[list[PlanTensor], list[PlanOp]]:
     """The tensors and ops of one ttnn function body for the memory plan (`device_tensors`' buffers,
     each value and its aliases one tensor; only ops that touch a device tensor)."""
+    plan_tensors, ops, _ = _program(tensors, block)
+    return plan_tensors, ops
+
+
+def _program(tensors: list[DeviceTensor], block) -> tuple[list[PlanTensor], list[PlanOp], list[Operation]]:
+    """`program_of`, with the operation of each plan op (its index in the block is its step)."""
     reinterpreted = {t.op for t in tensors
                      if t.where[0].layout != "interleaved" and t.where[0].orientation == "col_major"}
     plan_tensors = []
@@ -69,7 +77,7 @@ def program_of(tensors: list[DeviceTensor], block) -> tuple[list[PlanTensor], li
                                        t.start, t.end, lt.config, _fixed(t, reinterpreted)))
         for v in (t.value, *t.aliases):
             index[v] = i
-    ops = []
+    ops, where = [], []
     for o in block.ops:
         ins = tuple(index.get(v, -1) for v in o.operands)
         outs = tuple(index.get(v, -1) for v in o.results)
@@ -79,12 +87,46 @@ def program_of(tensors: list[DeviceTensor], block) -> tuple[list[PlanTensor], li
         host = {k: tuple(v.type.get_shape()) for k, (i, v) in enumerate(zip(ins, o.operands))
                 if i < 0 and isinstance(v.type, TensorType)}
         ops.append(PlanOp(kind, ins, outs, kernel_flags(o) if kind else {}, host))
-    return plan_tensors, ops
+        where.append(o)
+    return plan_tensors, ops, where
+
+
+def _insert_reshards(reshards: list[Reshard], tensors: list[DeviceTensor], where: list[Operation],
+                     types: dict) -> None:
+    """Each copy as a `ttnn.to_memory_config` into its option just before its consumer (at the
+    consumer's location), which reads it instead of the tensor; the consumer's results keep their
+    places (a memory_config pins them when their type does not say where they are)."""
+    index = {v: i for i, t in enumerate(tensors) for v in (t.value, *t.aliases)}
+    for r in reshards:
+        consumer = where[r.consumer]
+        if "memory_config" not in consumer.attributes:
+            for res in consumer.results:
+                if res in index and not isinstance(res.type.encoding, TTNNLayoutAttr):
+                    consumer.attributes["memory_config"] = MemoryConfigAttr.from_model(tensors[index[res]].where[0])
+        operands = list(consumer.operands)
+        read = next(v for v in operands if index.get(v) == r.tensor)
+        enc = read.type.encoding
+        key = (read.type, r.option.config)
+        ty = types.get(key) if isinstance(enc, TTNNLayoutAttr) else read.type  # else the memory_config says
+        if ty is None:
+            ty = types[key] = TensorType(read.type.element_type, read.type.get_shape(),
+                                         TTNNLayoutAttr.from_model(enc.tile_shape, enc.data_type.data, r.option.config))
+        attr = types.get(r.option.config)
+        if attr is None:
+            attr = types[r.option.config] = MemoryConfigAttr.from_model(r.option.config)
+        copy = ttnn.ToMemoryConfigOp.create(operands=[read], result_types=[ty], attributes={"memory_config": attr})
+        copy.location = consumer.location
+        copy.results[0].name_hint = f"{tensors[r.tensor].value.name_hint or 'v'}_{r.option.kind}"
+        consumer.parent_block().insert_op_before(copy, consumer)
+        consumer.operands = [copy.results[0] if index.get(v) == r.tensor else v for v in operands]
 
 
 @dataclass(frozen=True)
 class TTNNOptimizeMemoryPass(ModulePass):
     name = "ttnn-optimize-memory"
+    reshard: bool = True
+    """Copy a tensor into the place one consumer reads it fastest from where that pays
+    (`meshc.layout.memory_reshard`)."""
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         arch, capacity = module_l1(op)
@@ -96,7 +138,7 @@ class TTNNOptimizeMemoryPass(ModulePass):
             tensors = device_tensors(block)
             if not tensors:
                 continue
-            plan_tensors, ops = program_of(tensors, block)
+            plan_tensors, ops, where = _program(tensors, block)
             try:
                 plan = plan_memory(plan_tensors, ops, arch, capacity, explained=False)
             except Unplaceable:
@@ -115,5 +157,12 @@ class TTNNOptimizeMemoryPass(ModulePass):
                 if o.config != pt.current:
                     place_tensor(t, o.config, types)
                     changed = True
+            if self.reshard:
+                step = {id(o): n for n, o in enumerate(block.ops)}
+                try:
+                    reshards = plan_reshards(plan_tensors, ops, plan, arch, capacity, [step[id(o)] for o in where])
+                except LayoutError as e:
+                    raise LocatedError(f"ttnn-optimize-memory: {e}", f) from None
+                _insert_reshards(reshards.reshards, tensors, where, types)
         if changed:
             fix_function_types(op)

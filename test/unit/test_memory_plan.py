@@ -41,10 +41,12 @@ def test_a_tensor_that_fits_only_width_sharded():
     # y = relu(x), 32 x 262,144 bf16 in 32x32 tiles: one row of 8,192 tiles, 16,777,216 B.
     # block-sharded: one tile row on at most 1x8 cores: 32 x 32,768 x 2 = 2,097,152 B a core > L1;
     # height-sharded: the one tile row on one core, 16,777,216 B > L1;
-    # width-sharded over the 64 cores: 32 x 4,096 x 2 = 262,144 B a core: fits.
+    # width-sharded over the 64 cores: 32 x 4,096 x 2 = 262,144 B a core: fits;
+    # L1 interleaved: 8,192 pages round-robin over 64 cores, 128 x 2,048 B = 262,144 B a core: fits.
     shape = (32, 262_144)
     opts, why = tensor_options(shape, "bf16", (32, 32), "wormhole_b0", None, {})
-    assert sorted(opts) == ["dram_interleaved", "dram_sharded", "l1_width_sharded"]
+    assert sorted(opts) == ["dram_interleaved", "dram_sharded", "l1_interleaved", "l1_width_sharded"]
+    assert opts["l1_interleaved"].per_core == 128 * 2_048 and len(opts["l1_interleaved"].cores) == 64
     assert "2097152 B" in why["l1_block_sharded"] and "16777216 B" in why["l1_height_sharded"]
     assert opts["l1_width_sharded"].per_core == 32 * 4_096 * 2 and len(opts["l1_width_sharded"].cores) == 64
 

@@ -5,15 +5,17 @@
 // A chip whose cores hold 24,576 B of L1; 512x512 f32 in 32x32 tiles (256 tiles of 4,096 B):
 // block-sharded over 8x8 cores 2x2 tiles = 16,384 B a core; height- or width-sharded its 16 tile
 // rows (columns) go to 16 cores, 16 tiles x 4,096 B = 65,536 B a core, over the L1;
+// L1 interleaved 256 tiles round-robin over the 64 cores, 4 tiles = 16,384 B a core (as fast as
+// block-sharded for these element-wise ops: both compute on the 8x8 grid; ties keep the block);
 // DRAM interleaved ceil(256 / 12 banks) = 22 tiles = 90,112 B a bank. %e (read three times)
 // stays in L1; %r would be faster there but does not fit beside %e.
 // CHECK: Where each device tensor sits and why
 // CHECK: %e (512x512xf32): l1_block_sharded, 16,384 B a core on 64 cores, {{[0-9.]+}} us: the least modelled time
-// CHECK-NEXT: other places: dram_interleaved {{[0-9.]+}} us, dram_sharded {{[0-9.]+}} us
+// CHECK-NEXT: other places: l1_interleaved {{[0-9.]+}} us, dram_interleaved {{[0-9.]+}} us, dram_sharded {{[0-9.]+}} us
 // CHECK-NEXT: l1_height_sharded: does not fit: 65,536 B a core, over the 24,576 B of a core's L1
 // CHECK-NEXT: l1_width_sharded: does not fit: 65,536 B a core, over the 24,576 B of a core's L1
-// CHECK-NEXT: %r (512x512xf32): dram_interleaved, 90,112 B a DRAM bank, {{[0-9.]+}} us: the least modelled time of the options that fit: l1_block_sharded is faster but does not fit
-// CHECK-NEXT: other places: l1_block_sharded {{[0-9.]+}} us (does not fit with the others), dram_sharded {{[0-9.]+}} us
+// CHECK-NEXT: %r (512x512xf32): dram_interleaved, 90,112 B a DRAM bank, {{[0-9.]+}} us: the least modelled time of the options that fit: l1_block_sharded is faster but does not fit, l1_interleaved is faster but does not fit
+// CHECK-NEXT: other places: l1_block_sharded {{[0-9.]+}} us (does not fit with the others), l1_interleaved {{[0-9.]+}} us (does not fit with the others), dram_sharded {{[0-9.]+}} us
 // CHECK: check: result0 matches the golden run
 
 // memory-space=dram keeps every tensor in DRAM as asked; the report says %e would be faster in

@@ -1,0 +1,153 @@
+"""The memory plan's reshard phase: copies of a tensor into the place one consumer reads it
+fastest from, taken where the time model says the copy pays and L1 still fits.
+
+tt-mlir's layout optimizer inserts a `ttnn.to_memory_config` where an operand's layout is not the
+one its consumer wants. meshc's ops read an operand from wherever it sits (paying the NoC and
+DRAM bytes of the simulator's time model), so a copy is never needed, only sometimes faster: a
+tensor kept in DRAM over a long range because L1 is tight there, read by a matmul as A once per
+column of its result's grid (each read from DRAM), is faster copied into L1 just before the
+matmul (one DRAM read, then the matmul's reads over the NoC).
+
+After `plan_memory` has placed every tensor (`choice`), for each compute op (the consumer) and
+each device tensor it reads, in program order, the phase prices every other option the tensor
+has (the options that fit a core's L1, `memory_plan`'s): the copy (a to_memory_config, timed as
+the model times any transfer: its bytes read where the tensor is and written where the copy is)
+plus the consumer reading the copy, against the consumer reading the tensor where it is, the
+other operands as chosen (or as copied for this consumer before). The option saving the most is
+taken when it saves time and L1 still fits with it: the copy lives from its to_memory_config
+(just before the consumer) to the consumer, and the tensor's own range ends at the copy when the
+consumer was its last reader. Steps are doubled for this (the op at step s is 2s + 1, a copy
+before it 2s), so the budget is the one `ttnn-check-l1` checks after the copies are inserted.
+
+Copies go to L1 only (a copy into DRAM pays only where reading it in DRAM is faster than where it
+is, which L1 always beats; the DRAM budget stays ttnn-check-l1's). Ties go to the order of
+`memory_options.KINDS`. Tensors kept where they are (`PlanTensor.fixed`) have one option and get
+no copies; a copy is made for one consumer (two consumers wanting the same place get a copy each).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from meshc.layout.l1_budget import LiveTensor, l1_budget
+from meshc.layout.memory_options import Option
+from meshc.layout.memory_plan import MemoryPlan, PlanOp, PlanTensor, plan_memory
+from meshc.layout.system import get_arch
+
+
+@dataclass(frozen=True)
+class Reshard:
+    """A copy of tensor `tensor` (held by `source`) into `option`, read by op `consumer` instead."""
+
+    tensor: int
+    consumer: int
+    source: Option
+    option: Option
+    copy_s: float
+    """Modelled seconds of the to_memory_config."""
+    before_s: float
+    """The consumer's modelled seconds reading the tensor where it is."""
+    after_s: float
+    """The consumer's modelled seconds reading the copy."""
+
+    @property
+    def saved_s(self) -> float:
+        return self.before_s - self.copy_s - self.after_s
+
+
+@dataclass
+class ReshardPlan:
+    reshards: list[Reshard]
+    op_seconds: list[float]
+    """Modelled seconds of each op with the copies (a copy's own time is its Reshard's)."""
+
+    @property
+    def saved_s(self) -> float:
+        return sum(r.saved_s for r in self.reshards)
+
+
+def copy_seconds(t: PlanTensor, source: Option, option: Option, arch: str) -> float:
+    """Modelled seconds of a to_memory_config moving tensor t from `source` to `option`: the plan's
+    time of that one op (a transfer: what it reads and writes), on a program of it alone."""
+    src = PlanTensor(t.name, t.shape, t.dtype, t.tile, 0, 0, source.config, fixed="the source")
+    copy = PlanTensor(t.name, t.shape, t.dtype, t.tile, 0, 0, option.config, fixed="the copy")
+    return plan_memory([src, copy], [PlanOp(None, (0,), (1,))], arch, capacity=2 ** 62, explained=False).op_seconds[0]
+
+
+def plan_reshards(tensors: list[PlanTensor], ops: list[PlanOp], plan: MemoryPlan, arch: str,
+                  capacity: int | None = None, steps: list[int] | None = None) -> ReshardPlan:
+    """The copies worth making after `plan` (module docstring). `steps`: each op's step in the
+    program (the steps the tensors' live ranges count in); None: its index."""
+    capacity = get_arch(arch).l1_size if capacity is None else int(capacity)
+    steps = list(range(len(ops))) if steps is None else list(steps)
+    choice, model = list(plan.choice), plan.model
+    op_seconds = list(plan.op_seconds)
+    use, col = _l1_use(tensors, choice, arch, capacity)
+    options: dict[int, list[Option]] = {}
+    copies: dict[tuple, float] = {}
+    out: list[Reshard] = []
+    for j, o in enumerate(ops):
+        if o.kind is None or getattr(o, "time", None) is not None:  # a compute op the model times
+            continue
+        view = list(choice)
+        for i in dict.fromkeys(k for k in o.operands if k >= 0):
+            t = tensors[i]
+            if i not in options:
+                options[i] = [x for x in plan.options[i].values() if x.config != choice[i].config and not x.dram]
+            before = model.op_time(j, view)
+            ranked = []
+            for x in options[i]:
+                key = (i, id(x))
+                if key not in copies:
+                    copies[key] = copy_seconds(t, choice[i], x, arch)
+                keep, view[i] = view[i], x
+                after = model.op_time(j, view)
+                view[i] = keep
+                saved = before - copies[key] - after
+                if saved > 1e-9 * before:
+                    ranked.append((-saved, len(ranked), x, after))
+            for _, _, x, after in sorted(ranked):
+                s = steps[j]
+                if _fits(use, col, x, 2 * s, capacity):
+                    _take(use, col, x, 2 * s, t, choice[i], s, arch)
+                    view[i] = x
+                    out.append(Reshard(i, j, choice[i], x, copies[(i, id(x))], before, after))
+                    break
+        op_seconds[j] = model.op_time(j, view)
+    return ReshardPlan(out, op_seconds)
+
+
+def _l1_use(tensors: list[PlanTensor], choice: list[Option], arch: str, capacity: int):
+    """Bytes each of the chip's cores holds at each doubled step (the op at step s at 2s + 1), and
+    the column of each core."""
+    gy, gx = get_arch(arch).grid
+    cores = [(y, x) for y in range(gy) for x in range(gx)]
+    col = {c: n for n, c in enumerate(cores)}
+    lives = [LiveTensor(t.name, t.shape, t.dtype, c.config, t.tile, 2 * t.start + 1, 2 * t.end + 1)
+             for t, c in zip(tensors, choice)]
+    steps = 2 * max((t.end for t in tensors), default=0) + 3
+    use = np.zeros((steps, len(cores)), dtype=np.int64)
+    budget = l1_budget(lives, arch, capacity)
+    if budget.use is not None:
+        use[: len(budget.use)][:, [col[c] for c in budget.cores]] = budget.use[:steps]
+    return use, col
+
+
+def _fits(use: np.ndarray, col: dict, x: Option, at: int, capacity: int) -> bool:
+    """Whether a copy held by `x`, live over [at, at + 1], keeps every core within `capacity`."""
+    if not x.cores:
+        return True
+    cols = [col[c] for c in x.cores]
+    return bool((use[at:at + 2, cols] + x.per_core <= capacity).all())
+
+
+def _take(use: np.ndarray, col: dict, x: Option, at: int, t: PlanTensor, source: Option, step: int,
+          arch: str) -> None:
+    """Add the copy to the L1 use; the tensor's own range ends at the copy when the consumer (at
+    `step`) was its last reader."""
+    if x.cores:
+        use[at:at + 2, [col[c] for c in x.cores]] += x.per_core
+    if t.end == step and source.cores:
+        use[at + 1, [col[c] for c in source.cores]] -= source.per_core
