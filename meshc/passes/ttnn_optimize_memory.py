@@ -26,7 +26,7 @@ from xdsl.ir import Operation
 from xdsl.passes import ModulePass
 
 from meshc.dialects import ttmetal, ttnn
-from meshc.errors import LocatedError
+from meshc.errors import LocatedError, location_of
 from meshc.layout.errors import LayoutError
 from meshc.dialects.ttnn.memory import MemoryConfigAttr, TTNNLayoutAttr
 from meshc.layout.memory_plan import PlanError, Unplaceable, PlanOp, PlanTensor, plan_memory
@@ -166,3 +166,49 @@ class TTNNOptimizeMemoryPass(ModulePass):
                 _insert_reshards(reshards.reshards, tensors, where, types)
         if changed:
             fix_function_types(op)
+
+
+def reshard_lines(module: ModuleOp, entry: func.FuncOp) -> list[str]:
+    """`meshc-run --report`'s lines on the copies of the entry function (each `ttnn.to_memory_config`
+    moving a device tensor to another place, as ttnn-optimize-memory inserts them): which tensor,
+    from where to where, before which op, and the modelled time it saves there (the ops reading
+    the copy read the tensor where it is instead, less the copy's own time); [] without copies."""
+    block = entry.body.blocks.first if entry.body.blocks else None
+    if block is None or any(isinstance(o, ttmetal.CreateBufferOp) for o in block.ops):
+        return []
+    tensors = device_tensors(block)
+    plan_tensors, ops, where = _program(tensors, block)
+    copies = [j for j, (o, op) in enumerate(zip(ops, where)) if isinstance(op, ttnn.ToMemoryConfigOp)
+              and len(o.operands) == 1 and len(o.results) == 1 and -1 < o.operands[0] != o.results[0] > -1]
+    if not copies:
+        return []
+    arch, _ = module_l1(module)
+    for t in plan_tensors:
+        t.fixed = "as lowered"  # time the program as it stands
+    try:
+        plan = plan_memory(plan_tensors, ops, arch, capacity=2 ** 62, explained=False)
+    except LayoutError:  # a tensor placed where it cannot be: the run itself says so
+        return []
+    choice, model = plan.choice, plan.model
+    out = ["Reshards (a to_memory_config copying a tensor into the place its readers read it fastest from; "
+           "modelled time saved = readers reading the tensor where it is - the copy - readers reading the copy):"]
+    for jc in copies:
+        i, c = ops[jc].operands[0], ops[jc].results[0]
+        readers = [j for j, o in enumerate(ops) if c in o.operands]
+        view = list(choice)
+        view[c] = choice[i]
+        before = sum(model.op_time(j, view) for j in readers)
+        after = sum(model.op_time(j, choice) for j in readers)
+        copy_s = plan.op_seconds[jc]
+        names = ", ".join(_op_name(where[j]) for j in readers) or "no op"
+        out.append(f"  {plan_tensors[i].name}: {choice[i].kind} -> {choice[c].kind} before {names}: saves "
+                   f"{(before - copy_s - after) * 1e6:,.3f} us (copy {copy_s * 1e6:,.3f} us, "
+                   f"{before * 1e6:,.3f} -> {after * 1e6:,.3f} us)")
+    return out
+
+
+def _op_name(op: Operation) -> str:
+    res = next((r for r in op.results if r.name_hint), None)
+    where = location_of(op)
+    return f"'{op.name}'" + (f" %{res.name_hint}" if res is not None else "") + \
+        (f" (line {where[1]})" if where is not None else "")

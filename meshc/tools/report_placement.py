@@ -14,7 +14,7 @@ from meshc.layout.errors import LayoutError
 from meshc.layout.memory_options import KINDS
 from meshc.layout.memory_plan import Decision, explain
 from meshc.passes.ttnn_check_l1 import device_tensors, module_l1
-from meshc.passes.ttnn_optimize_memory import program_of
+from meshc.passes.ttnn_optimize_memory import program_of, reshard_lines
 
 
 def placement_rows(module, entry: func.FuncOp) -> list[tuple[str, Decision]]:
@@ -56,5 +56,5 @@ def placement_lines(rows: list[tuple[str, Decision]]) -> list[str]:
 
 def print_placement(module, entry: func.FuncOp, console: Console) -> None:
     rows = placement_rows(module, entry)
-    for line in placement_lines(rows) if rows else []:
+    for line in [*(placement_lines(rows) if rows else []), *reshard_lines(module, entry)]:
         console.print(line, markup=False, highlight=False, soft_wrap=True)
