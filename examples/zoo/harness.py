@@ -4,7 +4,9 @@ ttnn or the ttmetal pipeline.
 `run_case` builds the model's JAX function on a JAX mesh of CPU devices with its in_specs, runs it
 on JAX (the reference), imports it with `meshc.from_jax`, lowers it with `meshc.lower` (the
 ttir-to-<backend>-pipeline on the system from_jax registers: a T3K for 2x4, a Galaxy for 8x4),
-runs the lowered module on the simulator with `meshc.run` and returns what it measured.
+runs the lowered module on the simulator with `meshc.run` and returns what it measured. The
+jit has no out_shardings (as its users write it): each result leaves the devices in the sharding
+propagation gives it (`tt.unconstrained`, docs/propagation.md), the host reading its pieces.
 `check` asserts the case matches JAX: f32 within 1e-4 (relative and absolute), bf16 within the
 bf16 tolerance below, every output finite where JAX's is. JAX needs as many CPU devices as the
 mesh has: set XLA_FLAGS=--xla_force_host_platform_device_count=32 before jax is imported.
@@ -58,6 +60,8 @@ class CaseResult:
     """Link bytes by the name of the op that moved them (ttnn.all_reduce, ttmetal.enqueue_ccl, ...)."""
     outputs: list = field(default_factory=list, repr=False)
     expected: list = field(default_factory=list, repr=False)
+    device_to_host_bytes: int = 0
+    """Bytes the host read from the devices (the results' pieces, over PCIe), not link bytes."""
 
 
 def jax_mesh(shape: tuple[int, int]):
@@ -102,7 +106,8 @@ def run_case(model: str, mesh: str, backend: str, dtype: str) -> CaseResult:
         if o.traffic.link_bytes:
             by_op[o.name] = by_op.get(o.name, 0) + o.traffic.link_bytes
     return CaseResult(model, mesh, backend, dtype, len(got.ops), got.traffic.link_bytes, got.time_estimate,
-                      compile_time, max(errors, default=float("nan")), by_op, outputs, expected)
+                      compile_time, max(errors, default=float("nan")), by_op, outputs, expected,
+                      sum(got.traffic.device_to_host.values()))
 
 
 def compile_seconds(model: str, mesh: str, backend: str, dtype: str) -> float:

@@ -4,10 +4,11 @@ Two spellings reach the importer, both as attribute text:
 
 * Shardy (`sdy`), JAX's default: a mesh `#sdy.mesh<["x"=2, "y"=2]>` declared by `sdy.mesh @mesh`,
   and shardings `#sdy.sharding<@mesh, [{"x"}, {}]>`: one `{...}` per tensor dim listing the mesh
-  axes that split it, major first; `?` (open dim) and `pN` (priority) are propagation hints and do
-  not change what a dim holds; `replicated={...}` names axes explicitly replicated and
-  `unreduced={...}` axes over which the devices hold partial sums. A sub-axis `"x":(1)2` has no
-  meshc spelling and is refused.
+  axes that split it, major first; `?` (open dim: propagation may split it further) and `pN`
+  (priority) are propagation hints and do not change what a dim holds (`SdySharding.open` keeps
+  which dims are open: a result open in every dim is unconstrained); `replicated={...}` names
+  axes explicitly replicated and `unreduced={...}` axes over which the devices hold partial
+  sums. A sub-axis `"x":(1)2` has no meshc spelling and is refused.
 * GSPMD (`mhlo.sharding`): HLO sharding strings, `{replicated}`, `{devices=[2,1,2]<=[4]
   last_tile_dim_replicate}`, `{devices=[2,2]<=[2,2]T(1,0)}` or an explicit device list. They
   name no mesh axes, so the importer is told the mesh and finds the spec over it whose devices
@@ -127,13 +128,24 @@ class SdySharding:
     inline_mesh: SdyMesh | None = None
     replicated: tuple[str, ...] = ()
     """Axes the sharding names as explicitly replicated: none of them may shard a dim."""
+    open: tuple[bool, ...] = ()
+    """Per dim, whether it is open (`{?}`, `{"x", ?}`); empty: none is."""
+
+    @property
+    def unconstrained(self) -> bool:
+        """Open in every dim, naming no axis (`[{?}, {?}]`): the propagation's to choose. A 0-d
+        tensor's `[]` is closed (replicated)."""
+        return bool(self.dims) and all(self.open) and not any(self.dims) \
+            and not self.unreduced and not self.replicated
 
 
-def _read_axes(r: _Reader) -> list[str]:
+def _read_axes(r: _Reader, open_dims: list[bool] | None = None) -> list[str]:
     r.take(value="{")
     axes: list[str] = []
+    is_open = False
     while not r.accept("}"):
         if r.accept("?"):
+            is_open = True
             r.accept(",")
             continue
         name = r.take("str")[1:-1]
@@ -143,6 +155,8 @@ def _read_axes(r: _Reader) -> list[str]:
         r.accept(",")
     if r.peek() is not None and re.fullmatch(r"p\d+", r.peek() or ""):
         r.take("word")  # priority: a propagation hint
+    if open_dims is not None:
+        open_dims.append(is_open)
     return axes
 
 
@@ -161,8 +175,9 @@ def parse_sdy_sharding(body: str) -> SdySharding:
     r.take(value=",")
     r.take(value="[")
     dims: list[tuple[str, ...]] = []
+    open_dims: list[bool] = []
     while not r.accept("]"):
-        dims.append(tuple(_read_axes(r)))
+        dims.append(tuple(_read_axes(r, open_dims)))
         r.accept(",")
     unreduced: list[str] = []
     replicated: list[str] = []
@@ -187,7 +202,7 @@ def parse_sdy_sharding(body: str) -> SdySharding:
             raise ShardingSyntaxError(f"mesh axis \"{a}\" {roles[a]} and {role} in '{body}'; an axis "
                                       f"shards one dim, is unreduced, or is replicated")
         roles[a] = role
-    return SdySharding(ref, tuple(dims), tuple(unreduced), inline, tuple(replicated))
+    return SdySharding(ref, tuple(dims), tuple(unreduced), inline, tuple(replicated), tuple(open_dims))
 
 
 def sdy_spec(sharding: SdySharding, mesh: SdyMesh) -> ShardingSpec:

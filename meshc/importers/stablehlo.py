@@ -7,8 +7,9 @@ writes a ttir module of the same global program:
 * the module gets a `tt.device` for the program's mesh (the Shardy mesh, or the `mesh_shape`
   given for GSPMD annotations) through `tt-register-device`, on the smallest system that holds
   it unless `system` names one; a program with no mesh gets no device (it runs on one);
-* function arguments and results carry `{tt.sharding = #tt.sharding<[S0, R], ...>}`, and a
-  sharding constraint inside the body (`sdy.sharding_constraint`, `stablehlo.custom_call
+* function arguments and results carry `{tt.sharding = #tt.sharding<[S0, R], ...>}` (a result
+  JAX left unconstrained, `{tt.unconstrained}`: it leaves in the sharding propagation gives
+  it), and a sharding constraint inside the body (`sdy.sharding_constraint`, `stablehlo.custom_call
   @Sharding`) becomes `"ttir.sharding_constraint"(%x) {sharding = #tt.sharding<...>}`;
 * every other op becomes the ttir ops that compute the same thing (stablehlo_ops.py); calls to
   the module's private functions are inlined. An op with no translation is a located error at
@@ -38,6 +39,7 @@ from xdsl.dialects.builtin import (
     ModuleOp,
     StringAttr,
     TensorType,
+    UnitAttr,
     UnknownLoc,
     UnregisteredOp,
 )
@@ -65,6 +67,7 @@ from meshc.layout.mesh import Mesh, ShardingSpec
 from meshc.layout.system import SYSTEMS
 from meshc.layout.system import system as system_desc
 from meshc.passes.register_device import RegisterDevicePass
+from meshc.passes.sharding_ir import UNCONSTRAINED
 from meshc.layout.shapes import fmt_shape
 
 
@@ -187,6 +190,33 @@ class Importer:
     def sharding_attr(self, spec: ShardingSpec) -> Attribute:
         return ShardingAttr.from_model(spec)
 
+    def _result_annotation(self, attrs: DictionaryAttr | None, t: Attribute, at: func.FuncOp,
+                           i: int) -> DictionaryAttr:
+        """A result's: its sharding as `_annotation` reads it; `tt.unconstrained` when JAX left it
+        to propagation (no sharding: jit without out_shardings; or Shardy's `[{?}, {?}]`) on a
+        mesh of more than one device. A Shardy sharding open in some dims only (`[{"x", ?}, {}]`:
+        x at least, the rest free) is a located error: meshc places a result as written or
+        leaves it wholly to propagation."""
+        d = attrs.data if attrs is not None else {}
+        sdy = d.get("sdy.sharding")
+        body = unregistered_body(sdy, "sdy.sharding") if sdy is not None else None
+        if body is not None:
+            sh = located(at, lambda: parse_sdy_sharding(body))
+            if sh.unconstrained:
+                return self._unconstrained()
+            if any(sh.open):
+                raise LocatedError(f"result {i} has the sharding #sdy.sharding<{body}>, open (?) in some dims only: "
+                                   "meshc leaves a result either as its sharding says (close every dim) or to "
+                                   "propagation (every dim open and empty, [{?}, ...], or no sharding)", at)
+        elif "mhlo.sharding" not in d:
+            return self._unconstrained()
+        return self._annotation(attrs, t, at)
+
+    def _unconstrained(self) -> DictionaryAttr:
+        if self.mesh_shape is None or math.prod(self.mesh_shape) == 1:
+            return DictionaryAttr({})  # one device: nothing to choose
+        return DictionaryAttr({UNCONSTRAINED: UnitAttr()})
+
     def _annotation(self, attrs: DictionaryAttr | None, t: Attribute, at: Operation) -> DictionaryAttr:
         if attrs is None:
             return DictionaryAttr({})
@@ -267,7 +297,7 @@ class Importer:
         arg_attrs = f.arg_attrs.data if f.arg_attrs is not None else [None] * len(arg_types)
         res_attrs = f.res_attrs.data if f.res_attrs is not None else [None] * len(res_types)
         annotated_args = [self._annotation(a, t, f) for a, t in zip(arg_attrs, arg_types)]
-        annotated_res = [self._annotation(a, t, f) for a, t in zip(res_attrs, res_types)]
+        annotated_res = [self._result_annotation(a, t, f, i) for i, (a, t) in enumerate(zip(res_attrs, res_types))]
         if self.automatic:
             largest = max([4] + [t.get_num_dims() for t in arg_types])
             annotated_args = self.batch_parallel(arg_types, largest)

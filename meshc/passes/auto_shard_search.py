@@ -26,20 +26,12 @@ from xdsl.ir import SSAValue
 
 from meshc.dialects.ttir.sharding_constraint import ShardingConstraintOp
 from meshc.layout.mesh import Mesh, ShardingSpec
-from meshc.layout.sharding_rules import canonical, replicated
 from meshc.passes.auto_shard_cost import Costing, arg_time, op_time, result_time
-from meshc.passes.propagate_sharding import choose, constraint_spec, wishes
+from meshc.passes.propagate_sharding import choose, constraint_spec, follow, wishes
 from meshc.passes.sharding_ir import body_ops
 
 BEAM = 512
 """States kept after each op (the cheapest)."""
-
-
-def follow(mesh: Mesh, spec: ShardingSpec) -> ShardingSpec:
-    """The sharding a result takes from its value: the value's (partial sums reduced), or
-    replicated when its axes are not in ascending order (a host transfer states no other)."""
-    s = canonical(ShardingSpec(mesh, spec.dims))
-    return s if all(list(d) == sorted(d) for d in s.dims) else replicated(mesh, len(s.dims))
 
 
 def dp_search(f: func.FuncOp, mesh: Mesh, c: Costing, ins: list[ShardingSpec], outs: list[ShardingSpec],

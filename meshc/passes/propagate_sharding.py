@@ -9,7 +9,9 @@ The per-op rules are `meshc.layout.sharding_rules`. The priorities (docs/propaga
 
 1. User annotations win: an annotated argument, result or constrained value has that sharding.
    An unannotated argument is replicated; an unannotated result is replicated when it is
-   returned (resharded there if need be) but asks nothing of the ops computing it.
+   returned (resharded there if need be) but asks nothing of the ops computing it. A result
+   marked `tt.unconstrained` (JAX's result without out_shardings) asks nothing either and
+   leaves in its value's sharding (`follow`), which is written as its `tt.sharding`.
 2. Backward hints: walking from the end, an op whose result has a wanted sharding (a user
    annotation first, then what its users want) asks its operands for what `Rule.require` says;
    the first wish a value receives is kept (annotations before derived wishes, later users
@@ -51,11 +53,12 @@ from meshc.passes.stated_mesh import annotations, first_unbound_split, no_mesh_e
 from meshc.errors import LocatedError
 from meshc.dialects.ttir.base import tensor_shape
 from meshc.dialects.ttir.sharding_constraint import ShardingConstraintOp
-from meshc.layout.mesh import Mesh, ShardingSpec
+from meshc.layout.mesh import Mesh, ShardingSpec, states_shard_dims
 from meshc.layout.shapes import ceil_div
 from meshc.layout.sharding_rules import canonical, replicated
 from meshc.passes.sharding_ir import (
     body_ops,
+    unconstrained_results,
     function_specs,
     has_annotations,
     is_global_view,
@@ -79,12 +82,23 @@ def _annotated(attrs, n: int) -> list[bool]:
     return [attrs is not None and i < len(attrs.data) and "tt.sharding" in attrs.data[i].data for i in range(n)]
 
 
+def follow(mesh: Mesh, spec: ShardingSpec) -> ShardingSpec:
+    """The sharding a result takes from its value: the value's (partial sums reduced), or
+    replicated when its axes are not in ascending order (a host transfer states no other)."""
+    s = canonical(ShardingSpec(mesh, spec.dims))
+    return s if states_shard_dims(s) else replicated(mesh, len(s.dims))
+
+
 def propagate_function(f: func.FuncOp, mesh: Mesh) -> dict[SSAValue, ShardingSpec]:
-    """Choose the sharding of every value of `f`; writes them on the ops and the signature."""
+    """Choose the sharding of every value of `f`; writes them on the ops and the signature (an
+    unconstrained result's: its value's, `follow`)."""
     ins, outs = function_specs(f, mesh)
     chosen = plan_function(f, mesh, ins, outs, _annotated(f.res_attrs, len(outs)))
+    ret = body_ops(f)[-1]
     for op in body_ops(f)[:-1]:
         set_chosen(op, tuple(chosen[r] for r in op.results))
+    outs = [follow(mesh, chosen[v]) if free else o
+            for v, o, free in zip(ret.operands, outs, unconstrained_results(f))]
     set_function_specs(f, ins, outs)
     return chosen
 

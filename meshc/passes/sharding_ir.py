@@ -13,7 +13,7 @@ import math
 from functools import lru_cache
 
 from xdsl.dialects import func
-from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, ModuleOp, TensorType
+from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, ModuleOp, TensorType, UnitAttr
 from xdsl.ir import Operation, SSAValue
 from xdsl.utils.exceptions import VerifyException
 
@@ -30,10 +30,14 @@ from meshc.dialects.shape_rules import ints_of
 from meshc.dialects import ttir
 from meshc.dialects.ttir import bool_value, int_value, tensor_shape
 from meshc.layout.reshard import plan_reshard
-from meshc.dialects.ttir.scan import ArgReduceBase, ScanBase, TopKBase
+from meshc.dialects.ttir.scan import ArgReduceBase, ScanBase, SortBase, TopKBase
 
 CHOSEN = "tt.shardings"
 """The op attribute ttir-propagate-sharding writes: one #tt.sharding a result."""
+
+UNCONSTRAINED = "tt.unconstrained"
+"""The unit attribute of a function result whose sharding is left to propagation (JAX's result
+without `out_shardings`): it leaves the devices in its value's sharding (docs/propagation.md)."""
 
 
 def is_global_view(module: ModuleOp) -> bool:
@@ -54,7 +58,7 @@ def has_annotations(module: ModuleOp) -> bool:
             return True
         if isinstance(op, func.FuncOp):
             for attrs in (op.arg_attrs, op.res_attrs):
-                if attrs is not None and any("tt.sharding" in d.data for d in attrs.data):
+                if attrs is not None and any("tt.sharding" in d.data or UNCONSTRAINED in d.data for d in attrs.data):
                     return True
     return False
 
@@ -99,6 +103,8 @@ def op_info(op: Operation, shape_of=None) -> OpInfo:
     elif isinstance(op, (ScanBase, ArgReduceBase, TopKBase)):
         attrs["dim"] = _dims([int_value(a["dim"])], rank)[0]
         attrs["keep_dim"] = bool_value(a.get("keep_dim"))
+    elif isinstance(op, SortBase):  # its dim may be absent (tt-mlir's default, the last)
+        attrs["dim"] = op.sort_dim()
     elif isinstance(op, (ttir.MatmulBase, ttir.LinearBase)):
         attrs["transpose_a"] = bool_value(a.get("transpose_a"))
         attrs["transpose_b"] = bool_value(a.get("transpose_b"))
@@ -143,6 +149,7 @@ def function_specs(f: func.FuncOp, mesh: Mesh) -> tuple[list[ShardingSpec], list
         for i, t in enumerate(types):
             d = attrs.data[i].data if attrs is not None and i < len(attrs.data) else {}
             attr = d.get("tt.sharding")
+            _check_unconstrained(f, d, what, i)
             if attr is None:
                 out.append(replicated(mesh, len(t.get_shape())))
                 continue
@@ -159,14 +166,39 @@ def function_specs(f: func.FuncOp, mesh: Mesh) -> tuple[list[ShardingSpec], list
     return ins, outs
 
 
+def _check_unconstrained(f: func.FuncOp, d: dict, what: str, i: int) -> None:
+    """A `tt.unconstrained` marks a result, alone, as a unit attribute; else a LocatedError at `f`."""
+    mark = d.get(UNCONSTRAINED)
+    if mark is None:
+        return
+    if what != "result":
+        raise LocatedError(f"{what} #{i}: {UNCONSTRAINED} marks a result left to propagation; an argument enters "
+                           "as its tt.sharding says (replicated without one)", f)
+    if not isinstance(mark, UnitAttr):
+        raise LocatedError(f"result #{i}: {UNCONSTRAINED} is a unit attribute (write {{{UNCONSTRAINED}}}), got "
+                           f"{UNCONSTRAINED} = {mark}", f)
+    if "tt.sharding" in d:
+        raise LocatedError(f"result #{i} is both placed (tt.sharding) and {UNCONSTRAINED}: a result leaves the "
+                           "devices as its tt.sharding says, or unconstrained in its value's sharding; keep one", f)
+
+
+def unconstrained_results(f: func.FuncOp) -> list[bool]:
+    """Which results carry `tt.unconstrained` (checked by `function_specs`)."""
+    n = len(f.function_type.outputs.data)
+    attrs = f.res_attrs
+    return [attrs is not None and i < len(attrs.data) and UNCONSTRAINED in attrs.data[i].data for i in range(n)]
+
+
 def set_function_specs(f: func.FuncOp, ins: list[ShardingSpec] | None, outs: list[ShardingSpec] | None) -> None:
-    """Write (or with None, remove) the `tt.sharding` of every argument and result."""
+    """Write (or with None, remove) the `tt.sharding` of every argument and result; a result's
+    `tt.unconstrained` goes either way (its sharding is then written, or the program is SPMD)."""
 
     def write(attrs: ArrayAttr | None, specs: list[ShardingSpec] | None, n: int) -> ArrayAttr | None:
         dicts = []
         for i in range(n):
             d = dict(attrs.data[i].data) if attrs is not None and i < len(attrs.data) else {}
             d.pop("tt.sharding", None)
+            d.pop(UNCONSTRAINED, None)
             if specs is not None:
                 d["tt.sharding"] = ShardingAttr(specs[i])
             dicts.append(DictionaryAttr(d))

@@ -20,8 +20,14 @@ os.environ.setdefault("XLA_FLAGS", "--xla_force_host_platform_device_count=32")
 jax = pytest.importorskip("jax")
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # the repo root: examples.zoo
 
+from jax.sharding import PartitionSpec as P  # noqa: E402
+from xdsl.dialects import func  # noqa: E402
+
+import meshc  # noqa: E402
 from examples.zoo import MODELS  # noqa: E402
-from examples.zoo.harness import BACKENDS, DTYPES, MESHES, CaseResult, check  # noqa: E402
+from examples.zoo.harness import BACKENDS, DTYPES, MESHES, CaseResult, check, reference  # noqa: E402
+from meshc.passes.propagate_sharding import propagate_module  # noqa: E402
+from meshc.passes.sharding_ir import UNCONSTRAINED  # noqa: E402
 from examples.zoo.harness import run_case as _run_case  # noqa: E402
 
 run_case = lru_cache(maxsize=None)(_run_case)
@@ -86,21 +92,68 @@ def test_the_gpt2_block_moves_as_megatron_and_its_fused_qkv_say():
     from 0 (1 link), 2 from 0 (2), 3 from 1 (2); k: 0 from 1 (1), 3 from 2 (1); v: 0 from 2
     (2), 1 from 3 (2), 2 from 3 (1). 5 + 2 + 5 = 12 link crossings a row: 196,608 B.
 
-    The result leaves whole: each chip receives the other row's 32 KiB over one link, 8 chips:
-    262,144 B."""
+    The jit has no out_shardings, so the result is unconstrained: it leaves as the last residual
+    add holds it, each row's 4 sequences on each of its chips, and the host reads every chip's
+    32 KiB piece (device to host, over PCIe): no link bytes (replicating it first gathered the
+    other row's 32 KiB into each chip over one link, 8 x 32 KiB = 262,144 B). In all 786,432 +
+    196,608 = 983,040 B."""
     result = run_case("gpt2_block", "2x4", "ttnn", "f32")
     piece, block = 4 * 32 * 64 * 4, 4 * 32 * 16 * 4
     assert result.link_bytes_by_op == {"ttnn.all_reduce": 2 * 2 * (2 * 3 * piece),
-                                       "ttnn.point_to_point": 2 * 12 * block,
-                                       "ttnn.all_gather": 8 * piece}
+                                       "ttnn.point_to_point": 2 * 12 * block}
+    assert result.link_bytes == 983_040
+    assert result.device_to_host_bytes == 8 * piece
 
 
-def test_the_bert_layer_moves_only_megatrons_all_reduces_and_its_result():
-    """Separate Q/K/V weights split by heads need no moves: the two all-reduces and the
-    result's gather of the GPT-2 block's derivation, 786,432 + 262,144 B (2x4, f32)."""
+def test_the_gpt2_block_on_a_galaxy_moves_the_same_bytes():
+    """8x4, f32: each chip holds 1 of the 8 sequences; a Galaxy's rows are lines of 4 chips as a
+    T3K's. The all-reduces: an 8 KiB (1 x 32 x 64 f32) piece a chip, 2 x 3 x 8 KiB a row, 8 rows,
+    2 all-reduces = 786,432 B; the QKV moves: 12 crossings a row of a 1 x 32 x 16 f32 block
+    (2 KiB), 8 rows = 196,608 B: the 2x4 figures (a quarter a row, four times the rows). The
+    unconstrained result leaves split over x: the host reads 32 pieces of 8 KiB."""
+    result = run_case("gpt2_block", "8x4", "ttnn", "f32")
+    piece, block = 1 * 32 * 64 * 4, 1 * 32 * 16 * 4
+    assert result.link_bytes_by_op == {"ttnn.all_reduce": 8 * 2 * (2 * 3 * piece),
+                                       "ttnn.point_to_point": 8 * 12 * block}
+    assert result.device_to_host_bytes == 32 * piece
+
+
+def test_the_bert_layer_moves_only_megatrons_all_reduces():
+    """Separate Q/K/V weights split by heads need no moves: the two all-reduces of the GPT-2
+    block's derivation, 786,432 B (2x4, f32); the unconstrained result leaves split over x as the
+    GPT-2 block's does (no gather: it moved 262,144 B when the result left replicated)."""
     result = run_case("bert_layer", "2x4", "ttnn", "f32")
     piece = 4 * 32 * 64 * 4
-    assert result.link_bytes_by_op == {"ttnn.all_reduce": 2 * 2 * (2 * 3 * piece), "ttnn.all_gather": 8 * piece}
+    assert result.link_bytes_by_op == {"ttnn.all_reduce": 2 * 2 * (2 * 3 * piece)}
+    assert result.device_to_host_bytes == 8 * piece
+
+
+def _meshc_spec(spec: P, axis_names: tuple[str, ...]) -> tuple[tuple[int, ...], ...]:
+    """A JAX PartitionSpec as meshc's dims (mesh axis k is S<k>)."""
+    def axes(entry):
+        names = () if entry is None else (entry,) if isinstance(entry, str) else tuple(entry)
+        return tuple(axis_names.index(n) for n in names)
+    return tuple(axes(e) for e in spec)
+
+
+@pytest.mark.parametrize("mesh", sorted(MESHES))
+@pytest.mark.parametrize("model", sorted(set(MODELS) - {"shard_map_ring"}))
+def test_unconstrained_results_leave_as_jax_leaves_them(model, mesh):
+    """No zoo jit names out_shardings: every result is `tt.unconstrained` after the import, and
+    ttir-propagate-sharding gives it the sharding JAX's own compiler gives the same output
+    (`jit(...).lower(...).compile().output_shardings`, GSPMD / Shardy propagation on CPU). The
+    shard_map ring is an SPMD program: its out_specs place the result."""
+    jmesh, fn, args, _ = reference(model, mesh, "f32")
+    shardings = jax.tree_util.tree_leaves(fn.lower(*args).compile().output_shardings)
+    shapes = [o.shape for o in jax.tree_util.tree_leaves(jax.eval_shape(fn, *args))]
+    want = [_meshc_spec(s.spec, jmesh.axis_names) for s in shardings]
+    want = [dims + ((),) * (len(shape) - len(dims)) for dims, shape in zip(want, shapes, strict=True)]
+    module = meshc.from_jax(fn, *args, mesh=jmesh)
+    (entry,) = [op for op in module.body.ops if isinstance(op, func.FuncOp)]
+    assert [set(d.data) for d in entry.res_attrs.data] == [{UNCONSTRAINED}] * len(want)
+    propagate_module(module)
+    got = [d.data["tt.sharding"].spec.dims for d in entry.res_attrs.data]
+    assert got == want
 
 
 def test_the_vocab_parallel_loss_moves():

@@ -39,21 +39,30 @@ def _ring_all_reduce(nbytes: int, group: int, devices: int) -> int:
     return devices * 2 * (group - 1) * nbytes // group
 
 
+def _tiled_bytes(*shape: int, element: int = F32) -> int:
+    """Bytes of a device tensor in TTNN's tile layout: the last two dims padded to 32 x 32 tiles
+    (what the host reads of a piece)."""
+    *batch, rows, cols = shape
+    return int(np.prod(batch, dtype=np.int64)) * (-(-rows // 32) * 32) * (-(-cols // 32) * 32) * element
+
+
 @pytest.mark.parametrize("mesh", ["2x4", "8x4"])
 def test_llama3_decode_link_bytes_by_hand(mesh):
     """Megatron decode step, batch 8 over x (rows r = 8 / x a device), heads over y: the two
     row-parallel matmuls (wo, w2) each leave an (r, 1, 64) f32 partial sum all_reduced over y.
-    The harness asks no sharding of the results, so they leave replicated: x (r, 1, 64) gathered
-    over x (x - 1 pieces into each device), each cache (8, 16, 4, 8) gathered from its
-    (r, 16, 1, 8) pieces over x, then its (8, 16, 1, 8) pieces over y (3 into each device)."""
+    The harness's jit names no out_shardings, so the results are unconstrained and leave where
+    the step leaves them: x (8, 1, 64) split over x, each cache (8, 16, 4, 8) split over x and
+    its heads over y, the host reading each device's piece in tiles: x's (r, 1, 64) and each
+    cache's (r, 16, 1, 8). Only the all_reduces cross links (2x4: 24,576 B; 8x4: 12,288 B;
+    replicating the results gathered x over x and each cache over x then y as well: 237,568 B
+    more on 2x4)."""
     rows, cols = map(int, mesh.split("x"))
     devices, r = rows * cols, 8 // rows
     all_reduces = 2 * _ring_all_reduce(r * 64 * F32, cols, devices)
-    x_out = devices * (rows - 1) * r * 64 * F32
-    cache = devices * (rows - 1) * r * 16 * 8 * F32 + devices * (cols - 1) * 8 * 16 * 8 * F32
     result = run_case("llama3_decode", mesh, "ttnn", "f32")
     check(result)
-    assert result.link_bytes == all_reduces + x_out + 2 * cache
+    assert result.link_bytes == all_reduces
+    assert result.device_to_host_bytes == devices * (_tiled_bytes(r, 1, 64) + 2 * _tiled_bytes(r, 16, 1, 8))
 
 
 def _decode_args(pos: int, dtype=np.float32):
@@ -146,13 +155,16 @@ def test_mixtral_matches_a_numpy_top2_router_and_the_routing_decides():
     top 3 experts instead of 2 changes the output by far more than the tolerance. The link bytes
     by hand (batch 8 over x: 4 rows a device, experts over y: 2 a device): the combine's sum
     over the experts leaves a (4, 8, 32) f32 partial sum a device (4,096 B), all_reduced over y
-    (8 x 2 x 3/4 x 4,096 B = 49,152 B); the result leaves replicated, gathered over x (one
-    4,096 B piece into each device: 32,768 B)."""
+    (8 x 2 x 3/4 x 4,096 B = 49,152 B); the result is unconstrained (no out_shardings) and leaves
+    split over x, the host reading each device's piece, (4, 8, 32) in 4 tiles of 32 x 32
+    (replicated, it was gathered over x: one 4,096 B piece into each device, 32,768 B more on
+    the links)."""
     args = mixtral.example_inputs(np.float32)
     result = run_case("mixtral_moe", "2x4", "ttnn", "f32")
     check(result)
     piece = 4 * 8 * 32 * F32
-    assert result.link_bytes == _ring_all_reduce(piece, 4, 8) + 8 * piece
+    assert result.link_bytes == _ring_all_reduce(piece, 4, 8)
+    assert result.device_to_host_bytes == 8 * _tiled_bytes(4, 8, 32)
     want, top, logits = _numpy_moe(*args)
     np.testing.assert_allclose(result.outputs[0], want, rtol=1e-4, atol=1e-4)
     ordered = np.sort(logits, axis=-1)[..., ::-1]
@@ -163,9 +175,9 @@ def test_mixtral_matches_a_numpy_top2_router_and_the_routing_decides():
 
 
 def test_mixtral_bf16_moves_half_the_bytes():
-    """The same block in bf16 (2x4, TTNN): the same all_reduce and gather of 2-byte elements,
-    (4, 8, 32) x 2 B = 2,048 B a device: 24,576 + 16,384 = 40,960 B."""
+    """The same block in bf16 (2x4, TTNN): the same all_reduce of 2-byte elements, (4, 8, 32) x
+    2 B = 2,048 B a device: 8 x 2 x 3/4 x 2,048 = 24,576 B, half the f32 case's 49,152."""
     result = run_case("mixtral_moe", "2x4", "ttnn", "bf16")
     check(result)
     piece = 4 * 8 * 32 * 2
-    assert result.link_bytes == _ring_all_reduce(piece, 4, 8) + 8 * piece == 40960
+    assert result.link_bytes == _ring_all_reduce(piece, 4, 8) == 24576
