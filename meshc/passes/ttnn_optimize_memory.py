@@ -61,12 +61,13 @@ def _fixed(t: DeviceTensor, reinterpreted: set[Operation]) -> str | None:
 def program_of(tensors: list[DeviceTensor], block) -> tuple[list[PlanTensor], list[PlanOp]]:
     """The tensors and ops of one ttnn function body for the memory plan (`device_tensors`' buffers,
     each value and its aliases one tensor; only ops that touch a device tensor)."""
-    plan_tensors, ops, _ = _program(tensors, block)
+    plan_tensors, ops, _ = program_ops(tensors, block)
     return plan_tensors, ops
 
 
-def _program(tensors: list[DeviceTensor], block) -> tuple[list[PlanTensor], list[PlanOp], list[Operation]]:
-    """`program_of`, with the operation of each plan op (its index in the block is its step)."""
+def program_ops(tensors: list[DeviceTensor], block) -> tuple[list[PlanTensor], list[PlanOp], list[Operation]]:
+    """`program_of`, with the operation of each plan op (its index in the block is its step, as the
+    tensors' live ranges count)."""
     reinterpreted = {t.op for t in tensors
                      if t.where[0].layout != "interleaved" and t.where[0].orientation == "col_major"}
     plan_tensors = []
@@ -138,7 +139,7 @@ class TTNNOptimizeMemoryPass(ModulePass):
             tensors = device_tensors(block)
             if not tensors:
                 continue
-            plan_tensors, ops, where = _program(tensors, block)
+            plan_tensors, ops, where = program_ops(tensors, block)
             try:
                 plan = plan_memory(plan_tensors, ops, arch, capacity, explained=False)
             except Unplaceable:
@@ -177,7 +178,7 @@ def reshard_lines(module: ModuleOp, entry: func.FuncOp) -> list[str]:
     if block is None or any(isinstance(o, ttmetal.CreateBufferOp) for o in block.ops):
         return []
     tensors = device_tensors(block)
-    plan_tensors, ops, where = _program(tensors, block)
+    plan_tensors, ops, where = program_ops(tensors, block)
     copies = [j for j, (o, op) in enumerate(zip(ops, where)) if isinstance(op, ttnn.ToMemoryConfigOp)
               and len(o.operands) == 1 and len(o.results) == 1 and -1 < o.operands[0] != o.results[0] > -1]
     if not copies:
