@@ -13,6 +13,7 @@
 | broadcast_in_dim | permute (dims out of order) + reshape (insert 1s) + broadcast |
 | transpose, reshape, convert | permute, reshape, typecast (identity when the type is kept) |
 | slice concatenate dynamic_slice dynamic_update_slice gather partition_id reduce_window chlo.top_k, reduce of two tensors (argmax) | slice, concat, embedding; one-hot where / sum at a run-time start; cumsum, argmax / argmin, top_k / top_k_indices; partition_id an all_slice of the ids (stablehlo_select.py) |
+| sort (with an iota: argsort), reverse around it | sort / sort_indices, descending as the reverses make it (stablehlo_sort.py) |
 | constant, iota | constant (folded through broadcast_in_dim and convert; iota computed at import) |
 | sdy.sharding_constraint, custom_call @Sharding | ttir.sharding_constraint |
 
@@ -53,6 +54,7 @@ from meshc.importers.context import ImportContext
 from meshc.importers.manual import HANDLERS as MANUAL_HANDLERS
 from meshc.importers.stablehlo_select import HANDLERS as SELECT_HANDLERS, arg_reduce
 from meshc.importers.stablehlo_scatter import HANDLERS as SCATTER_HANDLERS
+from meshc.importers.stablehlo_sort import HANDLERS as SORT_HANDLERS
 from meshc.importers.source import attr_of, dense_array, op_name, unregistered_body
 
 Handler = Callable[[ImportContext, Operation], None]
@@ -500,6 +502,7 @@ HANDLERS: dict[str, Handler] = {
     **MANUAL_HANDLERS,
     **SELECT_HANDLERS,
     **SCATTER_HANDLERS,
+    **SORT_HANDLERS,
     "stablehlo.compare": compare,
     "stablehlo.select": select,
     "stablehlo.clamp": clamp,

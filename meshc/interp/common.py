@@ -113,13 +113,13 @@ def kernel_attrs(op: Operation) -> dict:
         a["keep_dim"] = bool(ka is not None and ka.value.data)
     if isinstance(getattr(op, "permutation", None), DenseArrayBase):
         a["permutation"] = ints_of(op.attributes["permutation"])
-    if isinstance(getattr(op, "dim", None), IntegerAttr):
+    if isinstance(getattr(op, "dim", None), IntegerAttr):  # an absent dim with a default (sort's -1): its default
         rank = len(tensor_shape(op.operands[0]))
-        d = _int(op.attributes["dim"])
+        d = _int(op.dim)
         a["dim"] = d + rank if d < 0 else d
     if hasattr(op, "bounds") and "begins" in op.attributes:
         a["begins"], a["ends"], a["step"] = op.bounds()
-    for flag in ("transpose_a", "transpose_b"):
+    for flag in ("transpose_a", "transpose_b", "descending"):
         f = op.attributes.get(flag)
         a[flag] = bool(f is not None and f.value.data)
     return a

@@ -50,7 +50,7 @@ COST_CLASSES = (ELEMENTWISE_FPU, ELEMENTWISE_SFPU, MATMUL, REDUCTION, DATA_MOVEM
 
 FAMILIES = ("unary", "typecast", "binary", "comparison", "where", "reduction", "matmul", "transpose",
             "permute", "reshape", "broadcast", "concat", "softmax", "embedding", "slice", "linear",
-            "scan", "argreduce", "topk")
+            "scan", "argreduce", "topk", "sort")
 """Every family: the ops of one family share their dialect base (operands, attributes, shape
 rule). unary / binary / comparison / where are elementwise, with numpy broadcasting."""
 
@@ -233,6 +233,25 @@ def _top_k(indices: bool) -> Meaning:
     return meaning
 
 
+def _sort(indices: bool) -> Meaning:
+    """tt-mlir's sort along `dim`: ascending, or descending if `descending`; equal elements in
+    their order (stable), NaNs above every number (last ascending, first descending) as JAX's
+    jnp.sort / jnp.argsort and numpy order them: the positions (int32) or the values. Descending
+    sorts the order-reversed values (~x on integers, no overflow; -x on floats) stably, then the
+    NaNs first (a second stable sort by NaN-ness)."""
+    def meaning(xs, attrs):
+        x, d = xs[0], attrs["dim"]
+        if not attrs.get("descending"):
+            order = np.argsort(x, axis=d, kind="stable")  # numpy puts NaNs last, in their order
+        else:
+            order = np.argsort(np.invert(x) if np.issubdtype(x.dtype, np.integer) else -x, axis=d, kind="stable")
+            if np.issubdtype(x.dtype, np.floating):
+                not_nan = ~np.isnan(np.take_along_axis(x, order, axis=d))
+                order = np.take_along_axis(order, np.argsort(not_nan, axis=d, kind="stable"), axis=d)
+        return order.astype(np.int32) if indices else np.take_along_axis(x, order, axis=d)
+    return meaning
+
+
 # ----------------------------------------------------------------------------- entries by family
 
 
@@ -410,6 +429,13 @@ _ENTRIES = (
     ComputeOp("top_k_indices", "topk", 1, _top_k(True), factors.top_k, REDUCTION,
               "the indices of the k largest elements along dim, in top_k's order", ttnn="topk_indices",
               arithmetic=False),
+    # tt-mlir's sort, values and indices as two ops (as top_k's): over a split dim the dim is
+    # gathered first (its rule's `keep`); no TTMetal kernel (convert-ttir-to-ttmetal refuses it)
+    ComputeOp("sort", "sort", 1, _sort(False), factors.keep_dim_attr, REDUCTION,
+              "the elements along dim in ascending (descending) order, equals in their order, NaNs above numbers",
+              arithmetic=False),
+    ComputeOp("sort_indices", "sort", 1, _sort(True), factors.keep_dim_attr, REDUCTION,
+              "the positions along dim of sort's elements", arithmetic=False),
     # the cheap elementwise ops JAX programs use (issue 23)
     unary("abs", np.abs, "|x|", stablehlo=("stablehlo.abs",), jax="jnp.abs"),
     unary("sign", np.sign, "-1, 0 or 1 as x is negative, zero or positive", stablehlo=("stablehlo.sign",),

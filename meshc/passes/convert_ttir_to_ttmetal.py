@@ -10,7 +10,7 @@ writes its block. Lowered: elementwise unary/binary and comparisons (broadcastin
 typecast, matmul (with transposes; a batched `a` times a 2-d `b` folds the batch into the
 rows; both batched, a batch block a core), 2-d transpose, softmax over the last dim, to_layout,
 constant (`enqueue_write_constant`), empty, the collectives (`enqueue_ccl`), and the element
-moves of convert_ttir_to_ttmetal_movement.py: reshape, permute, broadcast and sum / mean / max
+moves of convert_ttir_to_ttmetal_movement.py: reshape, permute, broadcast and sum / mean / max / min
 over any dims, kept or dropped (a 0-d result is a one-element buffer). A host tensor a
 shard_to_full read back is written to every device again where an op uses it (the host round
 trip the program states). Anything else is a located error naming the op and why: never a
@@ -291,7 +291,7 @@ class UnloweredTTIROp(RewritePattern):
             raise LocatedError(
                 f"convert-ttir-to-ttmetal cannot lower '{op.name}': TTMetal kernels here cover elementwise ops "
                 "(comparisons and where included), matmul (batched too), transpose, permute, reshape, broadcast, "
-                "sum / mean / max, softmax, to_layout, constants and collectives", op)
+                "sum / mean / max / min, softmax, to_layout, constants and collectives", op)
 
 
 # ----------------------------------------------------------------------------- programs

@@ -150,7 +150,7 @@ def reduce_grid(op: Operation, kernel: Kernel, grid: tuple[int, int]) -> tuple[i
 
 
 def reduce_kernel(op: Operation, kernel: Kernel, k: KernelBuilder, n: int) -> None:
-    """sum / mean / max over any dims. Over the last dim, by row blocks (a dropped dim's
+    """sum / mean / max / min over any dims. Over the last dim, by row blocks (a dropped dim's
     column of results becomes the result's rows, or its one row for a rank-1 result); over dim 0
     of a 2-d tensor, by column blocks; otherwise one core moves the reduced dims last
     (`tile_permute`) and reduces them as one."""

@@ -35,7 +35,7 @@ from xdsl.utils.exceptions import VerifyException
 
 from meshc.dialects import shape_rules as rules
 from meshc.dialects.ttir.comparison import CompareBase, WhereBase
-from meshc.dialects.ttir.scan import ArgReduceBase, ScanBase, TopKBase
+from meshc.dialects.ttir.scan import ArgReduceBase, ScanBase, SortBase, TopKBase
 from meshc.dialects.ttir.base import (
     ElementwiseBinaryBase,
     ElementwiseUnaryBase,
@@ -365,6 +365,7 @@ FAMILY_BASES: dict[str, type[TTIROpBase]] = {
     "scan": ScanBase,
     "argreduce": ArgReduceBase,
     "topk": TopKBase,
+    "sort": SortBase,
 }
 """Family of the compute-op registry -> the base class of its ops (ttir's and ttnn's)."""
 

@@ -1,13 +1,14 @@
 """ttir bases of the scan and index-selecting families of the compute-op registry
 (meshc/layout/compute_ops.py): `ttir.cumsum` (a running sum along `dim`), `ttir.argmax` /
-`ttir.argmin` (the index of the first largest / smallest element along `dim`) and
-`ttir.top_k` / `ttir.top_k_indices` (the k largest along `dim`, values or indices). ttnn's ops of the
-same kinds share them (`FAMILY_BASES` in compute.py). How they are split over a mesh without
-gathering the dim is ttir-partition's (meshc/passes/partition_select.py)."""
+`ttir.argmin` (the index of the first largest / smallest element along `dim`),
+`ttir.top_k` / `ttir.top_k_indices` (the k largest along `dim`, values or indices) and `ttir.sort` /
+`ttir.sort_indices` (tt-mlir's sort, its two results as two ops). ttnn's ops of the same kinds
+share them (`FAMILY_BASES` in compute.py). How the first three are split over a mesh without
+gathering the dim is ttir-partition's (meshc/passes/partition_select.py); a sort gathers it."""
 
 from __future__ import annotations
 
-from xdsl.dialects.builtin import AnyTensorTypeConstr, BoolAttr, IntegerAttr, IntegerType, TensorType
+from xdsl.dialects.builtin import AnyTensorTypeConstr, BoolAttr, IntegerAttr, IntegerType, Signedness, TensorType
 from xdsl.irdl import attr_def, operand_def, opt_attr_def, result_def, traits_def
 from xdsl.traits import NoMemoryEffect
 from xdsl.utils.exceptions import VerifyException
@@ -80,3 +81,47 @@ class TopKBase(TTIROpBase):
                                       f"is an integer (i32, as JAX's top_k)")
         else:
             check_same_element_type(self.input, self.result)
+
+
+class SortBase(TTIROpBase):
+    """tt-mlir's sort along `dim` (si32, the last dim when absent), ascending unless `descending`,
+    `stable` (equal elements keep their order; meshc's sort always does, a valid unstable sort
+    too): `ttir.sort` its values (the operand's type), `ttir.sort_indices` the positions they
+    come from (an integer tensor of the operand's shape). tt-mlir's op has both as two results;
+    meshc holds them as two ops, as it does top_k's. NaNs order above every number (last
+    ascending, first descending), as JAX's jnp.sort and numpy. The verifier is tt-mlir's
+    SortOp::verify, in its words."""
+
+    input = operand_def(AnyTensorTypeConstr)
+    result = result_def(AnyTensorTypeConstr)
+    dim = attr_def(IntegerAttr, default_value=IntegerAttr(-1, IntegerType(32, Signedness.SIGNED)))
+    descending = opt_attr_def(BoolAttr)
+    stable = opt_attr_def(BoolAttr)
+    traits = traits_def(NoMemoryEffect())
+
+    def sort_dim(self) -> int:
+        """`dim` as a dim of the operand (0 .. rank - 1)."""
+        return int_value(self.dim) % max(len(tensor_shape(self.input)), 1)
+
+    def verify_(self) -> None:
+        shape = tensor_shape(self.input)
+        rank, d = len(shape), int_value(self.dim)
+        if not -rank <= d < rank:
+            raise VerifyException(f"Dimension out of range (expected to be in range of [{-rank}, {rank - 1}], but "
+                                  f"got {d})")
+        if self.name.endswith("indices"):
+            if tensor_shape(self.result) != shape:
+                raise VerifyException(f"Indices shape does not match with input tensor shape. (expected "
+                                      f"{rules.fmt(shape)}, got {rules.fmt(tensor_shape(self.result))})")
+            rt = self.result.type
+            assert isinstance(rt, TensorType)
+            if not isinstance(rt.element_type, IntegerType):
+                raise VerifyException(f"result element type {rt.element_type} is not an integer type; an index "
+                                      f"is an integer (i32, as JAX's argsort)")
+        else:  # tt-mlir compares the types; ttnn's carry their layouts, so the shape and element type
+            it, rt = self.input.type, self.result.type
+            assert isinstance(it, TensorType) and isinstance(rt, TensorType)
+            if tensor_shape(self.result) != shape or it.element_type != rt.element_type:
+                raise VerifyException(f"Sorted tensor type does not match with input tensor. (expected "
+                                      f"{rules.fmt(shape)} of {it.element_type}, got "
+                                      f"{rules.fmt(tensor_shape(self.result))} of {rt.element_type})")
