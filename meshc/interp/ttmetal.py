@@ -13,7 +13,9 @@
   over the whole grid are meshc.layout.kernel_traffic's, counted once a program on every
   device, not core by core); the tile ops compute with the
   kernels of meshc/sim/compute.py, rounded to the block's element type. The physical core is
-  `core_map(y, x)` (identity when absent) plus `grid_offset`;
+  `core_map(y, x)` (identity when absent) plus `grid_offset`. The program computes for one
+  core's tile ops on its block (meshc.layout.timemodel.kernel_compute_s), charged to the time
+  model as TTNN charges the same op on the same grid, in data and abstract runs alike;
 - enqueue_ccl runs the collective of meshc/sim/collectives.py from one buffer into another.
 
 `TTMetalSimFunctions` is one static class with one `@impl` an op; the kernel a program runs
@@ -36,11 +38,13 @@ from meshc.interp.select_impls import TTMetalSelectImpls
 from meshc.interp.spmd import moves_plan
 from meshc.interp.spmd_sim import run_moves
 from meshc.interp.stage_transfer_impls import TTMetalStageTransferImpls
+from meshc.interp.timing import math_fidelity
 from meshc.interp.ttir import dense_value
 from meshc.interp.ttnn import run_collective
 from meshc.layout.affine import parse_map
 from meshc.layout.kernel_traffic import block_traffic
 from meshc.layout.shapes import fold_2d
+from meshc.layout.timemodel import TileOp, kernel_compute_s, matmul_dram_readers
 from meshc.sim.compute import run_kernel
 from meshc.sim.encoding import quantize
 from meshc.sim.machine import Machine
@@ -83,6 +87,31 @@ def _block(shape2d: tuple[int, int], select: tuple[str, str], ctx: KernelContext
 
 def _result_dtype(op) -> str:
     return element_dtype_name(op.results[0].type)
+
+
+def _tile_op(op) -> TileOp | None:
+    """The time model's view of one kernel op on one core (None: not a tile op): its kind is its
+    `op` attribute (tile_unary, tile_binary, tile_reduce) or its name (tile_matmul, tile_where,
+    tile_transpose, ...), its format its result's, a matmul's its B block's."""
+    if not op.name.startswith("ttmetal.tile_"):
+        return None
+    out = tensor_shape(op.results[0])
+    elements = int(np.prod(out)) if out else 1
+    if isinstance(op, ttmetal.TileMatmulOp):
+        n = op.batch_size()
+        (am, ak), bn = tensor_shape(op.a), tensor_shape(op.b)[1]
+        return TileOp("matmul", elements, element_dtype_name(op.b.type), (am // n, ak, bn), n, math_fidelity(op))
+    kind = op.op.data if "op" in op.attributes else op.name.removeprefix("ttmetal.tile_")
+    return TileOp(kind, elements, _result_dtype(op))
+
+
+def _weight_banks(op, bufs: list[MeshBuffer]) -> int | None:
+    """DRAM banks a tile_matmul's B block is read from when its buffer is DRAM-sharded (None otherwise)."""
+    src = op.b.owner
+    if not isinstance(src, ttmetal.ReadTilesOp) or not isinstance(src.buffer, BlockArgument):
+        return None
+    layout = bufs[src.buffer.index].layout
+    return len(layout.owners) if layout.buffer == "dram" and not layout.interleaved else None
 
 
 # ----------------------------------------------------------------------------- the interpreter
@@ -142,6 +171,19 @@ class TTMetalSimFunctions(TTMetalStageTransferImpls, TTMetalSelectImpls):
                 m.traffic.add_many("noc", chips, noc)
             if bank_keys:
                 m.traffic.add_many("dram_write" if write else "dram_read", bank_keys, bank_bytes)
+
+    def charge_program(self, op, bufs: list[MeshBuffer], grid: tuple[int, int]) -> None:
+        """The program's compute (meshc.layout.timemodel.kernel_compute_s: one core's tile ops on
+        its block, the cores in parallel); a matmul's DRAM operands stream through the readers
+        TTNN's matmul uses (matmul_dram_readers: a row of the grid, or a core a bank of a
+        DRAM-sharded B)."""
+        kernel = list(op.body.block.ops)
+        ops = [t for t in map(_tile_op, kernel) if t is not None]
+        readers = None
+        for mm in kernel:
+            if isinstance(mm, ttmetal.TileMatmulOp):
+                readers = matmul_dram_readers(grid, _weight_banks(mm, bufs))
+        self.machine.charge_compute(kernel_compute_s(self.machine.arch, ops), readers)
 
     # -------------------------------------------------------------- buffers and host transfers
 
@@ -246,6 +288,7 @@ class TTMetalSimFunctions(TTMetalStageTransferImpls, TTMetalSelectImpls):
         phys = np.asarray(phys, dtype=np.int64).reshape(-1, 2) + np.asarray(offset[:2], dtype=np.int64)
         with m.op(op.name):
             self.count_program(interpreter, op, list(args), grid, phys)
+            self.charge_program(op, list(args), grid)
             # an abstract run interprets the kernels on device 0 (zeros for data): a program's
             # traffic is counted above for every device, its data is not kept
             devices = [0] if m.abstract else range(m.num_devices)

@@ -5,7 +5,8 @@ One model, read by the simulator (every op it runs, meshc/sim/machine.py) and by
 `ttir-auto-shard` (through the simulator). Per op, each resource is busy for a time:
 
 - compute: tiles x cycles a tile over the cores holding the work (`matmul_compute_s`,
-  `compute_s`), keyed on the op's cost class in meshc.layout.compute_ops;
+  `compute_s`), keyed on the op's cost class in meshc.layout.compute_ops; a TTMetal program's
+  as one core's tile ops on its block (`kernel_compute_s`), the cores running in parallel;
 - dram: the bytes read from and written to a chip's DRAM over its streaming rate (`dram_s`);
 - noc: the bytes crossing a chip's network on chip over its cores' injection rate (`noc_s`);
 - ethernet: a collective as alpha-beta (`collective_s`: a fixed cost per call + a cost per hop +
@@ -162,6 +163,49 @@ def compute_s(arch: ArchFacts, kind: str, elements: int, cores: int, fmt: str = 
     else:
         raise ValueError(f"cost class '{cost}' has no time model")
     return tiles * cycles / arch.clock_hz
+
+
+COPY = "copy"
+"""A kernel's tile copy (TTMetal's `tile_unary` op "copy"): moves a block within a core, computes none."""
+
+
+@dataclass(frozen=True)
+class TileOp:
+    """One tile op of a TTMetal kernel as one core runs it on its block."""
+
+    kind: str
+    """The op's kind in meshc.layout.compute_ops (`matmul`, `gelu`, `add`, `where`, `sum`,
+    `transpose`, ...) or COPY."""
+    elements: int
+    """Elements of the result block."""
+    fmt: str = "bf16"
+    """The data format the engine reads: the result's; a matmul's B operand's (as TTNN's)."""
+    mkn: tuple[int, int, int] = (0, 0, 0)
+    """A matmul's block: (m, k) x (k, n) for each of `batch` matrices."""
+    batch: int = 1
+    fidelity: str | None = None
+    """A matmul's math fidelity (None: TTNN's default for `fmt`)."""
+
+
+def tile_op_s(arch: ArchFacts, op: TileOp) -> float:
+    """Seconds one core computes one tile op on its block: a matmul as `matmul_compute_s` on one
+    core, any other op as `compute_s` by its cost class on one core (data movement: none)."""
+    if op.kind == COPY:
+        return 0.0
+    if compute_op(op.kind).cost == MATMUL:
+        m, k, n = op.mkn
+        return matmul_compute_s(arch, m, k, n, (1, 1), op.fidelity, op.fmt, op.batch)
+    return compute_s(arch, op.kind, op.elements, 1, op.fmt)
+
+
+def kernel_compute_s(arch: ArchFacts, ops) -> float:
+    """A TTMetal program's compute seconds: every core of its grid runs the kernel's tile ops
+    `ops` (TileOp) on its own block, the cores in parallel. A program's blocks are alike (a block
+    access splits a buffer evenly over the grid), so the program computes as long as one core
+    does: the sum of its tile ops. The same op on the same grid costs what TTNN's op does
+    (`matmul_compute_s` over the grid splits Mt and Nt as the blocks do; `compute_s` over the
+    grid's cores counts the tiles a core holds)."""
+    return sum(tile_op_s(arch, op) for op in ops)
 
 
 def dram_s(arch: ArchFacts, nbytes: float, readers: int | None = None) -> float:
