@@ -63,6 +63,11 @@ def test_min_over_a_split_dim_moves_the_minima_only(target):
     x = RNG.standard_normal((8, 16)).astype(np.float32)
     module, got = _run(lambda x: jnp.min(x, axis=1), x, P("x", "y"), target)
     assert _reductions(module) == ["ttir.min"]
+    lowered = [op for op in meshc.compile(module.clone(), f"ttir-to-{target}-pipeline").walk()]
+    if target == "ttnn":
+        assert "ttnn.min" in {op.name for op in lowered}
+    else:  # a kernel reducing its block by TT-Metal's reduce min
+        assert any(op.name == "ttmetal.tile_reduce" and op.op.data == "min" for op in lowered)
     np.testing.assert_array_equal(got.outputs[0], np.min(x, axis=1))
     assert got.traffic.link_bytes == _all_reduce(target, 4, 16, 2) + 4 * 2 * 1 * 16
     assert got.traffic.link_bytes == {"ttnn": 512, "ttmetal": 320}[target]

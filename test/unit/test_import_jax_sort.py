@@ -83,6 +83,8 @@ def test_sort_along_a_split_dim_matches_jax(case):
     x = _data()
     module, got, want = _run(fn, x, P("x", "y"))
     assert _sorts(module) == [op]
+    lowered = {o.name for o in meshc.compile(module.clone(), "ttir-to-ttnn-pipeline").walk()}
+    assert op[0].replace("ttir.", "ttnn.") in lowered
     np.testing.assert_array_equal(got.outputs[0], want)
     assert got.traffic.link_bytes == 8 * 3 * 64 + 8 * 1 * 256 == 3584
 

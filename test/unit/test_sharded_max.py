@@ -1,6 +1,7 @@
 """A max reduction over a split dim (meshc/passes/partition_select.py): each device takes the
 maximum of its piece and a max all_reduce over the splitting axes completes it, where a gather of
-the operand came first before. Exact against numpy (a maximum of maxima is the maximum) on 1-D and
+the operand came first before; a min reduction is built the same way (a min all_reduce, its
+padding masked to +inf or the largest integer). Exact against numpy (a maximum of maxima is the maximum) on 1-D and
 2-D meshes, uneven pieces included (their padding masked to -inf), on both backends, with the link
 bytes derived here.
 
@@ -27,7 +28,7 @@ def _run(text: str, inputs: dict | None, mesh: str, target: str = "ttnn"):
                      pipeline=f"ttir-to-{target}-pipeline{{system=t3k mesh-shape={mesh}}}")
 
 
-def _program(shape, spec, out_spec, dims, keep, out_shape, elem="f32", constraint=False) -> str:
+def _program(shape, spec, out_spec, dims, keep, out_shape, elem="f32", constraint=False, op="max") -> str:
     t = "x".join(map(str, shape)) + f"x{elem}"
     rt = "x".join(map(str, out_shape)) + f"x{elem}"
     arg = "%x: tensor<" + t + ">" + ("" if constraint else f" {{tt.sharding = #tt.sharding<{spec}>}}")
@@ -36,7 +37,7 @@ def _program(shape, spec, out_spec, dims, keep, out_shape, elem="f32", constrain
     src = "%xs" if constraint else "%x"
     dim_arg = ", ".join(f"{d} : i32" for d in dims)
     return (f"func.func @main({arg}) -> (tensor<{rt}> {{tt.sharding = #tt.sharding<{out_spec}>}}) {{\n{pre}"
-            f'  %y = "ttir.max"({src}) {{dim_arg = [{dim_arg}], keep_dim = {str(keep).lower()}}} : '
+            f'  %y = "ttir.{op}"({src}) {{dim_arg = [{dim_arg}], keep_dim = {str(keep).lower()}}} : '
             f"(tensor<{t}>) -> tensor<{rt}>\n"
             f"  return %y : tensor<{rt}>\n}}\n")
 
@@ -132,5 +133,45 @@ def test_max_of_integers_over_an_uneven_split_masks_with_the_smallest_i32(target
 def test_auto_shard_prices_the_max_all_reduces_the_ttnn_pipeline_runs(text, mesh):
     """ttir-auto-shard's cost of a max over split dims is the maxima's gathers, one an axis, the
     bytes the simulator delivers on TTNN (not a gather of the operand)."""
+    got = _run(text, None, mesh)
+    assert predicted_bytes(text, mesh) == got.traffic.delivered_bytes > 0
+
+
+# ---------------------------------------------------------------- the min reduction, built as the max
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_min_over_an_uneven_split_on_a_2d_mesh_masks_the_padding_to_inf(target):
+    """ttir.min over x 8x30 [S0, S1] (columns in pieces of 8, 8, 8, 6, padded to 8): every element
+    positive and each row's smallest in column 29, beside the last chip's padding, which unmasked
+    (0 where the buffer holds zeros) could win; masked to +inf. The minima all-reduced as the
+    maxima above: 4 x 4 B a chip along each mesh row."""
+    x = RNG.uniform(1.0, 9.0, (8, 30)).astype(np.float32)
+    x[:, 29] = RNG.uniform(0.1, 0.5, 8).astype(np.float32)
+    got = _run(_program((8, 30), "[S0, S1]", "[S0, R]", [1], True, (8, 1), constraint=True, op="min"),
+               {"x": x}, "2,4", target)
+    np.testing.assert_array_equal(got.outputs[0], np.min(x, axis=1, keepdims=True))
+    assert got.traffic.link_bytes == _bytes(target, 4, 16, groups=2)
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_min_of_integers_over_an_uneven_split_masks_with_the_largest_i32(target):
+    """i32 has no +inf: the padding of x 4x10 (pieces 3, 3, 3, 1) is masked to 2**31 - 1; every
+    element large and positive, the largest i32 itself in one row, so neither zero padding nor a
+    wrong mask value can pass. TTNN's min all_reduce reverses the order with bitwise_not."""
+    x = RNG.integers(2 ** 30, 2 ** 31 - 1, (4, 10), dtype=np.int64).astype(np.int32)
+    x[2, :] = 2 ** 31 - 1
+    got = _run(_program((4, 10), "[R, S0]", "[R]", [1], False, (4,), elem="i32", constraint=True, op="min"),
+               {"x": x}, "4", target)
+    np.testing.assert_array_equal(got.outputs[0], np.min(x, axis=1))
+    assert got.traffic.link_bytes == _bytes(target, 4, 16)
+
+
+@pytest.mark.parametrize("text, mesh", [
+    (_program((4, 1024), "[R, S0]", "[R]", [1], False, (4,), op="min"), "4"),
+    (_program((8, 64), "[S0, S1]", "[R, R]", [0, 1], True, (1, 1), op="min"), "2,4"),
+])
+def test_auto_shard_prices_the_min_all_reduces_as_the_max_ones(text, mesh):
+    """ttir-auto-shard prices a min over split dims as a max's: the extremes' gathers TTNN runs."""
     got = _run(text, None, mesh)
     assert predicted_bytes(text, mesh) == got.traffic.delivered_bytes > 0
