@@ -32,6 +32,7 @@ _PASSES: dict[str, tuple[str, str]] = {
     # the compile-time L1 check
     "ttnn-check-l1": ("ttnn_check_l1", "TTNNCheckL1Pass"),
     "ttnn-optimize-memory": ("ttnn_optimize_memory", "TTNNOptimizeMemoryPass"),
+    "ttmetal-optimize-memory": ("ttmetal_optimize_memory", "TTMetalOptimizeMemoryPass"),
     # global-view programs: sharding propagation, partitioning, the auto-sharder
     "ttir-propagate-sharding": ("propagate_sharding", "PropagateShardingPass"),
     "ttir-partition": ("partition", "PartitionPass"),

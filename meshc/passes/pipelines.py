@@ -9,8 +9,8 @@ ttnn-optimize-memory (each device tensor's place chosen by modelled time within 
 with `optimize-memory=false`, `spill-to-dram=false`, `memory-space=dram` or a `memory-layout`),
 ttnn-check-l1{spill-to-dram=...} (`check-l1=false` leaves the L1 check out; by default it moves
 tensors to DRAM interleaved until the program fits, `spill-to-dram=false` fails instead);
-`ttir-to-ttmetal-pipeline{...}` ends with convert-ttir-to-ttmetal instead (no L1 check: a
-ttmetal program allocates its buffers itself). Both keep the ttir program they lower as the
+`ttir-to-ttmetal-pipeline{...}` ends with convert-ttir-to-ttmetal, ttmetal-optimize-memory (each
+mesh buffer's place, on the same terms) and the same L1 check over the mesh buffers instead. Both keep the ttir program they lower as the
 module's reference (meshc/dialects/reference.py), for `meshc-run --check` of the lowered file
 alone, unless `keep-reference=false`; a reference whose program named no device is given the one
 the pipeline registered (an SPMD program means something only on its mesh). Without `system`
@@ -43,6 +43,7 @@ from meshc.passes.reshard_to_collectives import ReshardToCollectivesPass
 from meshc.passes.refuse_storage import RefuseStoragePass
 from meshc.passes.ttir_layout import TTIRLayoutPass
 from meshc.passes.ttir_reinterpret_grid import TTIRReinterpretGridPass
+from meshc.passes.ttmetal_optimize_memory import TTMetalOptimizeMemoryPass
 from meshc.passes.ttnn_check_l1 import TTNNCheckL1Pass
 from meshc.passes.ttnn_optimize_memory import TTNNOptimizeMemoryPass
 from meshc.passes.ttnn_result_shapes import TTIRTTNNResultShapesPass, settle_shapes
@@ -60,7 +61,7 @@ class _PipelineBase(ModulePass):
     check_l1: bool = True
     spill_to_dram: bool = True
     optimize_memory: bool = True
-    """ttnn: run ttnn-optimize-memory before the L1 check, unless the layouts were asked for
+    """run ttnn- / ttmetal-optimize-memory before the L1 check, unless the layouts were asked for
     (memory-space=dram, memory-layout=...) or the check is strict (spill-to-dram=false)."""
     keep_reference: bool = True
 
@@ -84,6 +85,12 @@ class _PipelineBase(ModulePass):
 
     def backend(self) -> list[ModulePass]:
         raise NotImplementedError
+
+    def optimizing(self) -> bool:
+        """Whether the memory-layout optimizer runs: unless `optimize-memory=false`, the places were
+        asked for (memory-space=dram, a memory-layout) or the L1 check is strict (spill-to-dram=false)."""
+        chosen = self.memory_space != "l1" or self.memory_layout is not None or not self.spill_to_dram
+        return self.optimize_memory and not chosen
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         if self.name == "ttir-to-ttmetal-pipeline":
@@ -115,15 +122,15 @@ class TTIRToTTNNPipeline(_PipelineBase):
 
     def backend(self) -> list[ModulePass]:
         check = [TTNNCheckL1Pass(self.spill_to_dram)] if self.check_l1 else []
-        chosen = self.memory_space != "l1" or self.memory_layout is not None or not self.spill_to_dram
-        optimize = [TTNNOptimizeMemoryPass()] if self.optimize_memory and not chosen else []
+        optimize = [TTNNOptimizeMemoryPass()] if self.optimizing() else []
         return [ConvertTTIRToTTNNPass(), *optimize, *check]
 
 
 @dataclass(frozen=True)
 class TTIRToTTMetalPipeline(_PipelineBase):
     """ttir -> TTMetal's level (mesh buffers, programs of kernels over core grids, enqueued reads
-    and writes): the front passes of ttir-to-ttnn-pipeline, convert-ttir-to-ttmetal, then the same
+    and writes): the front passes of ttir-to-ttnn-pipeline, convert-ttir-to-ttmetal,
+    ttmetal-optimize-memory (each mesh buffer's place, unless `optimizing()` says no), then the same
     compile-time L1 check as the ttnn pipeline's (ttnn-check-l1 over the mesh buffers, from
     create_buffer to deallocate_buffer; it refused over-L1 and huge tensors only at run time)."""
 
@@ -131,4 +138,5 @@ class TTIRToTTMetalPipeline(_PipelineBase):
 
     def backend(self) -> list[ModulePass]:
         check = [TTNNCheckL1Pass(self.spill_to_dram)] if self.check_l1 else []
-        return [ConvertTTIRToTTMetalPass(), *check]
+        optimize = [TTMetalOptimizeMemoryPass()] if self.optimizing() else []
+        return [ConvertTTIRToTTMetalPass(), *optimize, *check]

@@ -39,7 +39,7 @@ OPTION_HELP: dict[str, str] = {
     "reinterpret-grid": "run ttir-reinterpret-grid (a transpose done by reading the core grid transposed)",
     "check-l1": "check at compile time that every chip's L1 holds the program (ttnn-check-l1)",
     "spill-to-dram": "move tensors to DRAM interleaved until the program fits L1, instead of failing",
-    "optimize-memory": "choose each device tensor's place (L1 height/width/block sharded, DRAM interleaved or sharded) by modelled time within L1 (ttnn-optimize-memory)",
+    "optimize-memory": "choose each device tensor's place (L1 height/width/block sharded, DRAM interleaved or sharded) by modelled time within L1 (ttnn-optimize-memory; a ttmetal program's mesh buffers: ttmetal-optimize-memory)",
     "keep-reference": "keep the ttir program as the module's reference, for meshc-run --check",
     "max-ratio": "take the collectives walk when it moves at most this multiple of the lower bound (none: exactly the bound)",
     "point-to-point": "allow ttir.point_to_point moves (false: collectives only)",

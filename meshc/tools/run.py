@@ -283,7 +283,7 @@ def _run_one(args, text: str, golden_text: str | None, inputs: dict, pending: li
         # a terminal's own width (rich fits the tables to it); 140 columns into a file or a pipe
         console = Console(width=None if sys.stdout.isatty() else 140)
         print_report(result, console)
-        if dialect_of(module) == "ttnn":  # where each device tensor sits and why (ttnn-optimize-memory)
+        if dialect_of(module) in ("ttnn", "ttmetal"):  # where each tensor sits and why (docs/passes.md)
             from meshc.tools.report_placement import print_placement
 
             print_placement(module, f, console)

@@ -1,0 +1,203 @@
+"""`ttmetal-optimize-memory`: choose where every mesh buffer of a TTMetal program lives.
+
+Per mesh buffer (a `ttmetal.create_buffer`, live to its `deallocate_buffer`), one of L1 height-,
+width- or block-sharded, DRAM interleaved or DRAM sharded (`meshc.layout.memory_options`, the
+buffer's own place first), chosen by `meshc.layout.memory_plan`'s search (greedy in program
+order, then the L1 spill sweep) to minimise the modelled time within every core's L1 over the
+buffers' live ranges, as ttnn-optimize-memory does for a ttnn program (docs/passes.md).
+
+A TTMetal kernel reads and writes blocks by its program's grid (`read_tiles` / `write_tiles`
+selectors), wherever the buffer's bytes sit: a buffer's memory config decides only which of the
+bytes a core touches cross the NoC or come from DRAM banks, never what is computed. So a
+program's time under a choice is its block traffic as the simulator counts it
+(`meshc.layout.metal_traffic`) plus its compute, which no choice changes: each program op carries
+that time as its `PlanOp.time`. Host transfers, constants, collectives and stage transfers move
+their buffers whole and are timed by the plan's own model. The `#ttnn.sharded_buffer_config` of
+a transfer says how the host tensor is cut over the mesh, not where a device's piece sits on
+the chip, so it stays as it is.
+
+The choice is written into the create_buffer's `memory_config`. A buffer that no place holds,
+not even DRAM, is a located error at its create_buffer naming it and why each place refuses it.
+`meshc-run --report` explains where each buffer sits and why (`program_of` here).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from xdsl.context import Context
+from xdsl.dialects import func
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.passes import ModulePass
+
+from meshc.dialects import ttmetal
+from meshc.dialects.tt import module_system
+from meshc.errors import LocatedError
+from meshc.layout.dtypes import get_dtype
+from meshc.layout.errors import LayoutError
+from meshc.layout.hardware import ARCH_FACTS
+from meshc.layout.kernel_traffic import block_traffic
+from meshc.layout.memory_options import tensor_options
+from meshc.layout.memory_plan import PlanError, PlanOp, PlanTensor, Unplaceable, plan_memory
+from meshc.layout.placement import place
+from meshc.layout.system import get_arch
+from meshc.layout.timemodel import OpTime, dram_s, noc_s
+from meshc.passes.ttnn_check_l1 import (
+    DeviceTensor,
+    device_buffers,
+    live_tensor,
+    module_dram,
+    module_l1,
+    place_tensor,
+    tensor_name,
+)
+
+_FROM_HOST = (ttmetal.EnqueueWriteBufferOp, ttmetal.EnqueueWriteConstantOp)
+_TO_HOST = (ttmetal.EnqueueReadBufferOp, ttmetal.EnqueueReadShardsOp)
+_NO_TIME = (ttmetal.CreateBufferOp, ttmetal.DeallocateBufferOp, ttmetal.FinishOp)
+
+
+class ProgramTime:
+    """The time of one `ttmetal.enqueue_program` given its buffers' options (a `PlanOp.time`):
+    the launch + max(compute, DRAM, NoC) + the unoverlapped part, its NoC and DRAM bytes the
+    blocks its kernel reads and writes of each buffer under that buffer's option, as the
+    simulator counts them; its compute as the simulator charges it."""
+
+    def __init__(self, arch: str, chip_cores: int, grid: tuple[int, int], phys: np.ndarray, accesses: tuple,
+                 tensors: tuple, placements: dict, compute: float = 0.0, readers: int | None = None):
+        self.arch, self.facts = arch, ARCH_FACTS[get_arch(arch).name]
+        self.chip_cores, self.grid, self.phys = chip_cores, grid, phys
+        self.accesses, self.tensors, self.placements = accesses, tensors, placements
+        self.compute, self.readers = compute, readers
+        self.memo: dict = {}
+
+    def traffic(self, k: int, opt) -> tuple[int, int]:
+        """(NoC bytes, DRAM bytes) of buffer operand k's blocks with it held by `opt`."""
+        key = (k, opt)
+        hit = self.memo.get(key)
+        if hit is None:
+            noc = dram = 0
+            p = self.placements.get(opt)
+            if p is None:  # an option is one shape's: its placement is made once for every program
+                t = self.tensors[k]
+                p = self.placements[opt] = place(t.shape, get_dtype(t.dtype), opt.config, tile=opt.tile, arch=self.arch)
+            for select in self.accesses[k]:
+                n, d = block_traffic(p, self.grid, select, self.phys)
+                noc, dram = noc + n, dram + int(d.sum())
+            hit = self.memo[key] = (noc, dram)
+        return hit
+
+    def __call__(self, options: list) -> OpTime:
+        noc = dram = 0
+        for k, opt in enumerate(options):
+            if opt is not None and self.accesses[k]:
+                n, d = self.traffic(k, opt)
+                noc, dram = noc + n, dram + d
+        return OpTime(compute=self.compute, dram=dram_s(self.facts, dram, self.readers),
+                      noc=noc_s(self.facts, noc, self.chip_cores), latency=self.facts.op_launch_s)
+
+
+def _accesses(op: ttmetal.EnqueueProgramOp) -> tuple:
+    """Per buffer operand, the selectors of every read_tiles / write_tiles of it in the kernel."""
+    args = {a: k for k, a in enumerate(op.body.block.args)}
+    out: list[list] = [[] for _ in args]
+    for o in op.body.block.ops:
+        if isinstance(o, (ttmetal.ReadTilesOp, ttmetal.WriteTilesOp)) and o.buffer in args:
+            out[args[o.buffer]].append(o.selectors())
+    return tuple(tuple(a) for a in out)
+
+
+def chip_cores(module: ModuleOp, arch: str) -> int:
+    """The worker cores of the module's chip (its `#tt.system_desc`, else the architecture's)."""
+    sysdesc = module_system(module)
+    gy, gx = sysdesc.chips[0].grid if sysdesc is not None else get_arch(arch).grid
+    return gy * gx
+
+
+def buffer_name(t: DeviceTensor, i: int) -> str:
+    """How messages and the report name the i-th buffer of a function: its SSA name when it has
+    one, else its place among the create_buffers ("buffer 0" first); with its shape and type."""
+    name = tensor_name(t)
+    return name if t.value.name_hint else f"buffer {i}" + name[name.rindex(" ("):]
+
+
+def program_of(buffers: list[DeviceTensor], block, arch: str, chip_cores: int) -> tuple[list[PlanTensor], list[PlanOp]]:
+    """The mesh buffers and the ops touching them of one ttmetal function body, for the plan."""
+    plan_tensors = []
+    index = {}
+    for i, t in enumerate(buffers):
+        lt = live_tensor(t)
+        plan_tensors.append(PlanTensor(buffer_name(t, i), lt.shape, str(getattr(lt.dtype, "name", lt.dtype)), lt.tile,
+                                       t.start, t.end, lt.config))
+        index[t.value] = i
+    ops = []
+    timers: dict = {}
+    placements: dict = {}
+    for o in block.ops:
+        if isinstance(o, _NO_TIME):
+            continue
+        bufs = tuple(index.get(v, -1) for v in o.operands)
+        if all(i < 0 for i in bufs):
+            continue
+        if isinstance(o, ttmetal.EnqueueProgramOp):
+            grid, phys, acc = o.core_grid(), o.physical_cores(), _accesses(o)
+            operands = tuple(plan_tensors[i] if i >= 0 else None for i in bufs)
+            key = (grid, phys.tobytes(), acc, tuple((t.shape, t.dtype) if t else None for t in operands))
+            timer = timers.get(key)
+            if timer is None:  # programs alike share one timer (and the plan's memo)
+                timer = timers[key] = ProgramTime(arch, chip_cores, grid, phys, acc, operands, placements)
+            ops.append(PlanOp(None, bufs, (), time=timer))
+        elif isinstance(o, _FROM_HOST):
+            ops.append(PlanOp(None, (-1,), tuple(i for i in bufs if i >= 0)))
+        elif isinstance(o, _TO_HOST):
+            ops.append(PlanOp(None, bufs, (-1,)))
+        elif isinstance(o, ttmetal.EnqueueCclOp):
+            ops.append(PlanOp(None, bufs[:1], bufs[1:]))
+        else:  # a stage transfer, ...: reads its buffers whole
+            ops.append(PlanOp(None, bufs, ()))
+    return plan_tensors, ops
+
+
+def _placeable(t: PlanTensor, arch: str) -> bool:
+    try:
+        tensor_options(t.shape, t.dtype, t.tile, arch, t.current, {})
+    except LayoutError:
+        return False
+    return True
+
+
+@dataclass(frozen=True)
+class TTMetalOptimizeMemoryPass(ModulePass):
+    name = "ttmetal-optimize-memory"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        arch, capacity = module_l1(op)
+        cores = chip_cores(op, arch)
+        for f in [x for x in op.walk() if isinstance(x, func.FuncOp) and x.body.blocks]:
+            block = f.body.blocks[0]
+            buffers = device_buffers(block)
+            if not buffers:
+                continue
+            plan_tensors, ops = program_of(buffers, block, arch, cores)
+            try:
+                plan = plan_memory(plan_tensors, ops, arch, capacity, explained=False)
+            except Unplaceable as e:  # not even DRAM holds it
+                banks, bank = module_dram(op)
+                raise LocatedError(f"ttmetal-optimize-memory: {e}; a {arch} chip has {capacity:,} B of L1 a core "
+                                   f"and {banks} DRAM banks of {bank:,} B: split it over more devices (a larger "
+                                   "mesh) or make it smaller", buffers[e.index].op) from None
+            except PlanError as e:  # no buffer is kept where it is, so DRAM always frees L1: defensive
+                at = e.point
+                here = [i for i in at.live if buffers[i].start == at.step] or at.live
+                raise LocatedError(f"ttmetal-optimize-memory: {plan_tensors[here[-1]].name} does not fit in L1: "
+                                   f"{e}", buffers[here[-1]].op) from None
+            except LayoutError as e:  # a buffer the placement model cannot lay out at all
+                at = next((b.op for b, t in zip(buffers, plan_tensors) if not _placeable(t, arch)), None)
+                name = next((t.name for t in plan_tensors if not _placeable(t, arch)), None)
+                raise LocatedError(f"ttmetal-optimize-memory: {name + ' cannot be placed: ' if name else ''}{e}",
+                                   at or f) from None
+            attrs: dict = {}
+            for t, pt, o in zip(buffers, plan_tensors, plan.choice):
+                if o.config != pt.current:
+                    place_tensor(t, o.config, attrs)
