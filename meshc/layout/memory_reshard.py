@@ -82,40 +82,45 @@ def plan_reshards(tensors: list[PlanTensor], ops: list[PlanOp], plan: MemoryPlan
     program (the steps the tensors' live ranges count in); None: its index."""
     capacity = get_arch(arch).l1_size if capacity is None else int(capacity)
     steps = list(range(len(ops))) if steps is None else list(steps)
-    choice, model = list(plan.choice), plan.model
+    choice, model = plan.choice, plan.model
     op_seconds = list(plan.op_seconds)
     use, col = _l1_use(tensors, choice, arch, capacity)
+    view = list(choice)  # the options one consumer reads (its copies in place of the tensors)
     options: dict[int, list[Option]] = {}
     copies: dict[tuple, float] = {}
     out: list[Reshard] = []
     for j, o in enumerate(ops):
         if o.kind is None or getattr(o, "time", None) is not None:  # a compute op the model times
             continue
-        view = list(choice)
+        taken = []
         for i in dict.fromkeys(k for k in o.operands if k >= 0):
-            t = tensors[i]
             if i not in options:
                 options[i] = [x for x in plan.options[i].values() if x.config != choice[i].config and not x.dram]
+            if not options[i]:
+                continue
             before = model.op_time(j, view)
             ranked = []
             for x in options[i]:
-                key = (i, id(x))
+                key = (id(choice[i]), id(x))  # options are shared by tensors of one shape and place
                 if key not in copies:
-                    copies[key] = copy_seconds(t, choice[i], x, arch)
-                keep, view[i] = view[i], x
+                    copies[key] = copy_seconds(tensors[i], choice[i], x, arch)
+                view[i] = x
                 after = model.op_time(j, view)
-                view[i] = keep
+                view[i] = choice[i]
                 saved = before - copies[key] - after
                 if saved > 1e-9 * before:
-                    ranked.append((-saved, len(ranked), x, after))
-            for _, _, x, after in sorted(ranked):
-                s = steps[j]
-                if _fits(use, col, x, 2 * s, capacity):
-                    _take(use, col, x, 2 * s, t, choice[i], s, arch)
+                    ranked.append((-saved, len(ranked), x, after, copies[key]))
+            for _, _, x, after, copy_s in sorted(ranked):
+                if _fits(use, col, x, 2 * steps[j], capacity):
+                    _take(use, col, x, 2 * steps[j], tensors[i], choice[i], steps[j])
                     view[i] = x
-                    out.append(Reshard(i, j, choice[i], x, copies[(i, id(x))], before, after))
+                    taken.append(i)
+                    out.append(Reshard(i, j, choice[i], x, copy_s, before, after))
                     break
-        op_seconds[j] = model.op_time(j, view)
+        if taken:
+            op_seconds[j] = model.op_time(j, view)
+            for i in taken:
+                view[i] = choice[i]
     return ReshardPlan(out, op_seconds)
 
 
@@ -143,8 +148,7 @@ def _fits(use: np.ndarray, col: dict, x: Option, at: int, capacity: int) -> bool
     return bool((use[at:at + 2, cols] + x.per_core <= capacity).all())
 
 
-def _take(use: np.ndarray, col: dict, x: Option, at: int, t: PlanTensor, source: Option, step: int,
-          arch: str) -> None:
+def _take(use: np.ndarray, col: dict, x: Option, at: int, t: PlanTensor, source: Option, step: int) -> None:
     """Add the copy to the L1 use; the tensor's own range ends at the copy when the consumer (at
     `step`) was its last reader."""
     if x.cores:
