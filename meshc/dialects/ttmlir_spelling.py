@@ -14,7 +14,9 @@ tt-mlir moved its shared attributes from `tt.` to `ttcore.`, writes op attribute
   the unit attribute `async` (the transfer may overlap the ops after it until its result is used);
 * a trailing operand made by `ttir.empty` / `tensor.empty`, of the result's type, on a ttir or ttnn
   op that takes one operand fewer, is the destination: it is dropped, and an empty left unused is
-  erased (`normalize_module`, run by the driver after parsing, before verifying).
+  erased (`normalize_module`, run by the driver after parsing, before verifying);
+* tt-mlir's `ttir.sort` / `ttnn.sort` with two results (values, indices) is meshc's `sort` and
+  `sort_indices` of the same operand and attributes (meshc holds them as two ops, as top_k's).
 
 The printed form stays meshc's (`#ttir.shard_type<devices>`, attributes in the dictionary, no
 destination operands).
@@ -27,7 +29,7 @@ from typing import ClassVar
 from xdsl.dialects.builtin import UnitAttr
 from xdsl.ir import Operation
 from xdsl.irdl import IRDLOperation, OptOperandDef, VarOperandDef, irdl_op_definition
-from xdsl.rewriter import Rewriter
+from xdsl.rewriter import InsertPoint, Rewriter
 
 from meshc.dialects import ttir, ttnn
 
@@ -105,6 +107,8 @@ def normalize_module(module: Operation) -> None:
             _drop_destination(op, empties)
     for op in [o for o in module.walk() if o.name in SPELLING_OPS]:
         _as_synchronous_with_flag(op)
+    for op in [o for o in module.walk() if o.name in _SORTS and len(o.results) == 2]:
+        _split_sort(op)
     for empty in empties:
         if empty.parent is not None and not empty.results[0].uses:
             empty.detach()
@@ -118,3 +122,18 @@ def _as_synchronous_with_flag(op: Operation) -> None:
                           attributes={**op.attributes, "async": UnitAttr()})
     new.location = op.location
     Rewriter.replace_op(op, new)
+
+
+_SORTS = {f"{d}.sort": d for d in NORMALIZED_DIALECTS}
+
+
+def _split_sort(op: Operation) -> None:
+    """tt-mlir's two-result sort -> `<dialect>.sort` (the values) and `<dialect>.sort_indices`, each
+    with the operand and attributes, each result's uses moved to its op."""
+    ops = (ttir if _SORTS[op.name] == "ttir" else ttnn).COMPUTE_OPS
+    for kind, r in zip(("sort", "sort_indices"), op.results):
+        new = ops[kind].create(operands=list(op.operands), result_types=[r.type], attributes=dict(op.attributes))
+        new.location = op.location
+        Rewriter.insert_op(new, InsertPoint.before(op))
+        r.replace_all_uses_with(new.results[0])
+    Rewriter.erase_op(op)

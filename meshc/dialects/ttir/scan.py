@@ -9,7 +9,7 @@ gathering the dim is ttir-partition's (meshc/passes/partition_select.py); a sort
 from __future__ import annotations
 
 from xdsl.dialects.builtin import AnyTensorTypeConstr, BoolAttr, IntegerAttr, IntegerType, Signedness, TensorType
-from xdsl.irdl import attr_def, operand_def, opt_attr_def, result_def, traits_def
+from xdsl.irdl import attr_def, operand_def, opt_attr_def, opt_result_def, result_def, traits_def
 from xdsl.traits import NoMemoryEffect
 from xdsl.utils.exceptions import VerifyException
 
@@ -94,6 +94,10 @@ class SortBase(TTIROpBase):
 
     input = operand_def(AnyTensorTypeConstr)
     result = result_def(AnyTensorTypeConstr)
+    tt_mlir_indices = opt_result_def(AnyTensorTypeConstr)
+    """tt-mlir's second result (the indices), present only between parsing tt-mlir's two-result
+    `ttir.sort` and the reader splitting it into `ttir.sort` + `ttir.sort_indices`
+    (meshc.dialects.ttmlir_spelling.normalize_module); the verifier refuses it anywhere else."""
     dim = attr_def(IntegerAttr, default_value=IntegerAttr(-1, IntegerType(32, Signedness.SIGNED)))
     descending = opt_attr_def(BoolAttr)
     stable = opt_attr_def(BoolAttr)
@@ -106,6 +110,10 @@ class SortBase(TTIROpBase):
     def verify_(self) -> None:
         shape = tensor_shape(self.input)
         rank, d = len(shape), int_value(self.dim)
+        if self.tt_mlir_indices is not None:
+            raise VerifyException(f"has two results; meshc holds a sort's values and indices as {self.name} and "
+                                  f"{self.name.split('.')[0]}.sort_indices (tt-mlir's two-result sort is split "
+                                  f"so when a file is read)")
         if not -rank <= d < rank:
             raise VerifyException(f"Dimension out of range (expected to be in range of [{-rank}, {rank - 1}], but "
                                   f"got {d})")
