@@ -119,10 +119,12 @@ class TTIRToTTNNPipeline(_PipelineBase):
 
     name = "ttir-to-ttnn-pipeline"
     dram_layout = "interleaved"  # TTNN keeps DRAM tensors interleaved over the banks, whatever the grid
+    reshard: bool = True
+    """ttnn-optimize-memory's reshard phase (copies into the place one op reads fastest from)."""
 
     def backend(self) -> list[ModulePass]:
         check = [TTNNCheckL1Pass(self.spill_to_dram)] if self.check_l1 else []
-        optimize = [TTNNOptimizeMemoryPass()] if self.optimizing() else []
+        optimize = [TTNNOptimizeMemoryPass(self.reshard)] if self.optimizing() else []
         return [ConvertTTIRToTTNNPass(), *optimize, *check]
 
 
