@@ -20,8 +20,6 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-import numpy as np
-
 from xdsl.dialects.builtin import (
     AffineMapAttr,
     AnyTensorTypeConstr,
@@ -55,7 +53,6 @@ from meshc.dialects import shape_rules as rules
 from meshc.dialects.tt.pipeline import check_stage_transfer
 from meshc.dialects.ttir import HostTransfer, check_attr_name, tensor_shape
 from meshc.dialects.ttmetal_select import TileConcatOp, TileEmbeddingOp, TileSliceOp
-from meshc.layout.affine import parse_map
 from meshc.layout.collectives import COLLECTIVES
 from meshc.layout.compute_ops import tile_ops
 from meshc.layout.shapes import fold_2d
@@ -262,16 +259,6 @@ class EnqueueProgramOp(IRDLOperation):
     def core_grid(self) -> tuple[int, int]:
         g = rules.ints_of(self.grid)
         return g[0], g[1]
-
-    def physical_cores(self) -> np.ndarray:
-        """(grid rows x grid cols, 2) int64: the physical core (y, x) of each logical core of the
-        grid, row-major: `core_map(y, x)` (identity when absent) plus `grid_offset`."""
-        gy, gx = self.core_grid()
-        cores = np.stack(np.divmod(np.arange(gy * gx, dtype=np.int64), gx), axis=1)
-        if self.core_map is not None:
-            cores = parse_map(str(self.core_map.data)).evaluate(cores)
-        offset = rules.ints_of(self.grid_offset) if self.grid_offset is not None else (0, 0)
-        return np.asarray(cores, dtype=np.int64).reshape(-1, 2) + np.asarray(offset[:2], dtype=np.int64)
 
     def verify_(self) -> None:
         g = rules.ints_of(self.grid)

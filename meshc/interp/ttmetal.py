@@ -30,6 +30,7 @@ from xdsl.interpreter import InterpreterFunctions, ReturnedValues, impl, impl_te
 
 from meshc.dialects.ttir.base import tensor_shape
 from meshc.dialects import ttmetal
+from meshc.dialects.ttmetal_program import kernel_tile_ops, matmul_weight_buffers, physical_cores
 from meshc.dialects.ttir.reshard import placement_specs, transfer_rows
 from meshc.dialects.shape_rules import ints_of
 from meshc.interp.common import Distributed, element_dtype_name, located, transfer_config
@@ -38,13 +39,11 @@ from meshc.interp.select_impls import TTMetalSelectImpls
 from meshc.interp.spmd import moves_plan
 from meshc.interp.spmd_sim import run_moves
 from meshc.interp.stage_transfer_impls import TTMetalStageTransferImpls
-from meshc.interp.timing import math_fidelity
 from meshc.interp.ttir import dense_value
 from meshc.interp.ttnn import run_collective
-from meshc.layout.affine import parse_map
 from meshc.layout.kernel_traffic import block_traffic
 from meshc.layout.shapes import fold_2d
-from meshc.layout.timemodel import TileOp, kernel_compute_s, matmul_dram_readers
+from meshc.layout.timemodel import kernel_compute_s, matmul_dram_readers
 from meshc.sim.compute import run_kernel
 from meshc.sim.encoding import quantize
 from meshc.sim.machine import Machine
@@ -87,31 +86,6 @@ def _block(shape2d: tuple[int, int], select: tuple[str, str], ctx: KernelContext
 
 def _result_dtype(op) -> str:
     return element_dtype_name(op.results[0].type)
-
-
-def _tile_op(op) -> TileOp | None:
-    """The time model's view of one kernel op on one core (None: not a tile op): its kind is its
-    `op` attribute (tile_unary, tile_binary, tile_reduce) or its name (tile_matmul, tile_where,
-    tile_transpose, ...), its format its result's, a matmul's its B block's."""
-    if not op.name.startswith("ttmetal.tile_"):
-        return None
-    out = tensor_shape(op.results[0])
-    elements = int(np.prod(out)) if out else 1
-    if isinstance(op, ttmetal.TileMatmulOp):
-        n = op.batch_size()
-        (am, ak), bn = tensor_shape(op.a), tensor_shape(op.b)[1]
-        return TileOp("matmul", elements, element_dtype_name(op.b.type), (am // n, ak, bn), n, math_fidelity(op))
-    kind = op.op.data if "op" in op.attributes else op.name.removeprefix("ttmetal.tile_")
-    return TileOp(kind, elements, _result_dtype(op))
-
-
-def _weight_banks(op, bufs: list[MeshBuffer]) -> int | None:
-    """DRAM banks a tile_matmul's B block is read from when its buffer is DRAM-sharded (None otherwise)."""
-    src = op.b.owner
-    if not isinstance(src, ttmetal.ReadTilesOp) or not isinstance(src.buffer, BlockArgument):
-        return None
-    layout = bufs[src.buffer.index].layout
-    return len(layout.owners) if layout.buffer == "dram" and not layout.interleaved else None
 
 
 # ----------------------------------------------------------------------------- the interpreter
@@ -177,13 +151,12 @@ class TTMetalSimFunctions(TTMetalStageTransferImpls, TTMetalSelectImpls):
         its block, the cores in parallel); a matmul's DRAM operands stream through the readers
         TTNN's matmul uses (matmul_dram_readers: a row of the grid, or a core a bank of a
         DRAM-sharded B)."""
-        kernel = list(op.body.block.ops)
-        ops = [t for t in map(_tile_op, kernel) if t is not None]
         readers = None
-        for mm in kernel:
-            if isinstance(mm, ttmetal.TileMatmulOp):
-                readers = matmul_dram_readers(grid, _weight_banks(mm, bufs))
-        self.machine.charge_compute(kernel_compute_s(self.machine.arch, ops), readers)
+        for k in matmul_weight_buffers(op):  # a DRAM-sharded B is read by a core a bank
+            b = bufs[k].layout if k is not None else None
+            banks = len(b.owners) if b is not None and b.buffer == "dram" and not b.interleaved else None
+            readers = matmul_dram_readers(grid, banks)
+        self.machine.charge_compute(kernel_compute_s(self.machine.arch, kernel_tile_ops(op)), readers)
 
     # -------------------------------------------------------------- buffers and host transfers
 
@@ -278,14 +251,8 @@ class TTMetalSimFunctions(TTMetalStageTransferImpls, TTMetalSelectImpls):
     def run_program(self, interpreter, op, args):
         m, ctx = self.machine, self.ctx
         grid = op.core_grid()
-        offset = ints_of(op.grid_offset) if op.grid_offset is not None else (0, 0)
-        cmap = op.core_map.data if op.core_map is not None else None
         ys, xs = np.divmod(np.arange(grid[0] * grid[1]), grid[1])
-        if cmap is not None:
-            phys = parse_map(str(cmap)).evaluate(np.stack([ys, xs], axis=1))
-        else:
-            phys = np.stack([ys, xs], axis=1)
-        phys = np.asarray(phys, dtype=np.int64).reshape(-1, 2) + np.asarray(offset[:2], dtype=np.int64)
+        phys = physical_cores(op)
         with m.op(op.name):
             self.count_program(interpreter, op, list(args), grid, phys)
             self.charge_program(op, list(args), grid)

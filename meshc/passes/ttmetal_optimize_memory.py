@@ -32,6 +32,7 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 
 from meshc.dialects import ttmetal
+from meshc.dialects.ttmetal_program import kernel_tile_ops, matmul_weight_buffers, physical_cores
 from meshc.dialects.tt import module_system
 from meshc.errors import LocatedError
 from meshc.layout.dtypes import get_dtype
@@ -42,7 +43,7 @@ from meshc.layout.memory_options import tensor_options
 from meshc.layout.memory_plan import PlanError, PlanOp, PlanTensor, Unplaceable, plan_memory
 from meshc.layout.placement import place
 from meshc.layout.system import get_arch
-from meshc.layout.timemodel import OpTime, dram_s, noc_s
+from meshc.layout.timemodel import OpTime, dram_s, kernel_compute_s, matmul_dram_readers, noc_s
 from meshc.passes.ttnn_check_l1 import (
     DeviceTensor,
     device_buffers,
@@ -64,13 +65,22 @@ class ProgramTime:
     blocks its kernel reads and writes of each buffer under that buffer's option, as the
     simulator counts them; its compute as the simulator charges it."""
 
-    def __init__(self, arch: str, chip_cores: int, grid: tuple[int, int], phys: np.ndarray, accesses: tuple,
-                 tensors: tuple, placements: dict, compute: float = 0.0, readers: int | None = None):
+    def __init__(self, arch: str, chip_cores: int, op: ttmetal.EnqueueProgramOp, tensors: tuple, placements: dict):
         self.arch, self.facts = arch, ARCH_FACTS[get_arch(arch).name]
-        self.chip_cores, self.grid, self.phys = chip_cores, grid, phys
-        self.accesses, self.tensors, self.placements = accesses, tensors, placements
-        self.compute, self.readers = compute, readers
+        self.chip_cores, self.grid, self.phys = chip_cores, op.core_grid(), physical_cores(op)
+        self.accesses, self.tensors, self.placements = _accesses(op), tensors, placements
+        self.compute = kernel_compute_s(self.facts, kernel_tile_ops(op))
+        self.weights = matmul_weight_buffers(op)
         self.memo: dict = {}
+
+    def placement(self, k: int, opt):
+        """The placement model's Placement of buffer operand k held by `opt` (an option is one
+        shape's: made once for every program)."""
+        p = self.placements.get(opt)
+        if p is None:
+            t = self.tensors[k]
+            p = self.placements[opt] = place(t.shape, get_dtype(t.dtype), opt.config, tile=opt.tile, arch=self.arch)
+        return p
 
     def traffic(self, k: int, opt) -> tuple[int, int]:
         """(NoC bytes, DRAM bytes) of buffer operand k's blocks with it held by `opt`."""
@@ -78,12 +88,8 @@ class ProgramTime:
         hit = self.memo.get(key)
         if hit is None:
             noc = dram = 0
-            p = self.placements.get(opt)
-            if p is None:  # an option is one shape's: its placement is made once for every program
-                t = self.tensors[k]
-                p = self.placements[opt] = place(t.shape, get_dtype(t.dtype), opt.config, tile=opt.tile, arch=self.arch)
             for select in self.accesses[k]:
-                n, d = block_traffic(p, self.grid, select, self.phys)
+                n, d = block_traffic(self.placement(k, opt), self.grid, select, self.phys)
                 noc, dram = noc + n, dram + int(d.sum())
             hit = self.memo[key] = (noc, dram)
         return hit
@@ -94,7 +100,12 @@ class ProgramTime:
             if opt is not None and self.accesses[k]:
                 n, d = self.traffic(k, opt)
                 noc, dram = noc + n, dram + d
-        return OpTime(compute=self.compute, dram=dram_s(self.facts, dram, self.readers),
+        readers = None
+        for k in self.weights:  # the readers of the last matmul's DRAM operands, as the simulator's
+            opt = options[k] if k is not None else None
+            sharded = opt is not None and opt.dram and not opt.interleaved  # a DRAM-sharded B: a core a bank
+            readers = matmul_dram_readers(self.grid, len(self.placement(k, opt).owners) if sharded else None)
+        return OpTime(compute=self.compute, dram=dram_s(self.facts, dram, readers),
                       noc=noc_s(self.facts, noc, self.chip_cores), latency=self.facts.op_launch_s)
 
 
@@ -141,12 +152,11 @@ def program_of(buffers: list[DeviceTensor], block, arch: str, chip_cores: int) -
         if all(i < 0 for i in bufs):
             continue
         if isinstance(o, ttmetal.EnqueueProgramOp):
-            grid, phys, acc = o.core_grid(), o.physical_cores(), _accesses(o)
             operands = tuple(plan_tensors[i] if i >= 0 else None for i in bufs)
-            key = (grid, phys.tobytes(), acc, tuple((t.shape, t.dtype) if t else None for t in operands))
-            timer = timers.get(key)
-            if timer is None:  # programs alike share one timer (and the plan's memo)
-                timer = timers[key] = ProgramTime(arch, chip_cores, grid, phys, acc, operands, placements)
+            timer = ProgramTime(arch, chip_cores, o, operands, placements)
+            key = (timer.grid, timer.phys.tobytes(), timer.accesses, timer.compute, tuple(timer.weights),
+                   tuple((t.shape, t.dtype) if t else None for t in operands))
+            timer = timers.setdefault(key, timer)  # programs alike share one timer (and the plan's memo)
             ops.append(PlanOp(None, bufs, (), time=timer))
         elif isinstance(o, _FROM_HOST):
             ops.append(PlanOp(None, (-1,), tuple(i for i in bufs if i >= 0)))
