@@ -2,12 +2,16 @@
 
 Per tensor (the buffers `ttnn-check-l1` sees: results of distribute_tensor, compute ops,
 collectives, layout changes; each live from its op to its last use), one of L1 height-, width- or
-block-sharded, DRAM interleaved or DRAM sharded, chosen by `meshc.layout.memory_plan` to minimise
+block-sharded, L1 interleaved, DRAM interleaved or DRAM sharded, chosen by `meshc.layout.memory_plan` to minimise
 the modelled time (meshc.layout.timemodel, as the simulator times each op) within every core's L1
 over the tensors' live ranges, moving what does not fit (docs/passes.md). The choice is written
 as the op's result type (`#ttnn.ttnn_layout` with the memory config) and its `memory_config`
 attribute when it has one. `meshc-run --report` explains where each tensor of a ttnn program sits
 and why (`program_of` here, `meshc.layout.memory_plan.explain`).
+
+Then (unless `reshard=false`) the copies `meshc.layout.memory_reshard` finds worth making: each a
+`ttnn.to_memory_config` into an L1 place just before the one op that reads it instead of the
+tensor (`_insert_reshards`); the report lists them with the time each saves (`reshard_lines`).
 
 Tensors keep the placement they have when something reads them as that very buffer: a
 to_memory_config / to_layout that changes nothing (an alias), a grid reinterpreted as transposed
