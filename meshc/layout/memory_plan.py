@@ -40,6 +40,9 @@ The search (`plan_memory`):
    the most bytes, then the farthest last use, tt-mlir's eviction order); an option a tensor
    was moved off is not taken again, so the sweep ends.
 
+After the plan, `meshc.layout.memory_reshard` finds the copies worth making (a tensor copied into
+the place one op reads it fastest from); it reads the plan's `model` and `options`.
+
 The plan keeps, per tensor, the time of every option with the others as chosen, and why the
 one chosen won (the cheapest, or moved at which step and core) for `meshc-run --report`.
 """
