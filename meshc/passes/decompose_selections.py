@@ -1,6 +1,6 @@
-"""`ttir-decompose-selections`: cumsum, argmax, argmin, top_k and top_k_indices written with the
-ops TTMetal has kernels for, so `ttir-to-ttmetal-pipeline` lowers them (it runs this after
-ttir-partition, on each device's ops; TTNN has the ops themselves).
+"""`ttir-decompose-selections`: cumsum, argmax, argmin, top_k, top_k_indices, sort and sort_indices
+written with the ops TTMetal has kernels for, so `ttir-to-ttmetal-pipeline` lowers them (it runs
+this after ttir-partition, on each device's ops; TTNN has the ops themselves).
 
 * `cumsum` along d: a matmul by the upper-triangular 0/1 matrix of d's length (d moved last by a
   permute and back when it is not the last dim); the sums associate as the matmul adds them.
@@ -12,6 +12,12 @@ ttir-partition, on each device's ops; TTNN has the ops themselves).
 * `top_k` / `top_k_indices` along d: k rounds of argmax's first maximum (NaNs first, as JAX),
   each taken position set to -inf for the next round; the k maxima (values) or positions
   (indices) joined by a concat.
+* `sort` / `sort_indices` along d (d moved last, the other dims flattened to R rows of n): each
+  element's rank, the count of the elements that sort before it, from an R x n x n cube of
+  comparisons (smaller, or larger if descending; equal and earlier; NaNs above numbers), summed;
+  then place p of a row takes the element whose rank is p: the maximum over the row of
+  where(rank == p, x, the lowest value) for the values (exact: one element and fills; a NaN or
+  -0.0 comes through), of the positions for the indices. n x n work a row: for short rows.
 
 Positions are computed in f32 (exact below 2**24), a bf16 operand typecast to f32 first (its
 values come back unchanged). Each op is replaced where it stands; its location is kept.
@@ -42,8 +48,8 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from meshc.dialects import ttir
-from meshc.dialects.ttir.base import int_value, tensor_shape
-from meshc.dialects.ttir.scan import ArgReduceBase, ScanBase, TopKBase
+from meshc.dialects.ttir.base import bool_value, int_value, tensor_shape
+from meshc.dialects.ttir.scan import ArgReduceBase, ScanBase, SortBase, TopKBase
 
 OPS = ttir.COMPUTE_OPS
 _SI32 = IntegerType(32, Signedness.SIGNED)
@@ -159,9 +165,74 @@ def _selection(at: _At, op: Operation) -> SSAValue:
     return joined
 
 
+def _lowest(element: Attribute) -> float:
+    """The value below every other of `element` (a fill that never wins a maximum)."""
+    if isinstance(element, IntegerType):
+        return 0 if element.signedness.data == Signedness.UNSIGNED else -(2 ** (element.width.data - 1))
+    return float("-inf")
+
+
+def _sort(at: _At, op: SortBase) -> SSAValue:
+    """ttir.sort / ttir.sort_indices by ranks (module docstring)."""
+    x = op.operands[0]
+    shape = tensor_shape(x)
+    rank_, d, n = len(shape), op.sort_dim(), tensor_shape(x)[op.sort_dim()]
+    elem = x.type.element_type  # type: ignore[attr-defined]
+    rt = op.results[0].type
+    assert isinstance(rt, TensorType)
+    perm = [i for i in range(rank_) if i != d] + [d]
+    moved_shape = [shape[i] for i in perm]
+    moved = x if d == rank_ - 1 else at.emit("permute", [x], moved_shape, elem,
+                                             permutation=DenseArrayBase.from_list(i64, perm))
+    rows = int(np.prod(moved_shape[:-1], dtype=np.int64))
+    cube = (rows, n, n)
+    flat = at.emit("reshape", [moved], (rows, n), elem)
+    xi = at.emit("broadcast", [at.emit("reshape", [flat], (rows, n, 1), elem)], cube, elem)  # [r, i, j] = x_i
+    xj = at.emit("broadcast", [at.emit("reshape", [flat], (rows, 1, n), elem)], cube, elem)  # [r, i, j] = x_j
+
+    def f(kind: str, a: SSAValue, b: SSAValue) -> SSAValue:  # a comparison as 1 / 0 in f32
+        v = at.emit(kind, [a, b], cube, elem)
+        return v if elem == f32 else at.emit("typecast", [v], cube, f32)
+
+    descending = bool_value(op.attributes.get("descending"))
+    earlier = at.constant(np.broadcast_to(np.tril(np.ones((n, n), np.float32), -1), cube).copy(), f32)  # j < i
+    before = at.emit("add", [f("gt" if descending else "lt", xj, xi),
+                             at.emit("multiply", [f("eq", xj, xi), earlier], cube, f32)], cube, f32)
+    if not isinstance(elem, IntegerType):  # NaNs above every number, in their order among themselves
+        nan_i, nan_j = f("ne", xi, xi), f("ne", xj, xj)
+        one = at.constant(np.ones((1, 1, 1), np.float32), f32)
+        nan, num = (nan_j, nan_i) if descending else (nan_i, nan_j)  # the NaN of the pair, the number
+        before = at.emit("add", [before, at.emit("multiply", [nan, at.emit("subtract", [one, num], cube, f32)],
+                                                 cube, f32)], cube, f32)
+        both = at.emit("multiply", [nan_i, nan_j], cube, f32)
+        before = at.emit("add", [before, at.emit("multiply", [both, earlier], cube, f32)], cube, f32)
+    ranks = at.emit("sum", [before], (rows, n, 1), f32, dim_arg=ArrayAttr([IntegerAttr(2, i32)]),
+                    keep_dim=BoolAttr.from_bool(True))
+    places = at.constant(np.broadcast_to(np.arange(n, dtype=np.float32), cube).copy(), f32)  # [r, i, p] = p
+    hit = at.emit("eq", [at.emit("broadcast", [ranks], cube, f32), places], cube, f32)  # x_i goes to place p
+    if op.name.endswith("indices"):
+        source = at.constant(np.broadcast_to(np.arange(n, dtype=np.float32)[:, None], cube).copy(), f32)
+        picked, out_elem = at.emit("where", [hit, source, at.constant(np.full((1, 1, 1), -1.0, np.float32), f32)],
+                                   cube, f32), f32
+    else:
+        fill = at.constant(np.full((1, 1, 1), _lowest(elem)), elem)
+        picked, out_elem = at.emit("where", [hit, xi, fill], cube, elem), elem
+    out = at.emit("max", [picked], (rows, 1, n), out_elem, dim_arg=ArrayAttr([IntegerAttr(1, i32)]),
+                  keep_dim=BoolAttr.from_bool(True))
+    if out_elem != rt.element_type:
+        out = at.emit("typecast", [out], (rows, 1, n), rt.element_type)
+    out = at.emit("reshape", [out], moved_shape, rt.element_type)
+    if d == rank_ - 1:
+        return out
+    back = [perm.index(i) for i in range(rank_)]
+    return at.emit("permute", [out], shape, rt.element_type, permutation=DenseArrayBase.from_list(i64, back))
+
+
 def decompose(module: ModuleOp) -> None:
     for op in list(module.walk()):
-        if isinstance(op, ScanBase):
+        if isinstance(op, SortBase):
+            out = _sort(_At(op), op)
+        elif isinstance(op, ScanBase):
             out = _cumsum(_At(op), op)
         elif isinstance(op, (ArgReduceBase, TopKBase)):
             out = _selection(_At(op), op)

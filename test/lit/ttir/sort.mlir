@@ -1,8 +1,9 @@
 // ttir.sort / ttir.sort_indices (tt-mlir's sort: dim si32, the last when absent; descending;
-// stable), run on the TTNN target against the golden run, and the values checked by hand. An
+// stable), run on both targets against the golden run, and the values checked by hand. An
 // absent dim is printed as its default, -1.
 // RUN: meshc-opt %s | filecheck %s --check-prefix=ROUND
 // RUN: meshc-run %s --input x=%S/Inputs/sort-x.npy --check --full | filecheck %s --check-prefix=GOLD
+// RUN: meshc-run %s --input x=%S/Inputs/sort-x.npy --target ttmetal --check --full | filecheck %s --check-prefix=GOLD
 
 // ROUND: "ttir.sort"(%x) {dim = 1 : si32} : (tensor<2x4xf32>) -> tensor<2x4xf32>
 // ROUND: "ttir.sort_indices"(%x) {descending = true, stable = true, dim = -1 : si32} : (tensor<2x4xf32>) -> tensor<2x4xi32>
