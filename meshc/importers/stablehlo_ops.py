@@ -396,9 +396,8 @@ def _bounds(element: Attribute) -> tuple[float, float]:
     / 2**31 - 1; a 64-bit init saturates into i32, as tt-mlir normalizes it)."""
     if not isinstance(element, IntegerType):
         return -3.0e38, 3.0e38
-    w = element.width.data
-    lo, hi = (0, 2 ** w - 1) if element.signedness.data == Signedness.UNSIGNED else (-(2 ** (w - 1)), 2 ** (w - 1) - 1)
-    return max(lo, -(2 ** 31)), min(hi, 2 ** 31 - 1)
+    w = min(element.width.data, 32)  # a 64-bit init saturates into 32 bits, as its type is normalized
+    return (0, 2 ** w - 1) if element.signedness.data == Signedness.UNSIGNED else (-(2 ** (w - 1)), 2 ** (w - 1) - 1)
 
 
 def _is_identity(init: np.ndarray, identity: float, element: Attribute) -> bool:
