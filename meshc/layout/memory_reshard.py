@@ -10,19 +10,25 @@ matmul (one DRAM read, then the matmul's reads over the NoC).
 
 After `plan_memory` has placed every tensor (`choice`), for each compute op (the consumer) and
 each device tensor it reads, in program order, the phase prices every other option the tensor
-has (the options that fit a core's L1, `memory_plan`'s): the copy (a to_memory_config, timed as
-the model times any transfer: its bytes read where the tensor is and written where the copy is)
-plus the consumer reading the copy, against the consumer reading the tensor where it is, the
-other operands as chosen (or as copied for this consumer before). The option saving the most is
-taken when it saves time and L1 still fits with it: the copy lives from its to_memory_config
-(just before the consumer) to the consumer, and the tensor's own range ends at the copy when the
-consumer was its last reader. Steps are doubled for this (the op at step s is 2s + 1, a copy
-before it 2s), so the budget is the one `ttnn-check-l1` checks after the copies are inserted.
+has in L1 (the options that fit a core's L1, `memory_plan`'s):
+
+- a new copy: the to_memory_config (timed as the model times any transfer: its bytes read where
+  the tensor is and written where the copy is) plus the consumer reading the copy, against the
+  consumer reading the tensor where it is, the other operands as chosen (or as copied for this
+  consumer before); the copy lives from its to_memory_config (just before the consumer) to the
+  consumer;
+- the copy of the tensor into that option made for an earlier consumer, kept alive to this one:
+  no copy time, the copy's range extended to this consumer.
+
+The choice saving the most is taken when it saves time and L1 still holds the copy over its
+(new) range; the tensor's own range ends at the copy when the consumer was its last reader.
+Steps are doubled for this (the op at step s is 2s + 1, a copy before it 2s), so the budget is
+the one `ttnn-check-l1` checks after the copies are inserted.
 
 Copies go to L1 only (a copy into DRAM pays only where reading it in DRAM is faster than where it
 is, which L1 always beats; the DRAM budget stays ttnn-check-l1's). Ties go to the order of
-`memory_options.KINDS`. Tensors kept where they are (`PlanTensor.fixed`) have one option and get
-no copies; a copy is made for one consumer (two consumers wanting the same place get a copy each).
+`memory_options.KINDS`, a kept copy before a new one. Tensors kept where they are
+(`PlanTensor.fixed`) have one option and get no copies.
 """
 
 from __future__ import annotations
@@ -39,18 +45,19 @@ from meshc.layout.system import get_arch
 
 @dataclass(frozen=True)
 class Reshard:
-    """A copy of tensor `tensor` (held by `source`) into `option`, read by op `consumer` instead."""
+    """A copy of tensor `tensor` (held by `source`) into `option`, read by the ops `consumers`
+    instead (the copy is made just before the first)."""
 
     tensor: int
-    consumer: int
+    consumers: tuple[int, ...]
     source: Option
     option: Option
     copy_s: float
     """Modelled seconds of the to_memory_config."""
     before_s: float
-    """The consumer's modelled seconds reading the tensor where it is."""
+    """The consumers' modelled seconds reading the tensor where it is."""
     after_s: float
-    """The consumer's modelled seconds reading the copy."""
+    """The consumers' modelled seconds reading the copy."""
 
     @property
     def saved_s(self) -> float:
@@ -89,9 +96,11 @@ def plan_reshards(tensors: list[PlanTensor], ops: list[PlanOp], plan: MemoryPlan
     options: dict[int, list[Option]] = {}
     copies: dict[tuple, float] = {}
     out: list[Reshard] = []
+    made: dict[int, list[int]] = {}  # per tensor, its copies (indices into out)
     for j, o in enumerate(ops):
         if o.kind is None or getattr(o, "time", None) is not None:  # a compute op the model times
             continue
+        at = 2 * steps[j]
         taken = []
         for i in dict.fromkeys(k for k in o.operands if k >= 0):
             if i not in options:
@@ -100,23 +109,33 @@ def plan_reshards(tensors: list[PlanTensor], ops: list[PlanOp], plan: MemoryPlan
                 continue
             before = model.op_time(j, view)
             ranked = []
-            for x in options[i]:
+            for n, x in enumerate(options[i]):
                 key = (id(choice[i]), id(x))  # options are shared by tensors of one shape and place
                 if key not in copies:
                     copies[key] = copy_seconds(tensors[i], choice[i], x, arch)
                 view[i] = x
                 after = model.op_time(j, view)
                 view[i] = choice[i]
-                saved = before - copies[key] - after
-                if saved > 1e-9 * before:
-                    ranked.append((-saved, len(ranked), x, after, copies[key]))
-            for _, _, x, after, copy_s in sorted(ranked):
-                if _fits(use, col, x, 2 * steps[j], capacity):
-                    _take(use, col, x, 2 * steps[j], tensors[i], choice[i], steps[j])
-                    view[i] = x
-                    taken.append(i)
-                    out.append(Reshard(i, j, choice[i], x, copy_s, before, after))
-                    break
+                for k in made.get(i, []):  # kept alive from the copy made for an earlier consumer
+                    if out[k].option is x and before - after > 1e-9 * before:
+                        ranked.append((after - before, n, 0, x, after, k))
+                if before - copies[key] - after > 1e-9 * before:
+                    ranked.append((copies[key] + after - before, n, 1, x, after, None))
+            for _, _, _, x, after, k in sorted(ranked, key=lambda r: r[:3]):
+                first = at if k is None else 2 * steps[out[k].consumers[-1]] + 2
+                if not _fits(use, col, x, first, at + 1, capacity):
+                    continue
+                _take(use, col, x, first, at + 1, tensors[i], choice[i], steps[j])
+                view[i] = x
+                taken.append(i)
+                if k is None:
+                    made.setdefault(i, []).append(len(out))
+                    out.append(Reshard(i, (j,), choice[i], x, copies[(id(choice[i]), id(x))], before, after))
+                else:
+                    r = out[k]
+                    out[k] = Reshard(i, (*r.consumers, j), r.source, x, r.copy_s, r.before_s + before,
+                                     r.after_s + after)
+                break
         if taken:
             op_seconds[j] = model.op_time(j, view)
             for i in taken:
@@ -140,18 +159,20 @@ def _l1_use(tensors: list[PlanTensor], choice: list[Option], arch: str, capacity
     return use, col
 
 
-def _fits(use: np.ndarray, col: dict, x: Option, at: int, capacity: int) -> bool:
-    """Whether a copy held by `x`, live over [at, at + 1], keeps every core within `capacity`."""
+def _fits(use: np.ndarray, col: dict, x: Option, first: int, last: int, capacity: int) -> bool:
+    """Whether a copy held by `x`, live over the doubled steps [first, last], keeps every core
+    within `capacity`."""
     if not x.cores:
         return True
     cols = [col[c] for c in x.cores]
-    return bool((use[at:at + 2, cols] + x.per_core <= capacity).all())
+    return bool((use[first:last + 1, cols] + x.per_core <= capacity).all())
 
 
-def _take(use: np.ndarray, col: dict, x: Option, at: int, t: PlanTensor, source: Option, step: int) -> None:
-    """Add the copy to the L1 use; the tensor's own range ends at the copy when the consumer (at
-    `step`) was its last reader."""
+def _take(use: np.ndarray, col: dict, x: Option, first: int, last: int, t: PlanTensor, source: Option,
+          step: int) -> None:
+    """Add the copy over [first, last] to the L1 use; the tensor's own range ends before the
+    consumer (at `step`) when that was its last reader."""
     if x.cores:
-        use[at:at + 2, [col[c] for c in x.cores]] += x.per_core
+        use[first:last + 1, [col[c] for c in x.cores]] += x.per_core
     if t.end == step and source.cores:
-        use[at + 1, [col[c] for c in source.cores]] -= source.per_core
+        use[2 * step + 1, [col[c] for c in source.cores]] -= source.per_core

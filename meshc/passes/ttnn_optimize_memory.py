@@ -98,18 +98,20 @@ def program_ops(tensors: list[DeviceTensor], block) -> tuple[list[PlanTensor], l
 
 def _insert_reshards(reshards: list[Reshard], tensors: list[DeviceTensor], where: list[Operation],
                      types: dict) -> None:
-    """Each copy as a `ttnn.to_memory_config` into its option just before its consumer (at the
-    consumer's location), which reads it instead of the tensor; the consumer's results keep their
-    places (a memory_config pins them when their type does not say where they are)."""
+    """Each copy as a `ttnn.to_memory_config` into its option just before its first consumer (at
+    that op's location), which reads it instead of the tensor, as do its later consumers; the
+    consumers' results keep their places (a memory_config pins them when their type does not say
+    where they are)."""
     index = {v: i for i, t in enumerate(tensors) for v in (t.value, *t.aliases)}
     for r in reshards:
-        consumer = where[r.consumer]
-        if "memory_config" not in consumer.attributes:
-            for res in consumer.results:
-                if res in index and not isinstance(res.type.encoding, TTNNLayoutAttr):
-                    consumer.attributes["memory_config"] = MemoryConfigAttr.from_model(tensors[index[res]].where[0])
-        operands = list(consumer.operands)
-        read = next(v for v in operands if index.get(v) == r.tensor)
+        consumers = [where[j] for j in r.consumers]
+        for consumer in consumers:
+            if "memory_config" not in consumer.attributes:
+                for res in consumer.results:
+                    if res in index and not isinstance(res.type.encoding, TTNNLayoutAttr):
+                        consumer.attributes["memory_config"] = MemoryConfigAttr.from_model(tensors[index[res]].where[0])
+        first = consumers[0]
+        read = next(v for v in first.operands if index.get(v) == r.tensor)
         enc = read.type.encoding
         key = (read.type, r.option.config)
         ty = types.get(key) if isinstance(enc, TTNNLayoutAttr) else read.type  # else the memory_config says
@@ -120,10 +122,11 @@ def _insert_reshards(reshards: list[Reshard], tensors: list[DeviceTensor], where
         if attr is None:
             attr = types[r.option.config] = MemoryConfigAttr.from_model(r.option.config)
         copy = ttnn.ToMemoryConfigOp.create(operands=[read], result_types=[ty], attributes={"memory_config": attr})
-        copy.location = consumer.location
+        copy.location = first.location
         copy.results[0].name_hint = f"{tensors[r.tensor].value.name_hint or 'v'}_{r.option.kind}"
-        consumer.parent_block().insert_op_before(copy, consumer)
-        consumer.operands = [copy.results[0] if index.get(v) == r.tensor else v for v in operands]
+        first.parent_block().insert_op_before(copy, first)
+        for consumer in consumers:
+            consumer.operands = [copy.results[0] if index.get(v) == r.tensor else v for v in consumer.operands]
 
 
 @dataclass(frozen=True)

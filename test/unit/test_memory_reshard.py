@@ -159,10 +159,10 @@ def test_a_tensor_kept_in_dram_by_a_full_l1_is_copied_into_l1_before_its_matmul(
     assert plan.choice[a].dram  # no room beside %big
     assert plan.choice[m].kind == "l1_width_sharded" and plan.choice[m].grid == (1, 64)
     (r,) = rs.reshards
-    assert r.tensor == a and ops[r.consumer].kind == "matmul" and not r.option.dram
+    assert r.tensor == a and ops[r.consumers[0]].kind == "matmul" and not r.option.dram
     assert (r.before_s, r.copy_s, r.after_s) == pytest.approx((BEFORE, COPY, AFTER), rel=1e-9)
     assert r.saved_s == pytest.approx(BEFORE - COPY - AFTER, rel=1e-9)
-    assert rs.op_seconds[r.consumer] == pytest.approx(AFTER, rel=1e-9)
+    assert rs.op_seconds[r.consumers[0]] == pytest.approx(AFTER, rel=1e-9)
     assert copy_seconds(tensors[a], r.source, r.option, "wormhole_b0") == pytest.approx(COPY, rel=1e-9)
 
 
@@ -181,11 +181,37 @@ def test_the_simulator_takes_the_planned_time_and_the_same_bytes():
     assert [o.name for o in sim_on] == ["ttnn.to_memory_config", "ttnn.to_memory_config", "ttnn.matmul"]
     (r,) = rs.reshards
     assert sim_on[1].time.device_s == pytest.approx(r.copy_s, rel=1e-9)
-    assert sim_on[2].time.device_s == pytest.approx(rs.op_seconds[r.consumer], rel=1e-9)
+    assert sim_on[2].time.device_s == pytest.approx(rs.op_seconds[r.consumers[0]], rel=1e-9)
     # the whole program is faster by what the plan said (no other op changes)
     device = [sum(o.time.device_s for o in r.ops) for r in (run_off, run_on)]
     assert device[0] - device[1] == pytest.approx(rs.saved_s, rel=1e-6)
     assert rs.saved_s == pytest.approx(BEFORE - COPY - AFTER, rel=1e-9)
+
+
+def test_two_matmuls_reading_the_dram_tensor_share_one_copy():
+    # %a read by a second matmul after the first (%n = %a @ %w, the same shape): one copy kept
+    # alive to the second saves both matmuls' 64 DRAM reads of A for one copy: 2 x (35.421 -
+    # 20.857) - 5.228 = 23.900 us (a copy each would save 2 x 9.336 = 18.672 us). L1 holds it:
+    # at the second matmul %m (2,048 B a core), the copy (8,192 B on 8 cores) and %n (2,048 B).
+    second = ('    %n = "ttnn.matmul"(%a, %w) : (tensor<32x1024xbf16>, tensor<1024x2048xbf16>) -> tensor<32x2048xbf16>\n'
+              '    %nh = "ttnn.from_device"(%n) : (tensor<32x2048xbf16>) -> tensor<32x2048xbf16>\n'
+              '    %mh = "ttnn.from_device"(%m)')
+    text = PROGRAM.replace('    %mh = "ttnn.from_device"(%m)', second).replace(
+        "func.return %rh, %mh : tensor<1024x1024xbf16>, tensor<32x2048xbf16>",
+        '%s = "ttnn.add"(%mh, %nh) : (tensor<32x2048xbf16>, tensor<32x2048xbf16>) -> tensor<32x2048xbf16>\n'
+        "    func.return %rh, %s : tensor<1024x1024xbf16>, tensor<32x2048xbf16>")
+    tensors, ops, plan, rs = _planned(text)
+    (r,) = rs.reshards
+    assert [ops[j].kind for j in r.consumers] == ["matmul", "matmul"]
+    assert (r.before_s, r.copy_s, r.after_s) == pytest.approx((2 * BEFORE, COPY, 2 * AFTER), rel=1e-9)
+    assert r.saved_s == pytest.approx(23.900e-6, abs=2e-9)
+    on = meshc.parse(text)
+    TTNNOptimizeMemoryPass().apply(Context(), on)
+    block = find_entry(on, None).body.blocks.first
+    (copy,) = [o for o in block.ops if isinstance(o, ttnn.ToMemoryConfigOp) and o.results[0].name_hint != "big2"]
+    assert [u.operation.name for u in copy.results[0].uses] == ["ttnn.matmul", "ttnn.matmul"]
+    sim = [o.time.device_s for o in meshc.run(on, seed=1).ops if o.name == "ttnn.matmul"]
+    assert sim == pytest.approx([AFTER, AFTER], rel=1e-9)
 
 
 def test_no_copy_for_an_elementwise_reader_of_a_dram_tensor():
