@@ -178,7 +178,8 @@ def sort(imp: ImportContext, op: Operation) -> None:
         raise LocatedError(f"reverses along dim {d} {'its operands' if pre else 'its results'} only, which puts "
                            "equal elements' positions in reverse order; meshc imports the positions of a sort "
                            "reversed on both sides (jnp.argsort(x, descending=True)) or on neither", op)
-    x = imp.value(x_src)
+    source = _owner(x_src).operands[0] if pre else x_src  # type: ignore[union-attr]
+    x = imp.value(source)  # a reversed operand: the tensor before the reverse (a constant's too)
     attrs = {"dim": IntegerAttr(d, _SI32), "descending": BoolAttr.from_bool(descending),
              "stable": BoolAttr.from_bool(bool_value(attr_of(op, "is_stable")))}
     for r, kind in zip(op.results, ("sort", "sort_indices")):

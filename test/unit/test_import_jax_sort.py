@@ -137,3 +137,18 @@ def test_integer_and_bf16_sort_and_argsort(dtype, target):
     for fn in (lambda x: jnp.sort(x, axis=1, descending=True), lambda x: jnp.argsort(x, axis=1)):
         _, got, want = _run(fn, x, P("x", "y"), target)
         np.testing.assert_array_equal(got.outputs[0], want)
+
+
+def test_descending_argsort_of_a_constant():
+    """jnp.argsort(c, descending=True) of a constant c = [3, 1, 3, 2, 1]: JAX reverses c and the
+    iota (both folded at import) and sorts; the sort reads c as it was, so the positions are a
+    stable descending sort of c, by hand [0, 2, 3, 1, 4] (the two 3s, the 2, the two 1s)."""
+    c = np.array([[3, 1, 3, 2, 1]], np.float32)
+
+    def fn(x):
+        return jnp.argsort(jnp.asarray(c), axis=1, descending=True) + x
+
+    x = np.zeros((1, 5), np.int32)
+    module = meshc.from_jax(jax.jit(fn), x)
+    got = meshc.run(module, {"x": x})
+    assert got.outputs[0].tolist() == [[0, 2, 3, 1, 4]] == np.asarray(jax.jit(fn)(x)).tolist()
