@@ -11,6 +11,7 @@ from collections.abc import Callable, Sequence
 from typing import Protocol, TypeVar
 
 import numpy as np
+from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp, TensorType
 from xdsl.ir import Attribute, Operation, SSAValue
 
@@ -45,6 +46,8 @@ class ImportContext(Protocol):
     """Source values known at import time, emitted on first use."""
     located_at: Operation | None
     """The source op being translated: emitted ops take its location."""
+    funcs: dict[str, func.FuncOp]
+    """The module's functions by name (a `func.call` names its callee)."""
 
     def emit(self, cls: type[Operation], operands: Sequence[SSAValue], result_type: Attribute,
              attributes: dict[str, Attribute] | None = None) -> SSAValue:
@@ -73,4 +76,8 @@ class ImportContext(Protocol):
 
     def translate(self, op: Operation) -> None:
         """Translate one source op (its handler), at its location."""
+        ...
+
+    def inline_call(self, op: func.CallOp) -> None:
+        """A `func.call`: the callee's body translated in its place, its results bound to the call's."""
         ...

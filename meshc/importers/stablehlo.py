@@ -52,6 +52,7 @@ from meshc.driver import locate_implicit_module, make_context, parse_source, ver
 from meshc.dialects.element_types import data_type_name
 from meshc.importers.source import attr_of, dense_attr, op_name, unregistered_body
 from meshc.importers.context import located
+from meshc.importers.stablehlo_loops import forget
 from meshc.importers.stablehlo_ops import translate_op
 from meshc.importers.generic_form import GenericModule, is_generic_form, stamp_locations, to_generic
 from meshc.importers.shardings import (
@@ -351,6 +352,11 @@ class Importer:
     def inline_body(self, f: func.FuncOp, call_args: Sequence[SSAValue] = ()) -> list[SSAValue]:
         """Translate a function's body, its arguments bound to the caller's `call_args` (source
         values; constants stay foldable inside); returns the ttir values of its results."""
+        return [self.value(v) for v in self.inline_sources(f, call_args)]
+
+    def inline_sources(self, f: func.FuncOp, call_args: Sequence[SSAValue] = ()) -> list[SSAValue]:
+        """`inline_body`, returning the source values the function returns (a constant one stays
+        known at import)."""
         src = f.body.blocks.first
         assert src is not None
         if len(f.body.blocks) != 1:
@@ -363,7 +369,7 @@ class Importer:
         for op in src.ops:
             self.located_at = op
             if isinstance(op, func.ReturnOp):
-                return [self.value(v) for v in op.arguments]
+                return list(op.arguments)
             if isinstance(op, func.CallOp):
                 self.inline_call(op)
                 continue
@@ -379,9 +385,14 @@ class Importer:
         callee = self.funcs.get(ref.root_reference.data)
         if callee is None:
             raise LocatedError(f"calls @{ref.root_reference.data}, which the module does not define", op)
-        outs = self.inline_body(callee, op.arguments)
-        for r, v in zip(op.results, outs):
-            self.values[r] = v
+        forget(self, callee.body)  # inlined before (another call, a loop's earlier iteration): start clean
+        for r, v in zip(op.results, self.inline_sources(callee, op.arguments)):
+            self.values.pop(r, None)
+            if v in self.constants and v not in self.values:  # still known at import: stays foldable
+                self.constants[r] = self.constants[v]
+            else:
+                self.constants.pop(r, None)
+                self.values[r] = self.value(v)
 
 
 def _diagnostic(e: LocatedError, name: str) -> Diagnostic:

@@ -14,6 +14,7 @@
 | transpose, reshape, convert | permute, reshape, typecast (identity when the type is kept) |
 | slice concatenate dynamic_slice dynamic_update_slice gather partition_id reduce_window chlo.top_k, reduce of two tensors (argmax) | slice, concat, embedding; one-hot where / sum at a run-time start; cumsum, argmax / argmin, top_k / top_k_indices; partition_id an all_slice of the ids (stablehlo_select.py) |
 | sort (with an iota: argsort), reverse around it | sort / sort_indices, descending as the reverses make it (stablehlo_sort.py) |
+| while with a trip count known at import (jax.lax.scan, fori_loop) | its body unrolled; scalar integer arithmetic on constants folded (stablehlo_loops.py) |
 | constant, iota | constant (folded through broadcast_in_dim and convert; iota computed at import) |
 | sdy.sharding_constraint, custom_call @Sharding | ttir.sharding_constraint |
 
@@ -55,6 +56,7 @@ from meshc.importers.manual import HANDLERS as MANUAL_HANDLERS
 from meshc.importers.stablehlo_select import HANDLERS as SELECT_HANDLERS, arg_reduce
 from meshc.importers.stablehlo_scatter import HANDLERS as SCATTER_HANDLERS
 from meshc.importers.stablehlo_sort import HANDLERS as SORT_HANDLERS
+from meshc.importers.stablehlo_loops import HANDLERS as LOOP_HANDLERS, fold_scalar_integers
 from meshc.importers.source import attr_of, dense_array, op_name, unregistered_body
 
 Handler = Callable[[ImportContext, Operation], None]
@@ -502,6 +504,7 @@ HANDLERS: dict[str, Handler] = {
     **SELECT_HANDLERS,
     **SCATTER_HANDLERS,
     **SORT_HANDLERS,
+    **LOOP_HANDLERS,
     "stablehlo.compare": compare,
     "stablehlo.select": select,
     "stablehlo.clamp": clamp,
@@ -526,6 +529,8 @@ def translate_op(imp: ImportContext, op: Operation) -> None:
     handler = HANDLERS.get(name)
     if handler is None:
         raise LocatedError("has no ttir translation in meshc (docs/importers.md lists the ops it imports)", op)
+    if fold_scalar_integers(imp, op):  # a loop counter's arithmetic, known at import
+        return
     try:
         handler(imp, op)
     except LayoutError as e:  # a placement-model refusal (a limit, a bad spec): its own words
