@@ -10,6 +10,8 @@ is `meshc/located_parser.py`, op-by-op verification `meshc/verify.py`, `--verify
 from __future__ import annotations
 
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 
 from xdsl.dialects.builtin import FileLineColLoc, IntAttr, StringAttr
@@ -99,10 +101,30 @@ def op_diagnostic(op: Operation | None, message: str, default_file: str = "<unkn
     return Diagnostic(where[0], where[1], where[2], text)
 
 
+_collectors: list[list[Diagnostic]] = []
+
+
+@contextmanager
+def collecting_warnings() -> Iterator[list[Diagnostic]]:
+    """Inside the block, `warn` appends its warnings to the list yielded instead of printing them
+    (meshc-opt --verify-diagnostics checks them against the input's `expected-warning`s)."""
+    got: list[Diagnostic] = []
+    _collectors.append(got)
+    try:
+        yield got
+    finally:
+        _collectors.pop()
+
+
 def warn(op: Operation | None, message: str) -> None:
     """Print a located warning (`file:line:col: warning: 'op' op message`) on stderr: a change a
-    pass makes to what the input said (e.g. a result type retyped to the shape TTNN yields)."""
-    print(replace(op_diagnostic(op, message), severity="warning").format(), file=sys.stderr)
+    pass makes to what the input said (e.g. a result type retyped to the shape TTNN yields).
+    Inside `collecting_warnings` it is collected instead."""
+    d = replace(op_diagnostic(op, message), severity="warning")
+    if _collectors:
+        _collectors[-1].append(d)
+    else:
+        print(d.format(), file=sys.stderr)
 
 
 def stamp_location(op: Operation, file: str, line: int, col: int) -> None:

@@ -1,5 +1,21 @@
 """MLIR's `--verify-diagnostics`: `// expected-error @+1 {{...}}` annotations checked against the
-diagnostics a tool produced."""
+diagnostics a tool produced (errors and the warnings passes emit through `meshc.errors.warn`).
+
+The semantics are mlir-opt's (its SourceMgrDiagnosticVerifierHandler):
+
+- a designator is `expected-(error|warning|remark|note)`, optionally `-re`, optionally an offset
+  `@+N`, `@-N`, `@above` (the last line above that holds no designator), `@below` (the next such
+  line) or `@unknown` (a diagnostic with no location), then `{{message}}` closing the line; one
+  designator a line, the message running to the line's last `}}`;
+- the message matches a diagnostic of that severity on that line that contains it; with `-re`,
+  `{{...}}` blocks inside it are regular expressions (Python's `re`) and the rest is literal;
+- a diagnostic no designator matches is an error at the diagnostic's place
+  (`unexpected warning: ...`), or, when a designator on its line matches its text but names
+  another severity, an error at the designator (`'warning' diagnostic emitted when expecting a
+  'error'`); a designator nothing matched is an error at the designator (`expected warning "..."
+  was not produced`). One designator may match several identical diagnostics of its line, as in
+  MLIR.
+"""
 
 from __future__ import annotations
 
@@ -10,60 +26,115 @@ from dataclasses import dataclass
 from meshc.errors import Diagnostic
 
 
-_EXPECTED = re.compile(
-    r"expected-(error|note|remark|warning)(-re)?\s*(@([+-]\d+|above|below))?\s*\{\{(.*?)\}\}"
+_DESIGNATOR = re.compile(
+    r"expected-(error|note|remark|warning)(-re)? *(@([+-][0-9]+|above|below|unknown))? *\{\{(.*)\}\}$"
 )
 
 
 @dataclass
 class Expectation:
-    line: int
+    """One designator: the diagnostic it expects and where the designator itself is written."""
+
+    line: int  # the line the diagnostic must be on; 0 for @unknown
     severity: str
     text: str
-    regex: bool
+    at_line: int  # where the designator is (its `expected-`), for the errors about it
+    at_col: int
+    pattern: re.Pattern | None = None  # the -re form, compiled
+    problem: str | None = None  # a -re designator whose regex is malformed
     matched: bool = False
+
+    def matches(self, message: str) -> bool:
+        if self.pattern is not None:
+            return self.pattern.search(message) is not None
+        return self.text in message
+
+
+def _compile(text: str) -> tuple[re.Pattern | None, str | None]:
+    """The regex of a -re designator's message: `{{...}}` blocks as written, the rest escaped."""
+    parts: list[str] = []
+    rest = text
+    while rest:
+        start = rest.find("{{")
+        if start < 0:
+            parts.append(re.escape(rest))
+            break
+        parts.append(re.escape(rest[:start]))
+        rest = rest[start + 2:]
+        end = rest.find("}}")
+        if end < 0:
+            return None, "found start of regex with no end '}}'"
+        block = rest[:end]
+        try:
+            re.compile(block)
+        except re.error as e:
+            return None, f"invalid regex: {e}"
+        parts.append(f"({block})")
+        rest = rest[end + 2:]
+    return re.compile("".join(parts)), None
 
 
 def collect_expectations(text: str, first_line: int = 1) -> list[Expectation]:
-    """`// expected-error @+1 {{message}}` annotations of a chunk, by absolute line."""
+    """The designators of a chunk (padded to its place in the file, so lines are the file's)."""
     out: list[Expectation] = []
+    below: list[Expectation] = []  # @below designators waiting for the next plain line
+    last_plain = first_line  # MLIR's: @above on the first line points at that line
     lines = text.split("\n")
-    for i, line in enumerate(lines):
+    for i, raw in enumerate(lines):
         lineno = first_line + i
-        for m in _EXPECTED.finditer(line):
-            sev, is_re, _, off, msg = m.groups()
-            target = lineno
-            if off == "above":
-                target = lineno - 1
-            elif off == "below":
-                target = lineno + 1
-            elif off:
-                target = lineno + int(off)
-            out.append(Expectation(target, sev, msg, is_re is not None))
+        m = _DESIGNATOR.search(raw.rstrip())
+        if m is None:
+            for ex in below:
+                ex.line = lineno
+            below.clear()
+            last_plain = lineno
+            continue
+        sev, is_re, _, off, msg = m.groups()
+        ex = Expectation(lineno, sev, msg, lineno, m.start() + 1)
+        if is_re:
+            ex.pattern, ex.problem = _compile(msg)
+        if off == "above":
+            ex.line = last_plain
+        elif off == "below":
+            ex.line = first_line + len(lines) - 1  # a dangling @below points past the chunk's text
+            below.append(ex)
+        elif off == "unknown":
+            ex.line = 0
+        elif off:
+            ex.line = lineno + int(off)
+        out.append(ex)
     return out
 
 
 def check_expected_diagnostics(
     expectations: list[Expectation], produced: Iterable[Diagnostic], file: str
-) -> list[str]:
-    """MLIR's --verify-diagnostics: every produced diagnostic expected, every expectation met."""
-    problems: list[str] = []
+) -> list[Diagnostic]:
+    """MLIR's --verify-diagnostics over one chunk: the errors it reports (none when every produced
+    diagnostic was expected and every expectation met), in MLIR's order: malformed designators,
+    then the produced diagnostics no designator matched, then the designators nothing met."""
+    problems = [Diagnostic(file, ex.at_line, ex.at_col, ex.problem) for ex in expectations if ex.problem]
+    usable = [ex for ex in expectations if ex.problem is None]
     for d in produced:
-        hit = None
-        for ex in expectations:
-            if ex.matched or ex.line != d.line or ex.severity != d.severity:
+        # line 0: no location (MLIR's unknown, matched by @unknown); another file holds no designator
+        candidates = usable if d.line == 0 or d.file == file else []
+        near: Expectation | None = None
+        hit = False
+        for ex in candidates:
+            if ex.line != d.line or not ex.matches(d.message):
                 continue
-            ok = re.search(ex.text, d.message) if ex.regex else ex.text in d.message
-            if ok:
-                hit = ex
+            if ex.severity == d.severity:
+                ex.matched = hit = True
                 break
-        if hit is None:
-            problems.append(f"{d.file}:{d.line}:{d.col}: error: unexpected {d.severity}: {d.message}")
+            near = ex
+        if hit:
+            continue
+        if near is not None:
+            problems.append(Diagnostic(file, near.at_line, near.at_col,
+                                       f"'{d.severity}' diagnostic emitted when expecting a '{near.severity}'"))
         else:
-            hit.matched = True
-    for ex in expectations:
+            problems.append(Diagnostic(d.file, d.line, d.col, f"unexpected {d.severity}: {d.message}"))
+    for ex in usable:
         if not ex.matched:
-            problems.append(
-                f"{file}:{ex.line}:1: error: expected {ex.severity} \"{ex.text}\" was not produced"
-            )
+            problems.append(Diagnostic(file, ex.at_line, ex.at_col,
+                                       f'expected {ex.severity} "{ex.text}" was not produced'))
     return problems

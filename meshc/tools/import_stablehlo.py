@@ -70,7 +70,7 @@ def run(argv: list[str] | None = None) -> int:
     source = SourceFile(name, text)
     outputs: list[str] = []
     failed = False
-    problems: list[str] = []
+    problems: list[Diagnostic] = []
     for chunk in split_chunks(text) if args.split_input_file else [text]:
         produced: list[Diagnostic] = []
         try:
@@ -86,8 +86,8 @@ def run(argv: list[str] | None = None) -> int:
             for d in produced:
                 print(d.format(source), file=sys.stderr)
     if problems:
-        for line in problems:
-            print(line, file=sys.stderr)
+        for d in problems:
+            print(d.format(source), file=sys.stderr)
         return 1
     if failed:
         return 1

@@ -21,6 +21,7 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from contextlib import nullcontext
 from typing import TYPE_CHECKING
 
 from meshc.passes import pass_names
@@ -177,7 +178,7 @@ def run(argv: list[str] | None = None) -> int:
         return 1
     from xdsl.utils.exceptions import ParseError
 
-    from meshc.errors import Diagnostic, DiagnosticError, SourceFile
+    from meshc.errors import Diagnostic, DiagnosticError, SourceFile, collecting_warnings
 
     from meshc.located_parser import read_source
 
@@ -222,17 +223,19 @@ def run(argv: list[str] | None = None) -> int:
     hooks = _PassHooks(args)
     outputs: list[str] = []
     failed = False
-    problems: list[str] = []
+    problems: list[Diagnostic] = []
     for chunk in chunks:
         produced: list[Diagnostic] = []
-        try:
-            outputs.append(_process_chunk(args, source, chunk, args.passes, hooks, watch))
-        except DiagnosticError as e:
-            produced = e.diagnostics
-        except ParseError as e:  # pragma: no cover - parse_source converts these
-            produced = [Diagnostic(name, 0, 0, e.msg)]
+        # under --verify-diagnostics the passes' warnings are checked too, not printed
+        with collecting_warnings() if args.verify_diagnostics else nullcontext([]) as warned:
+            try:
+                outputs.append(_process_chunk(args, source, chunk, args.passes, hooks, watch))
+            except DiagnosticError as e:
+                produced = e.diagnostics
+            except ParseError as e:  # pragma: no cover - parse_source converts these
+                produced = [Diagnostic(name, 0, 0, e.msg)]
         if args.verify_diagnostics:
-            problems += check_expected_diagnostics(collect_expectations(chunk), produced, name)
+            problems += check_expected_diagnostics(collect_expectations(chunk), warned + produced, name)
         elif produced:
             failed = True
             for d in produced:
@@ -241,8 +244,8 @@ def run(argv: list[str] | None = None) -> int:
     if args.mlir_timing:
         sys.stderr.write(watch.timing_report(time.perf_counter() - started))
     if args.verify_diagnostics and problems:
-        for line in problems:
-            print(line, file=sys.stderr)
+        for d in problems:
+            print(d.format(source), file=sys.stderr)
         return 1
     if failed and (not args.split_input_file or args.output_file):
         return 1  # -o is written only when every chunk succeeded: `-o F` never replaces F with part of it
