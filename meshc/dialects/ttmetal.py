@@ -17,7 +17,6 @@ the block's type), `tile_where`, `tile_matmul`, `tile_reduce` and
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 
 from xdsl.dialects.builtin import (
@@ -52,7 +51,7 @@ from xdsl.utils.exceptions import VerifyException
 from meshc.dialects import shape_rules as rules
 from meshc.dialects.tt.pipeline import check_stage_transfer
 from meshc.dialects.ttir import HostTransfer, check_attr_name, tensor_shape
-from meshc.dialects.ttmetal_select import TileConcatOp, TileEmbeddingOp, TileSliceOp
+from meshc.dialects.ttmetal_select import TileConcatOp, TileEmbeddingOp, TileSliceOp, check_block_holds
 from meshc.layout.collectives import COLLECTIVES
 from meshc.layout.compute_ops import tile_ops
 from meshc.layout.shapes import fold_2d
@@ -450,15 +449,11 @@ class TilePermuteOp(IRDLOperation):
 
     def verify_(self) -> None:
         shape, perm = rules.ints_of(self.shape), rules.ints_of(self.permutation)
-        size = math.prod(tensor_shape(self.input))
-        if math.prod(shape) != size or any(n < 0 for n in shape):
-            raise VerifyException(f"shape {rules.fmt(shape)} does not hold the {size} elements of the block "
-                                  f"{rules.fmt(tensor_shape(self.input))}")
+        check_block_holds(self.input, shape, "input")
         if sorted(perm) != list(range(len(shape))):
             raise VerifyException(f"permutation {list(perm)} is not a permutation of the {len(shape)} dims of "
                                   f"shape {rules.fmt(shape)}")
-        if math.prod(tensor_shape(self.result)) != size:
-            raise VerifyException(f"result block {rules.fmt(tensor_shape(self.result))} does not hold {size} elements")
+        check_block_holds(self.result, tuple(shape[p] for p in perm), "result")
 
 
 @irdl_op_definition
@@ -474,15 +469,10 @@ class TileBroadcastOp(IRDLOperation):
 
     def verify_(self) -> None:
         shape, to = rules.ints_of(self.shape), rules.ints_of(self.to)
-        size = math.prod(tensor_shape(self.input))
-        if math.prod(shape) != size:
-            raise VerifyException(f"shape {rules.fmt(shape)} does not hold the {size} elements of the block "
-                                  f"{rules.fmt(tensor_shape(self.input))}")
+        check_block_holds(self.input, shape, "input")
         if len(shape) != len(to) or any(a not in (1, b) for a, b in zip(shape, to)):
             raise VerifyException(f"shape {rules.fmt(shape)} does not broadcast to {rules.fmt(to)}")
-        if math.prod(tensor_shape(self.result)) != math.prod(to):
-            raise VerifyException(f"result block {rules.fmt(tensor_shape(self.result))} does not hold the "
-                                  f"{math.prod(to)} elements of {rules.fmt(to)}")
+        check_block_holds(self.result, to, "result")
 
 
 @irdl_op_definition

@@ -16,11 +16,17 @@ from meshc.dialects import shape_rules as rules
 from meshc.dialects.ttir.base import tensor_shape
 
 
-def _holds(v, shape, what: str) -> None:
-    size = math.prod(tensor_shape(v))
-    if size != math.prod(shape):
-        raise VerifyException(f"{what} block {rules.fmt(tensor_shape(v))} does not hold the {math.prod(shape)} "
-                              f"elements of {rules.fmt(shape)}")
+def check_block_holds(v, shape, what: str) -> None:
+    """A tile op reads (or writes) the block `v` row-major as a tensor of `shape`: the shape has no
+    negative dim and the block holds exactly its elements. The one check of every tile op that
+    states the shape of its block (tile_slice, tile_concat, tile_embedding, tile_permute,
+    tile_broadcast)."""
+    if any(n < 0 for n in shape):
+        raise VerifyException(f"shape {rules.fmt(shape)} of the {what} block has a negative dim")
+    held, wanted = math.prod(tensor_shape(v)), math.prod(shape)
+    if held != wanted:
+        raise VerifyException(f"{what} block {rules.fmt(tensor_shape(v))} holds {held} elements, expected the "
+                              f"{wanted} of shape {rules.fmt(shape)}")
 
 
 @irdl_op_definition
@@ -38,9 +44,9 @@ class TileSliceOp(IRDLOperation):
 
     def verify_(self) -> None:
         shape = rules.ints_of(self.shape)
-        _holds(self.input, shape, "input")
+        check_block_holds(self.input, shape, "input")
         out = rules.slice_shape(shape, rules.ints_of(self.begins), rules.ints_of(self.ends), rules.ints_of(self.step))
-        _holds(self.result, out, "result")
+        check_block_holds(self.result, out, "result")
 
 
 @irdl_op_definition
@@ -67,8 +73,8 @@ class TileConcatOp(IRDLOperation):
             raise VerifyException(f"sizes {list(sizes)} must give each of the {len(self.inputs)} blocks its extent "
                                   f"along dim {d}, adding up to {shape[d]}")
         for i, (v, s) in enumerate(zip(self.inputs, self.piece_shapes())):
-            _holds(v, s, f"input {i}")
-        _holds(self.result, shape, "result")
+            check_block_holds(v, s, f"input {i}")
+        check_block_holds(self.result, shape, "result")
 
 
 @irdl_op_definition
@@ -83,4 +89,4 @@ class TileEmbeddingOp(IRDLOperation):
 
     def verify_(self) -> None:
         rows, width = tensor_shape(self.table)
-        _holds(self.result, (math.prod(tensor_shape(self.indices)), width), "result")
+        check_block_holds(self.result, (math.prod(tensor_shape(self.indices)), width), "result")

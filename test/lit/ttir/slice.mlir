@@ -38,8 +38,8 @@ func.func @entries(%x: tensor<8x8xf32>) -> tensor<8x8xf32> {
 }
 // -----
 func.func @tile_slice(%x: tensor<16x4xf32>) -> tensor<12x4xf32> {
-  // CHECK: error: 'ttmetal.tile_slice' op result block (12, 4) does not hold the 36 elements of (4, 3, 3)
-  // expected-error @+1 {{result block (12, 4) does not hold the 36 elements of (4, 3, 3)}}
+  // CHECK: error: 'ttmetal.tile_slice' op result block (12, 4) holds 48 elements, expected the 36 of shape (4, 3, 3)
+  // expected-error @+1 {{result block (12, 4) holds 48 elements, expected the 36 of shape (4, 3, 3)}}
   %0 = "ttmetal.tile_slice"(%x) {shape = array<i64: 4, 4, 4>, begins = array<i64: 0, 1, 1>, ends = array<i64: 4, 4, 4>, step = array<i64: 1, 1, 1>} : (tensor<16x4xf32>) -> tensor<12x4xf32>
   func.return %0 : tensor<12x4xf32>
 }
@@ -52,8 +52,8 @@ func.func @tile_concat(%a: tensor<4x16xf32>, %b: tensor<4x8xf32>) -> tensor<4x24
 }
 // -----
 func.func @tile_embedding(%i: tensor<2x8xi32>, %w: tensor<16x32xf32>) -> tensor<16x16xf32> {
-  // CHECK: error: 'ttmetal.tile_embedding' op result block (16, 16) does not hold the 512 elements of (16, 32)
-  // expected-error @+1 {{result block (16, 16) does not hold the 512 elements of (16, 32)}}
+  // CHECK: error: 'ttmetal.tile_embedding' op result block (16, 16) holds 256 elements, expected the 512 of shape (16, 32)
+  // expected-error @+1 {{result block (16, 16) holds 256 elements, expected the 512 of shape (16, 32)}}
   %0 = "ttmetal.tile_embedding"(%i, %w) : (tensor<2x8xi32>, tensor<16x32xf32>) -> tensor<16x16xf32>
   func.return %0 : tensor<16x16xf32>
 }

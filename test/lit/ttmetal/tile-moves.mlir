@@ -3,8 +3,15 @@
 // tile_matmul: each malformed attribute or block is a located error naming what it expected.
 
 func.func @permute_size(%t: tensor<4x8xf32>) {
-  // expected-error @+1 {{shape (4, 4) does not hold the 32 elements of the block (4, 8)}}
+  // expected-error @+1 {{input block (4, 8) holds 32 elements, expected the 16 of shape (4, 4)}}
   %0 = "ttmetal.tile_permute"(%t) {shape = array<i64: 4, 4>, permutation = array<i64: 1, 0>} : (tensor<4x8xf32>) -> tensor<8x4xf32>
+  func.return
+}
+// -----
+// A negative dim is refused, even where the product of the dims is the block's.
+func.func @permute_negative(%t: tensor<4x8xf32>) {
+  // expected-error @+1 {{shape (-4, -8) of the input block has a negative dim}}
+  %0 = "ttmetal.tile_permute"(%t) {shape = array<i64: -4, -8>, permutation = array<i64: 1, 0>} : (tensor<4x8xf32>) -> tensor<8x4xf32>
   func.return
 }
 // -----
@@ -15,7 +22,7 @@ func.func @permute_perm(%t: tensor<4x8xf32>) {
 }
 // -----
 func.func @permute_result(%t: tensor<4x8xf32>) {
-  // expected-error @+1 {{result block (8, 8) does not hold 32 elements}}
+  // expected-error @+1 {{result block (8, 8) holds 64 elements, expected the 32 of shape (8, 4)}}
   %0 = "ttmetal.tile_permute"(%t) {shape = array<i64: 4, 8>, permutation = array<i64: 1, 0>} : (tensor<4x8xf32>) -> tensor<8x8xf32>
   func.return
 }
@@ -27,7 +34,7 @@ func.func @broadcast_rank(%t: tensor<1x8xf32>) {
 }
 // -----
 func.func @broadcast_result(%t: tensor<1x8xf32>) {
-  // expected-error @+1 {{result block (4, 4) does not hold the 32 elements of (4, 8)}}
+  // expected-error @+1 {{result block (4, 4) holds 16 elements, expected the 32 of shape (4, 8)}}
   %0 = "ttmetal.tile_broadcast"(%t) {shape = array<i64: 1, 8>, to = array<i64: 4, 8>} : (tensor<1x8xf32>) -> tensor<4x4xf32>
   func.return
 }
