@@ -53,7 +53,7 @@ def test_llama3_decode_link_bytes_by_hand(mesh):
     The harness's jit names no out_shardings, so the results are unconstrained and leave where
     the step leaves them: x (8, 1, 64) split over x, each cache (8, 16, 4, 8) split over x and
     its heads over y, the host reading each device's piece in tiles: x's (r, 1, 64) and each
-    cache's (r, 16, 1, 8). Only the all_reduces cross links (2x4: 24,576 B; 8x4: 12,288 B;
+    cache's (r, 16, 1, 8). Only the all_reduces cross links (24,576 B on both meshes;
     replicating the results gathered x over x and each cache over x then y as well: 237,568 B
     more on 2x4)."""
     rows, cols = map(int, mesh.split("x"))
