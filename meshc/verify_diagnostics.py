@@ -8,7 +8,8 @@ The semantics are mlir-opt's (its SourceMgrDiagnosticVerifierHandler):
   line) or `@unknown` (a diagnostic with no location), then `{{message}}` closing the line; one
   designator a line, the message running to the line's last `}}`;
 - the message matches a diagnostic of that severity on that line that contains it; with `-re`,
-  `{{...}}` blocks inside it are regular expressions (Python's `re`) and the rest is literal;
+  `{{...}}` blocks inside it are regular expressions (Python's `re`, POSIX's `[[:digit:]]`
+  classes read as MLIR's regexes read them) and the rest is literal;
 - a diagnostic no designator matches is an error at the diagnostic's place
   (`unexpected warning: ...`), or, when a designator on its line matches its text but names
   another severity, an error at the designator (`'warning' diagnostic emitted when expecting a
@@ -20,6 +21,7 @@ The semantics are mlir-opt's (its SourceMgrDiagnosticVerifierHandler):
 from __future__ import annotations
 
 import re
+import warnings
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -50,6 +52,33 @@ class Expectation:
         return self.text in message
 
 
+# POSIX bracket classes (MLIR's regexes are POSIX extended ones), as the sets Python's re reads
+_POSIX_CLASSES = {
+    "alnum": "0-9A-Za-z", "alpha": "A-Za-z", "blank": " \\t", "cntrl": "\\x00-\\x1f\\x7f", "digit": "0-9",
+    "graph": "!-~", "lower": "a-z", "print": " -~", "punct": "!-/:-@\\[-`{-~", "space": " \\t\\n\\r\\f\\v",
+    "upper": "A-Z", "xdigit": "0-9A-Fa-f",
+}
+_POSIX_CLASS = re.compile(r"\[:([a-z]*):\]")
+
+
+def _python_regex(block: str) -> str:
+    """A designator's regex block for Python's re: `[[:digit:]]` as `[0-9]` (re would read it as a
+    nested set); a class POSIX does not name raises re.error."""
+    def one(m: re.Match) -> str:
+        if m.group(1) not in _POSIX_CLASSES:
+            raise re.error(f"unknown character class [:{m.group(1)}:]")
+        return _POSIX_CLASSES[m.group(1)]
+
+    block = _POSIX_CLASS.sub(one, block)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # re's FutureWarnings (a nested set, ...) as errors, not leaked
+        try:
+            re.compile(block)
+        except FutureWarning as e:
+            raise re.error(str(e)) from None
+    return block
+
+
 def _compile(text: str) -> tuple[re.Pattern | None, str | None]:
     """The regex of a -re designator's message: `{{...}}` blocks as written, the rest escaped."""
     parts: list[str] = []
@@ -64,14 +93,16 @@ def _compile(text: str) -> tuple[re.Pattern | None, str | None]:
         end = rest.find("}}")
         if end < 0:
             return None, "found start of regex with no end '}}'"
-        block = rest[:end]
         try:
-            re.compile(block)
-        except re.error as e:
+            block = _python_regex(rest[:end])
+        except (re.error, RecursionError, OverflowError) as e:
             return None, f"invalid regex: {e}"
         parts.append(f"({block})")
         rest = rest[end + 2:]
-    return re.compile("".join(parts)), None
+    try:  # blocks valid alone can fail together (a backreference counts the groups around it)
+        return re.compile("".join(parts)), None
+    except (re.error, RecursionError, OverflowError) as e:
+        return None, f"invalid regex: {e}"
 
 
 def collect_expectations(text: str, first_line: int = 1) -> list[Expectation]:

@@ -86,13 +86,15 @@ func.func @literal_outside_blocks(%arg0: tensor<32x32xf32>) -> tensor<32x96xf32>
 
 // Malformed -re designators are errors at the designator; they expect nothing, so the warning
 // they were written for is unexpected.
-// CHECK: verify-diagnostics-failures.mlir:[[# @LINE + 5]]:6: error: found start of regex with no end '}}'
-// CHECK: verify-diagnostics-failures.mlir:[[# @LINE + 5]]:6: error: invalid regex: bad character range z-a
-// CHECK: verify-diagnostics-failures.mlir:[[# @LINE + 5]]:3: error: unexpected warning: 'ttir.all_gather' op result shape 32x96
+// CHECK: verify-diagnostics-failures.mlir:[[# @LINE + 6]]:6: error: found start of regex with no end '}}'
+// CHECK: verify-diagnostics-failures.mlir:[[# @LINE + 6]]:6: error: invalid regex: bad character range z-a
+// CHECK: verify-diagnostics-failures.mlir:[[# @LINE + 6]]:6: error: invalid regex: unknown character class [:nope:]
+// CHECK: verify-diagnostics-failures.mlir:[[# @LINE + 6]]:3: error: unexpected warning: 'ttir.all_gather' op result shape 32x96
 // CHECK-NOT: "result shape
 func.func @malformed(%arg0: tensor<32x32xf32>) -> tensor<32x96xf32> {
-  // expected-warning-re @+2 {{result shape {{32x96 is}}
-  // expected-warning-re @+1 {{result shape {{[z-a]}}}}
+  // expected-warning-re @+3 {{result shape {{32x96 is}}
+  // expected-warning-re @+2 {{result shape {{[z-a]}}}}
+  // expected-warning-re @+1 {{result shape {{[[:nope:]]}}}}
   %0 = "ttir.all_gather"(%arg0) <{all_gather_dim = 1 : si32, cluster_axis = 1 : ui32}> : (tensor<32x32xf32>) -> tensor<32x96xf32>
   return %0 : tensor<32x96xf32>
 }

@@ -6,13 +6,14 @@
 // Without --verify-diagnostics the same warnings are printed, located, and the last chunk's
 // error fails the run:
 // RUN: not meshc-opt %s --split-input-file -p 'tt-register-device{mesh-shape=1,2},ttir-ttnn-result-shapes' 2>&1 | filecheck %s --check-prefix=PRINTED
-// PRINTED: verify-diagnostics-warnings.mlir:[[# @LINE + 11]]:3: warning: 'ttir.all_gather' op result shape 32x96 is not the 32x64
+// PRINTED: verify-diagnostics-warnings.mlir:[[# @LINE + 12]]:3: warning: 'ttir.all_gather' op result shape 32x96 is not the 32x64
 // PRINTED: error: 'ttir.add' op operand shapes (32, 64) and (32, 96) do not broadcast
 
 // Every way of naming the line: @+N, @-N, on the line itself, @above (the last line above
 // holding no designator) and @below (the next such line: the designator line after it is
 // skipped). A designator matches when the warning's text contains its text; -re takes the {{...}}
-// blocks inside it as regular expressions and the rest literally.
+// blocks inside it as regular expressions (POSIX classes such as [[:digit:]] too) and the rest
+// literally.
 // CHECK-LABEL: func.func @offsets
 // CHECK-COUNT-8: "ttir.all_gather"(%arg0) {{.*}} -> tensor<32x64xf32>
 func.func @offsets(%arg0: tensor<32x32xf32>) -> tensor<32x64xf32> {
@@ -22,7 +23,7 @@ func.func @offsets(%arg0: tensor<32x32xf32>) -> tensor<32x64xf32> {
   // expected-warning @-1 {{result shape 32x80 is not the 32x64}}
   %2 = "ttir.all_gather"(%arg0) <{all_gather_dim = 1 : si32, cluster_axis = 1 : ui32}> : (tensor<32x32xf32>) -> tensor<32x40xf32>
   %3 = "ttir.all_gather"(%arg0) <{all_gather_dim = 1 : si32, cluster_axis = 1 : ui32}> : (tensor<32x32xf32>) -> tensor<32x72xf32> // expected-warning {{32x72}}
-  // expected-warning-re @above {{result shape {{[0-9]+}}x40 is not}}
+  // expected-warning-re @above {{result shape {{[[:digit:]]+}}x40 is not}}
   // expected-warning @below {{result shape 32x48}}
   // expected-warning @+2 {{result shape 32x56}}
   %4 = "ttir.all_gather"(%arg0) <{all_gather_dim = 1 : si32, cluster_axis = 1 : ui32}> : (tensor<32x32xf32>) -> tensor<32x48xf32>
