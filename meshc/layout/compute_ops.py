@@ -205,10 +205,15 @@ def _slice(xs, attrs):
     return xs[0][tuple(slice(b, e, s) for b, e, s in zip(attrs["begins"], attrs["ends"], attrs["step"]))].copy()
 
 
-def _cumsum(xs, attrs):
-    """The running sum along `dim`, in the operand's type (numpy's sequential sum)."""
-    x = xs[0]
-    return np.cumsum(x, axis=attrs["dim"], dtype=x.dtype)
+def _scan(fn) -> Meaning:
+    """A running sum / product along `dim` in the operand's type (numpy's sequential one), from
+    the end of the dim when `reverse`."""
+    def meaning(xs, attrs):
+        x, d = xs[0], attrs["dim"]
+        if attrs.get("reverse"):
+            return np.flip(fn(np.flip(x, d), axis=d, dtype=x.dtype), d).copy()
+        return fn(x, axis=d, dtype=x.dtype)
+    return meaning
 
 
 def _arg(fn) -> Meaning:
@@ -417,8 +422,11 @@ _ENTRIES = (
               arithmetic=False),
     # a scan and the index selections over a dim (issue 23): split over a mesh without gathering
     # the dim (meshc/passes/partition_select.py); no TTMetal kernel
-    ComputeOp("cumsum", "scan", 1, _cumsum, factors.scan, REDUCTION, "the running sum along dim",
-              linear=True),
+    ComputeOp("cumsum", "scan", 1, _scan(np.cumsum), factors.scan, REDUCTION,
+              "the running sum along dim (from its end when reverse)", linear=True),
+    # meshc's running product (tt-mlir has no cumprod; TTNN's ttnn.cumprod), split as cumsum is
+    ComputeOp("cumprod", "scan", 1, _scan(np.cumprod), factors.scan, REDUCTION,
+              "the running product along dim (from its end when reverse)"),
     ComputeOp("argmax", "argreduce", 1, _arg(np.argmax), factors.arg_reduction, REDUCTION,
               "the index of the first largest element along dim", arithmetic=False),
     ComputeOp("argmin", "argreduce", 1, _arg(np.argmin), factors.arg_reduction, REDUCTION,
@@ -430,7 +438,8 @@ _ENTRIES = (
               "the indices of the k largest elements along dim, in top_k's order", ttnn="topk_indices",
               arithmetic=False),
     # tt-mlir's sort, values and indices as two ops (as top_k's): over a split dim the dim is
-    # gathered first (its rule's `keep`); no TTMetal kernel (convert-ttir-to-ttmetal refuses it)
+    # gathered first (its rule's `keep`); no TTMetal kernel: ttir-decompose-selections writes it
+    # with the ops TTMetal has
     ComputeOp("sort", "sort", 1, _sort(False), factors.keep_dim_attr, REDUCTION,
               "the elements along dim in ascending (descending) order, equals in their order, NaNs above numbers",
               arithmetic=False),

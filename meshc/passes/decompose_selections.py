@@ -1,9 +1,14 @@
-"""`ttir-decompose-selections`: cumsum, argmax, argmin, top_k, top_k_indices, sort and sort_indices
+"""`ttir-decompose-selections`: cumsum, cumprod, argmax, argmin, top_k, top_k_indices, sort and sort_indices
 written with the ops TTMetal has kernels for, so `ttir-to-ttmetal-pipeline` lowers them (it runs
 this after ttir-partition, on each device's ops; TTNN has the ops themselves).
 
-* `cumsum` along d: a matmul by the upper-triangular 0/1 matrix of d's length (d moved last by a
-  permute and back when it is not the last dim); the sums associate as the matmul adds them.
+* `cumsum` along d: a matmul by the upper-triangular 0/1 matrix of d's length (lower, reversed;
+  d moved last by a permute and back when it is not the last dim); the sums associate as the
+  matmul adds them.
+* `cumprod` along d: ceil(log2 n) steps, each multiplying every element by the one 2**t places
+  before it (after it, reversed; 1 past the end: a slice joined to ones by concat). Exact on
+  integers (wrapping as the device multiplies); on floats the products associate as a tree,
+  within rounding of a sequential scan.
 * `argmax` along d: the maximum (keeping d), where each element equals it the negated position
   (-inf elsewhere), the maximum of that, negated: the first position of the maximum, made an
   integer by a typecast; taken on a key that puts the first NaN first, as numpy and JAX do
@@ -123,12 +128,36 @@ def _cumsum(at: _At, op: Operation) -> SSAValue:
     perm = [i for i in range(rank) if i != d] + [d]
     moved = x if d == rank - 1 else at.emit("permute", [x], [shape[i] for i in perm], elem,
                                            permutation=DenseArrayBase.from_list(i64, perm))
-    upper = at.constant(np.triu(np.ones((shape[d], shape[d]), dtype=np.float32)), elem)
-    out = at.emit("matmul", [moved, upper], tensor_shape(moved), elem)
+    ones = np.ones((shape[d], shape[d]), dtype=np.float32)  # reversed: element j sums i >= j
+    band = at.constant(np.tril(ones) if bool_value(op.attributes.get("reverse")) else np.triu(ones), elem)
+    out = at.emit("matmul", [moved, band], tensor_shape(moved), elem)
     if d == rank - 1:
         return out
     back = [perm.index(i) for i in range(rank)]
     return at.emit("permute", [out], shape, elem, permutation=DenseArrayBase.from_list(i64, back))
+
+
+def _cumprod(at: _At, op: Operation) -> SSAValue:
+    """A running product along d in ceil(log2 n) steps (Hillis and Steele's scan): at step s
+    each element is multiplied by the one s places before it (after it, reversed), 1 past the
+    dim's end, a slice of the last result joined by concat to a constant of ones."""
+    x = op.operands[0]
+    shape = tensor_shape(x)
+    rank, d = len(shape), int_value(op.attributes["dim"]) % len(shape)
+    n, elem = shape[d], x.type.element_type  # type: ignore[attr-defined]
+    reverse = bool_value(op.attributes.get("reverse"))
+    y, s = x, 1
+    while s < n:
+        pad = at.constant(np.ones([s if i == d else m for i, m in enumerate(shape)], dtype=np.float32), elem)
+        lo, hi = (s, n) if reverse else (0, n - s)
+        kept = at.emit("slice", [y], [n - s if i == d else m for i, m in enumerate(shape)], elem,
+                       begins=ArrayAttr([IntegerAttr(lo if i == d else 0, i32) for i in range(rank)]),
+                       ends=ArrayAttr([IntegerAttr(hi if i == d else m, i32) for i, m in enumerate(shape)]),
+                       step=ArrayAttr([IntegerAttr(1, i32)] * rank))
+        shifted = at.emit("concat", [kept, pad] if reverse else [pad, kept], shape, elem,
+                          dim=IntegerAttr(d, _SI32))
+        y, s = at.emit("multiply", [y, shifted], shape, elem), 2 * s
+    return y
 
 
 def _selection(at: _At, op: Operation) -> SSAValue:
@@ -165,11 +194,20 @@ def _selection(at: _At, op: Operation) -> SSAValue:
     return joined
 
 
-def _lowest(element: Attribute) -> float:
-    """The value below every other of `element` (a fill that never wins a maximum)."""
+def lowest(element: Attribute) -> float:
+    """The identity of a maximum in `element` (a fill that never wins one): -inf for a float, the
+    smallest integer otherwise. ttir-partition's masks of padding use it too."""
     if isinstance(element, IntegerType):
         return 0 if element.signedness.data == Signedness.UNSIGNED else -(2 ** (element.width.data - 1))
     return float("-inf")
+
+
+def highest(element: Attribute) -> float:
+    """The identity of a minimum in `element`: +inf for a float, the largest integer otherwise."""
+    if isinstance(element, IntegerType):
+        w = element.width.data
+        return 2 ** w - 1 if element.signedness.data == Signedness.UNSIGNED else 2 ** (w - 1) - 1
+    return float("inf")
 
 
 def _sort(at: _At, op: SortBase) -> SSAValue:
@@ -215,7 +253,7 @@ def _sort(at: _At, op: SortBase) -> SSAValue:
         picked, out_elem = at.emit("where", [hit, source, at.constant(np.full((1, 1, 1), -1.0, np.float32), f32)],
                                    cube, f32), f32
     else:
-        fill = at.constant(np.full((1, 1, 1), _lowest(elem)), elem)
+        fill = at.constant(np.full((1, 1, 1), lowest(elem)), elem)
         picked, out_elem = at.emit("where", [hit, xi, fill], cube, elem), elem
     out = at.emit("max", [picked], (rows, 1, n), out_elem, dim_arg=ArrayAttr([IntegerAttr(1, i32)]),
                   keep_dim=BoolAttr.from_bool(True))
@@ -233,7 +271,7 @@ def decompose(module: ModuleOp) -> None:
         if isinstance(op, SortBase):
             out = _sort(_At(op), op)
         elif isinstance(op, ScanBase):
-            out = _cumsum(_At(op), op)
+            out = (_cumprod if op.name.endswith("cumprod") else _cumsum)(_At(op), op)
         elif isinstance(op, (ArgReduceBase, TopKBase)):
             out = _selection(_At(op), op)
         else:

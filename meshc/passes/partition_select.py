@@ -6,7 +6,10 @@ them: each device works on its own piece and only a few numbers a row cross the 
   the totals before its own (a masked sum: a constant k x k mask split over A gives device j
   the row `i < j`), the exclusive prefix of the totals. In exact arithmetic this is the scan; in
   floating point the additions associate differently from a sequential scan (integer-valued
-  data come out exact).
+  data come out exact). A `reverse` cumsum adds the totals after its own (the row `i > j`), the
+  suffix. `cumprod` the same with products: a piece's total is its scan's last element (first,
+  reversed), and the earlier (later) totals are multiplied in order (a cumprod of the k
+  totals, masked to 1 elsewhere, its last element).
 * `argmax` / `argmin` along a dim split over A: each device takes its extreme and that
   element's index, made global by adding the device's offset (from a constant split over A);
   the k candidates (value and index) are gathered over A, and among the candidates equal to
@@ -60,7 +63,7 @@ from meshc.dialects.ttir.scan import ArgReduceBase, ScanBase, TopKBase
 from meshc.layout.mesh import ShardingSpec
 from meshc.layout.sharding_rules import replicated
 from meshc.passes.decompose_ccl_reductions import order_reversing
-from meshc.passes.decompose_selections import nan_first
+from meshc.passes.decompose_selections import highest, lowest, nan_first
 from meshc.passes.partition_protocol import Partitioner
 from meshc.passes.sharding_ir import dtype_name
 
@@ -286,7 +289,9 @@ def partition_selection(p: Partitioner, op: Operation, src: ShardingSpec, target
     rank, n, c = len(local), full[d], local[d]
     elem = xt.element_type
     largest = not (isinstance(op, ArgReduceBase) and op.name.endswith("argmin"))
-    fill = 0.0 if isinstance(op, ScanBase) else _lowest(elem)
+    fill = (1.0 if op.name.endswith("cumprod") else 0.0) if isinstance(op, ScanBase) else lowest(elem)
+    if isinstance(elem, IntegerType):  # an integer operand's padding as an integer
+        fill = int(fill)
     cache = _cache(p)
     key = ("masked", x, d, fill, largest)
     if key not in cache:
@@ -309,12 +314,7 @@ def partition_selection(p: Partitioner, op: Operation, src: ShardingSpec, target
     if isinstance(op, TopKBase):
         out = _top_k(p, e, op, x, src, gather)
     elif isinstance(op, ScanBase):
-        scanned = e.emit("cumsum", [x], local, elem, dim=op.attributes["dim"])
-        totals = gather(e.emit("sum", [x], one, elem, **_reduce_attrs(d, True)))
-        mask = np.tril(np.ones((k, k), dtype=np.float32), -1).reshape(-1)  # row j: 1 where i < j
-        before = e.emit("multiply", [totals, e.split_constant(mask, elem, axes, rank, d)], many, elem)
-        prefix = e.emit("sum", [before], one, elem, **_reduce_attrs(d, True))
-        out = e.emit("add", [scanned, prefix], local, elem)
+        out = _scan(e, op, x, axes, k, gather)
     else:
         rt = op.results[0].type
         assert isinstance(rt, TensorType)
@@ -327,6 +327,45 @@ def partition_selection(p: Partitioner, op: Operation, src: ShardingSpec, target
     p.spec[out], p.globals[out] = target, tuple(tensor_shape(op.results[0]))
     op.results[0].replace_all_uses_with(out)
     Rewriter.erase_op(op)
+
+
+def _scan(e: _Emitter, op: Operation, x: SSAValue, axes: tuple[int, ...], k: int, gather) -> SSAValue:
+    """A cumsum / cumprod along a dim split over `axes` (k pieces; `x` a device's piece, its
+    padding already the identity): each device scans its piece; its total (the sum of the piece;
+    for a product, the scan's last element, its first when reversed) is gathered over the axes,
+    and each device combines the totals of the pieces before it (after it, reversed): a k x k
+    0/1 mask split over the axes gives device j its row, `i < j` (`i > j`). A sum adds the
+    masked totals; a product scans where(mask, totals, 1) and takes the last element: the
+    product of those totals, each multiplied in order."""
+    d = _dim(op)
+    local = tuple(tensor_shape(x))
+    rank, c, elem = len(local), local[d], x.type.element_type  # type: ignore[attr-defined]
+    reverse = bool_value(op.attributes.get("reverse"))
+    product = op.name.endswith("cumprod")
+    one = tuple(1 if i == d else s for i, s in enumerate(local))
+    many = tuple(k if i == d else s for i, s in enumerate(local))
+    attrs = {"dim": op.attributes["dim"], **({"reverse": BoolAttr.from_bool(True)} if reverse else {})}
+    scanned = e.emit(op.name.split(".", 1)[1], [x], local, elem, **attrs)
+    at = 0 if reverse else c - 1  # a product's whole piece: its scan's last element (first, reversed)
+    totals = gather(e.emit("slice", [scanned], one, elem, **_slice_attrs(local, d, at, at + 1)) if product
+                    else e.emit("sum", [x], one, elem, **_reduce_attrs(d, True)))
+    mask = np.triu(np.ones((k, k), dtype=np.float32), 1) if reverse else np.tril(np.ones((k, k), dtype=np.float32), -1)
+    row = e.split_constant(mask.reshape(-1), elem, axes, rank, d)  # row j: 1 where i < j (i > j reversed)
+    if not product:
+        before = e.emit("multiply", [totals, row], many, elem)
+        return e.emit("add", [scanned, e.emit("sum", [before], one, elem, **_reduce_attrs(d, True))], local, elem)
+    unit = 1 if isinstance(elem, IntegerType) else 1.0
+    masked = e.emit("where", [row, totals, e.splat(unit, [1] * rank, elem)], many, elem)
+    combined = e.emit("slice", [e.emit("cumprod", [masked], many, elem, dim=op.attributes["dim"])], one, elem,
+                      **_slice_attrs(many, d, k - 1, k))
+    return e.emit("multiply", [scanned, combined], local, elem)
+
+
+def _slice_attrs(shape, d: int, lo: int, hi: int) -> dict:
+    """A ttir.slice's attributes taking [lo, hi) of dim d and every other dim whole."""
+    return {"begins": ArrayAttr([IntegerAttr(lo if i == d else 0, i32) for i in range(len(shape))]),
+            "ends": ArrayAttr([IntegerAttr(hi if i == d else n, i32) for i, n in enumerate(shape)]),
+            "step": ArrayAttr([IntegerAttr(1, i32) for _ in shape])}
 
 
 def _extreme_gathers(op: Operation, src: ShardingSpec, full: tuple[int, ...], dtype: str) -> list:
@@ -354,29 +393,13 @@ def _mask_padding(e: _Emitter, x: SSAValue, axes: tuple[int, ...], k: int, n: in
     return e.emit("where", [valid, x, e.splat(fill, [1] * rank, elem)], local, elem)
 
 
-def _lowest(element: Attribute):
-    """The identity of a maximum in `element`: -inf for a float, the smallest integer otherwise."""
-    if isinstance(element, IntegerType):
-        w = element.width.data
-        return -(2 ** (w - 1)) if element.signedness.data != Signedness.UNSIGNED else 0
-    return float("-inf")
-
-
-def _highest(element: Attribute):
-    """The identity of a minimum in `element`: +inf for a float, the largest integer otherwise."""
-    if isinstance(element, IntegerType):
-        w = element.width.data
-        return 2 ** (w - 1) - 1 if element.signedness.data != Signedness.UNSIGNED else 2 ** w - 1
-    return float("inf")
-
-
 def _partition_extreme(p: Partitioner, op: Operation, src: ShardingSpec, target: ShardingSpec) -> None:
     """A max / min reduction (its operand placed `src`, some reduced dims split): each device's
     extreme of its piece (an uneven split's padding masked to the reduction's identity first),
     then an all_reduce by the same extreme over each axis splitting a reduced dim; the result
     takes `target`."""
     kind = op.name.split(".", 1)[1]
-    identity = _lowest if kind == "max" else _highest
+    identity = lowest if kind == "max" else highest
     e = _Emitter(p, op)
     x = op.operands[0]
     xt = x.type
