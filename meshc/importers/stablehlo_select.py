@@ -14,8 +14,9 @@ meshc/importers/stablehlo_ops.py):
 | gather of whole rows of a 2-d table (`emb[ids]`) | embedding of the indices clamped into the table |
 | gather of one element along a dim a row (`jnp.take_along_axis(x, ids[..., None], axis)`) | sum over the dim of where(eq(iota, the clamped ids broadcast), x, 0): a split dim gives partial sums |
 | reduce of (x, iota) by JAX's argmax / argmin comparator (`jnp.argmax`, `jnp.argmin`) | argmax / argmin (the first extreme; the first NaN if any); the values, if used, a max / min |
-| reduce_window of an add over the whole prefix of one dim (`jnp.cumsum`) | cumsum along the dim |
-| reduce_window of another add window over one dim, stride 1, the input's length out (`lax.cumsum(reverse=True)`, a sliding-window sum) | matmul by a 0/1 band matrix along the dim |
+| reduce_window of an add (multiply) over the whole prefix of one dim (`jnp.cumsum`, `jnp.cumprod`) | cumsum (cumprod) along the dim |
+| the same over the whole suffix (`lax.cumsum(x, reverse=True)`, `lax.cumprod(x, reverse=True)`) | cumsum (cumprod) with `reverse` |
+| reduce_window of another add window over one dim, stride 1, the input's length out (a sliding-window sum) | matmul by a 0/1 band matrix along the dim |
 | chlo.top_k (`jax.lax.top_k`) | top_k and top_k_indices along the last dim (each only if used) |
 | partition_id in a shard_map body (`jax.lax.axis_index`) | a constant of the device ids over the mesh, all_slice along every axis: each device keeps its own |
 
@@ -410,15 +411,19 @@ def top_k(imp: ImportContext, op: Operation) -> None:
             imp.values[r] = imp.emit(OPS[kind], [x], t, attrs)
 
 
-# ---- reduce_window: cumsum and sliding-window sums --------------------------------------------
+# ---- reduce_window: cumsum, cumprod and sliding-window sums -----------------------------------
+
+_SCANS = {"stablehlo.add": ("cumsum", 0), "stablehlo.multiply": ("cumprod", 1)}
+"""A reduce_window's body op -> the scan it makes over a whole prefix / suffix, and its init."""
 
 def reduce_window(imp: ImportContext, op: Operation) -> None:
-    """An add over a window along one dim d, stride 1, padded by (lo, hi) with lo + hi = w - 1 so
-    the result has the input's length n. The whole prefix (`jnp.cumsum`: w = n, lo = n - 1) is
-    ttir.cumsum. Any other window (a reverse cumsum, `lax.cumsum(reverse=True)`: w = n, hi = n - 1;
-    a sliding-window sum) is y[j] = sum of x[i] for j - lo <= i <= j - lo + w - 1, that is x along
-    d times the n x n 0/1 band matrix B with B[i, j] = 1 there: a matmul, a dim split over devices
-    contracted as any matmul's K."""
+    """An add (multiply) over a window along one dim d, stride 1, padded by (lo, hi) with
+    lo + hi = w - 1 so the result has the input's length n. The whole prefix (`jnp.cumsum`,
+    `jnp.cumprod`: w = n, lo = n - 1) is ttir.cumsum (ttir.cumprod); the whole suffix
+    (`lax.cumsum(x, reverse=True)`, `lax.cumprod`'s: w = n, hi = n - 1) the same with `reverse`.
+    Any other add window (a sliding-window sum) is y[j] = sum of x[i] for j - lo <= i <= j - lo +
+    w - 1, that is x along d times the n x n 0/1 band matrix B with B[i, j] = 1 there: a matmul,
+    a dim split over devices contracted as any matmul's K."""
     x_src, init = op.operands[0], op.operands[-1]
     shape = tensor_shape(x_src)
     body = [o for o in op.regions[0].blocks.first.ops if op_name(o) != "stablehlo.return"]  # type: ignore[union-attr]
@@ -429,21 +434,28 @@ def reduce_window(imp: ImportContext, op: Operation) -> None:
     pads = np.asarray(dense_array(pad_attr)).reshape(len(shape), 2).tolist() if pad_attr is not None else \
         [[0, 0]] * len(shape)
     dims = [d for d, w in enumerate(window) if w != 1]
-    ok = (len(op.operands) == 2 and len(body) == 1 and op_name(body[0]) == "stablehlo.add" and len(dims) == 1
+    kind = op_name(body[0]) if len(body) == 1 else ""
+    ok = (len(op.operands) == 2 and kind in _SCANS and len(dims) == 1
           and all(s_ == 1 for s_ in strides) and all(x == 1 for ds in dil for x in ds) and _known(imp, init)
-          and np.all(np.asarray(imp.constants[init]) == 0))
+          and np.all(np.asarray(imp.constants[init]) == _SCANS.get(kind, ("", 0))[1]))
     d = dims[0] if dims else -1
     if ok:
         w, (lo, hi) = window[d], pads[d]
         ok = lo + hi == w - 1 and lo >= 0 and hi >= 0 and all(p == [0, 0] for i, p in enumerate(pads) if i != d)
+        n = shape[d]
+        ok = ok and (kind == "stablehlo.add" or (w, lo) in ((n, n - 1), (n, 0)))
     if not ok:
         raise LocatedError("is a reduce_window meshc does not import; it imports sums over a window along one dim, "
-                           "stride 1, padded to the input's length (jnp.cumsum, a sliding-window sum); write other "
-                           "windows as slices and adds", op)
+                           "stride 1, padded to the input's length (jnp.cumsum, lax.cumsum(reverse=True), a "
+                           "sliding-window sum) and products over the whole prefix or suffix of one dim "
+                           "(jnp.cumprod, lax.cumprod(reverse=True)); write other windows as slices and adds", op)
     n = shape[d]
     x = imp.value(x_src)
-    if (w, lo) == (n, n - 1):  # the whole prefix: jnp.cumsum, partitioned as a local scan + the totals
-        imp.values[op.results[0]] = imp.emit(OPS["cumsum"], [x], _result(imp, op, x), {"dim": IntegerAttr(d, i64)})
+    if w == n and (lo, hi) in ((n - 1, 0), (0, n - 1)):  # the whole prefix (suffix): a local scan + the totals
+        attrs = {"dim": IntegerAttr(d, i64)}
+        if lo == 0 and n > 1:
+            attrs["reverse"] = BoolAttr.from_bool(True)
+        imp.values[op.results[0]] = imp.emit(OPS[_SCANS[kind][0]], [x], _result(imp, op, x), attrs)
         return
     i, j = np.arange(n)[:, None], np.arange(n)[None, :]
     band = ((i >= j - lo) & (i <= j - lo + w - 1)).astype(np.float64)

@@ -119,7 +119,7 @@ def kernel_attrs(op: Operation) -> dict:
         a["dim"] = d + rank if d < 0 else d
     if hasattr(op, "bounds") and "begins" in op.attributes:
         a["begins"], a["ends"], a["step"] = op.bounds()
-    for flag in ("transpose_a", "transpose_b", "descending"):
+    for flag in ("transpose_a", "transpose_b", "descending", "reverse"):
         f = op.attributes.get(flag)
         a[flag] = bool(f is not None and f.value.data)
     return a

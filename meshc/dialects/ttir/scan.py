@@ -1,9 +1,10 @@
 """ttir bases of the scan and index-selecting families of the compute-op registry
-(meshc/layout/compute_ops.py): `ttir.cumsum` (a running sum along `dim`), `ttir.argmax` /
+(meshc/layout/compute_ops.py): `ttir.cumsum` (a running sum along `dim`), `ttir.cumprod` (a
+running product, meshc's: tt-mlir has none, TTNN has `ttnn.cumprod`), `ttir.argmax` /
 `ttir.argmin` (the index of the first largest / smallest element along `dim`),
 `ttir.top_k` / `ttir.top_k_indices` (the k largest along `dim`, values or indices) and `ttir.sort` /
 `ttir.sort_indices` (tt-mlir's sort, its two results as two ops). ttnn's ops of the same kinds
-share them (`FAMILY_BASES` in compute.py). How the first three are split over a mesh without
+share them (`FAMILY_BASES` in compute.py). How the scans, argmax / argmin and top_k are split over a mesh without
 gathering the dim is ttir-partition's (meshc/passes/partition_select.py); a sort gathers it."""
 
 from __future__ import annotations
@@ -18,11 +19,14 @@ from meshc.dialects.ttir.base import TTIROpBase, bool_value, check_same_element_
 
 
 class ScanBase(TTIROpBase):
-    """A running reduction along `dim` (tt-mlir's cumsum): the shape and element type kept."""
+    """A running reduction along `dim` (tt-mlir's cumsum; meshc's cumprod): the shape and element
+    type kept. `reverse` (meshc's; TTNN's cumsum and cumprod take it as `reverse_order`, tt-mlir's
+    cumsum has no such attribute) runs it from the end of the dim: element i reduces i .. n - 1."""
 
     input = operand_def(AnyTensorTypeConstr)
     result = result_def(AnyTensorTypeConstr)
     dim = attr_def(IntegerAttr)
+    reverse = opt_attr_def(BoolAttr)
     traits = traits_def(NoMemoryEffect())
 
     def verify_(self) -> None:

@@ -110,12 +110,29 @@
 
 // -----
 
+// A product over a sliding window of 3 (not the whole prefix or suffix).
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<3x8xf32>) -> tensor<3x8xf32>, sym_name = "main"}> ({
+  ^bb0(%x: tensor<3x8xf32>):
+    %one = "stablehlo.constant"() <{value = dense<1.0> : tensor<f32>}> : () -> tensor<f32>
+    // expected-error @+1 {{'stablehlo.reduce_window' op is a reduce_window meshc does not import; it imports sums over a window along one dim, stride 1, padded to the input's length (jnp.cumsum, lax.cumsum(reverse=True), a sliding-window sum) and products over the whole prefix or suffix of one dim}}
+    %0 = "stablehlo.reduce_window"(%x, %one) <{padding = dense<[[0, 0], [1, 1]]> : tensor<2x2xi64>, window_dimensions = array<i64: 1, 3>, window_strides = array<i64: 1, 1>}> ({
+    ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+      %s = "stablehlo.multiply"(%a, %b) : (tensor<f32>, tensor<f32>) -> tensor<f32>
+      "stablehlo.return"(%s) : (tensor<f32>) -> ()
+    }) : (tensor<3x8xf32>, tensor<f32>) -> tensor<3x8xf32>
+    "func.return"(%0) : (tensor<3x8xf32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// -----
+
 // A running maximum (jax.lax.cummax): a reduce_window by maximum.
 "builtin.module"() ({
   "func.func"() <{function_type = (tensor<3x8xf32>) -> tensor<3x8xf32>, sym_name = "main"}> ({
   ^bb0(%x: tensor<3x8xf32>):
     %z = "stablehlo.constant"() <{value = dense<0xFF800000> : tensor<f32>}> : () -> tensor<f32>
-    // expected-error @+1 {{'stablehlo.reduce_window' op is a reduce_window meshc does not import; it imports sums over a window along one dim, stride 1, padded to the input's length (jnp.cumsum, a sliding-window sum); write other windows as slices and adds}}
+    // expected-error @+1 {{'stablehlo.reduce_window' op is a reduce_window meshc does not import; it imports sums over a window along one dim, stride 1, padded to the input's length (jnp.cumsum, lax.cumsum(reverse=True), a sliding-window sum) and products over the whole prefix or suffix of one dim (jnp.cumprod, lax.cumprod(reverse=True)); write other windows as slices and adds}}
     %0 = "stablehlo.reduce_window"(%x, %z) <{padding = dense<[[0, 0], [7, 0]]> : tensor<2x2xi64>, window_dimensions = array<i64: 1, 8>, window_strides = array<i64: 1, 1>}> ({
     ^bb0(%a: tensor<f32>, %b: tensor<f32>):
       %s = "stablehlo.maximum"(%a, %b) : (tensor<f32>, tensor<f32>) -> tensor<f32>

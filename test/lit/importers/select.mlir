@@ -244,13 +244,11 @@
 
 // -----
 
-// lax.cumsum(x, axis=1, reverse=True) (padded by 7 after: y[j] = x[j] + ... + x[7]) and a
-// centred sliding sum of 3 along dim 1 (padded 1 and 1) are not a ttir.cumsum: each is x times a
-// 0/1 band matrix, row i, column j: 1 where j <= i (reverse) or |i - j| <= 1 (the window).
+// lax.cumsum(x, axis=1, reverse=True) (padded by 7 after: y[j] = x[j] + ... + x[7]) is a
+// ttir.cumsum with reverse; a centred sliding sum of 3 along dim 1 (padded 1 and 1) is not a
+// scan: x times a 0/1 band matrix, row i, column j: 1 where |i - j| <= 1.
 // CHECK-LABEL: func.func @main
-// CHECK-NOT: ttir.cumsum
-// CHECK: %[[T:.*]] = "ttir.constant"() {value = dense<{{\[\[}}1.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00], [1.000000e+00, 1.000000e+00, 0.000000e+00,
-// CHECK: "ttir.matmul"(%x, %[[T]]) : (tensor<3x8xf32>, tensor<8x8xf32>) -> tensor<3x8xf32>
+// CHECK: "ttir.cumsum"(%x) {dim = 1 : i64, reverse = true} : (tensor<3x8xf32>) -> tensor<3x8xf32>
 // CHECK: %[[W:.*]] = "ttir.constant"() {value = dense<{{\[\[}}1.000000e+00, 1.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00], [1.000000e+00, 1.000000e+00, 1.000000e+00, 0.000000e+00,
 // CHECK: "ttir.matmul"(%x, %[[W]]) : (tensor<3x8xf32>, tensor<8x8xf32>) -> tensor<3x8xf32>
 "builtin.module"() ({
@@ -265,6 +263,31 @@
     %1 = "stablehlo.reduce_window"(%x, %z) <{padding = dense<[[0, 0], [1, 1]]> : tensor<2x2xi64>, window_dimensions = array<i64: 1, 3>, window_strides = array<i64: 1, 1>}> ({
     ^bb0(%a: tensor<f32>, %b: tensor<f32>):
       %s = "stablehlo.add"(%a, %b) : (tensor<f32>, tensor<f32>) -> tensor<f32>
+      "stablehlo.return"(%s) : (tensor<f32>) -> ()
+    }) : (tensor<3x8xf32>, tensor<f32>) -> tensor<3x8xf32>
+    "func.return"(%0, %1) : (tensor<3x8xf32>, tensor<3x8xf32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// -----
+
+// jnp.cumprod(x, axis=1) and lax.cumprod(x, axis=0, reverse=True): a reduce_window multiplying
+// over the whole prefix (suffix) from 1: ttir.cumprod (with reverse).
+// CHECK-LABEL: func.func @main
+// CHECK: "ttir.cumprod"(%x) {dim = 1 : i64} : (tensor<3x8xf32>) -> tensor<3x8xf32>
+// CHECK-NEXT: "ttir.cumprod"(%x) {dim = 0 : i64, reverse = true} : (tensor<3x8xf32>) -> tensor<3x8xf32>
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<3x8xf32>) -> (tensor<3x8xf32>, tensor<3x8xf32>), sym_name = "main"}> ({
+  ^bb0(%x: tensor<3x8xf32>):
+    %one = "stablehlo.constant"() <{value = dense<1.0> : tensor<f32>}> : () -> tensor<f32>
+    %0 = "stablehlo.reduce_window"(%x, %one) <{padding = dense<[[0, 0], [7, 0]]> : tensor<2x2xi64>, window_dimensions = array<i64: 1, 8>, window_strides = array<i64: 1, 1>}> ({
+    ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+      %s = "stablehlo.multiply"(%a, %b) : (tensor<f32>, tensor<f32>) -> tensor<f32>
+      "stablehlo.return"(%s) : (tensor<f32>) -> ()
+    }) : (tensor<3x8xf32>, tensor<f32>) -> tensor<3x8xf32>
+    %1 = "stablehlo.reduce_window"(%x, %one) <{padding = dense<[[0, 2], [0, 0]]> : tensor<2x2xi64>, window_dimensions = array<i64: 3, 1>, window_strides = array<i64: 1, 1>}> ({
+    ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+      %s = "stablehlo.multiply"(%a, %b) : (tensor<f32>, tensor<f32>) -> tensor<f32>
       "stablehlo.return"(%s) : (tensor<f32>) -> ()
     }) : (tensor<3x8xf32>, tensor<f32>) -> tensor<3x8xf32>
     "func.return"(%0, %1) : (tensor<3x8xf32>, tensor<3x8xf32>) -> ()
