@@ -8,7 +8,7 @@ handlers alike.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Protocol, TypeVar
+from typing import NamedTuple, Protocol, TypeVar
 
 import numpy as np
 from xdsl.dialects import func
@@ -21,6 +21,15 @@ from meshc.layout.errors import LayoutError
 from meshc.layout.mesh import ShardingSpec
 
 T = TypeVar("T")
+
+
+class Reversed(NamedTuple):
+    """A computed tensor reversed along `dims` by `op` (a `stablehlo.reverse`), held as the ttir
+    `value` before the reverse until a use undoes it."""
+
+    op: Operation
+    value: SSAValue
+    dims: tuple[int, ...]
 
 
 def located(op: Operation, fn: Callable[[], T]) -> T:
@@ -46,6 +55,9 @@ class ImportContext(Protocol):
     """Source values known at import time, emitted on first use."""
     located_at: Operation | None
     """The source op being translated: emitted ops take its location."""
+    reversed: dict[SSAValue, Reversed]
+    """Source values that are a computed tensor reversed, not yet written (a scan or a second
+    reverse along the same dims undoes it; any other use is the reverse's located error)."""
     funcs: dict[str, func.FuncOp]
     """The module's functions by name (a `func.call` names its callee)."""
 

@@ -51,9 +51,10 @@ from meshc.dialects.tt import ShardingAttr
 from meshc.driver import locate_implicit_module, make_context, parse_source, verify_or_raise
 from meshc.dialects.element_types import data_type_name
 from meshc.importers.source import attr_of, dense_attr, op_name, unregistered_body
-from meshc.importers.context import located
+from meshc.importers.context import Reversed, located
 from meshc.importers.stablehlo_loops import forget
 from meshc.importers.stablehlo_ops import translate_op
+from meshc.importers.stablehlo_select import unread_reverse
 from meshc.importers.generic_form import GenericModule, is_generic_form, stamp_locations, to_generic
 from meshc.importers.shardings import (
     SdyMesh,
@@ -128,6 +129,8 @@ class Importer:
         self.values: dict[SSAValue, SSAValue] = {}
         self.constants: dict[SSAValue, np.ndarray] = {}
         """Source values known at import time (constants, iota and their folds), emitted on first use."""
+        self.reversed: dict[SSAValue, Reversed] = {}
+        """Source values that are a computed tensor reversed, not yet written (stablehlo_select.py)."""
         self.located_at: Operation | None = None
 
     # ---- errors, emitting --------------------------------------------------------------------
@@ -145,6 +148,8 @@ class Importer:
     def value(self, v: SSAValue) -> SSAValue:
         """The ttir value of a source value (a constant is emitted here on its first use)."""
         hit = self.values.get(v)
+        if hit is None and v in self.reversed:  # read as a tensor: only a scan or a reverse undoes it
+            raise LocatedError(unread_reverse(self.reversed[v]), self.reversed[v].op)
         if hit is None:
             if v not in self.constants:
                 raise LocatedError("has an operand that no op above it defines", self.located_at or self.source)
@@ -277,7 +282,7 @@ class Importer:
         return module
 
     def translate_function(self, f: func.FuncOp) -> func.FuncOp:
-        self.values, self.located_at = {}, None
+        self.values, self.located_at, self.reversed = {}, None, {}
         if len(f.body.blocks) != 1:
             raise LocatedError(f"the entry function has {len(f.body.blocks)} blocks; meshc imports a function with "
                                "one", f)
@@ -362,7 +367,9 @@ class Importer:
         if len(f.body.blocks) != 1:
             raise LocatedError(f"the function has {len(f.body.blocks)} blocks; meshc imports functions with one", f)
         for a, v in zip(src.args, call_args):
-            if v in self.constants and v not in self.values:
+            if v in self.reversed:  # a reverse passed on, for a scan or a reverse inside to undo
+                self.reversed[a] = self.reversed[v]
+            elif v in self.constants and v not in self.values:
                 self.constants[a] = self.constants[v]
             else:
                 self.values[a] = self.value(v)
@@ -388,7 +395,10 @@ class Importer:
         forget(self, callee.body)  # inlined before (another call, a loop's earlier iteration): start clean
         for r, v in zip(op.results, self.inline_sources(callee, op.arguments)):
             self.values.pop(r, None)
-            if v in self.constants and v not in self.values:  # still known at import: stays foldable
+            self.reversed.pop(r, None)
+            if v in self.reversed:  # a reversed result, for a reverse after the call to undo
+                self.reversed[r] = self.reversed[v]
+            elif v in self.constants and v not in self.values:  # still known at import: stays foldable
                 self.constants[r] = self.constants[v]
             else:
                 self.constants.pop(r, None)

@@ -191,19 +191,21 @@ def forget(imp: ImportContext, region: Region) -> None:
     """Drop what an earlier translation of `region` bound (its block arguments and op results), so
     translating it again starts clean: a value that was a constant then and is computed now, or
     the other way round, is never read stale."""
+    def drop(v: SSAValue) -> None:
+        imp.values.pop(v, None)
+        imp.constants.pop(v, None)
+        imp.reversed.pop(v, None)
+
     for block in region.blocks:
         for a in block.args:
-            imp.values.pop(a, None)
-            imp.constants.pop(a, None)
+            drop(a)
     for o in region.walk():
         for r in o.results:
-            imp.values.pop(r, None)
-            imp.constants.pop(r, None)
+            drop(r)
         for inner in o.regions:
             for block in inner.blocks:
                 for a in block.args:
-                    imp.values.pop(a, None)
-                    imp.constants.pop(a, None)
+                    drop(a)
 
 
 Carried = tuple[str, object]
@@ -219,6 +221,7 @@ def _carry(imp: ImportContext, v: SSAValue) -> Carried:
 def _bind(imp: ImportContext, v: SSAValue, c: Carried) -> None:
     imp.values.pop(v, None)
     imp.constants.pop(v, None)
+    imp.reversed.pop(v, None)
     if c[0] == "constant":
         imp.constants[v] = c[1]  # type: ignore[assignment]
     else:

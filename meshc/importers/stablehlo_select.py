@@ -47,7 +47,7 @@ from xdsl.ir import Operation, SSAValue
 from meshc.dialects import ttir
 from meshc.dialects.ttir import tensor_shape
 from meshc.errors import LocatedError
-from meshc.importers.context import ImportContext
+from meshc.importers.context import ImportContext, Reversed
 from meshc.importers.source import attr_of, dense_array, op_name, unregistered_body
 
 OPS = ttir.COMPUTE_OPS
@@ -450,12 +450,16 @@ def reduce_window(imp: ImportContext, op: Operation) -> None:
                            "sliding-window sum) and products over the whole prefix or suffix of one dim "
                            "(jnp.cumprod, lax.cumprod(reverse=True)); write other windows as slices and adds", op)
     n = shape[d]
+    flipped = imp.reversed.get(x_src)
+    if flipped is not None and flipped.dims == (d,) and w == n and (lo, hi) in ((n - 1, 0), (0, n - 1)):
+        # the scan of x reversed along d (jnp.cumsum(x[::-1])) is x's scan from the other end,
+        # reversed: held so, for the reverse after it to undo
+        lo, hi = hi, lo
+        imp.reversed[op.results[0]] = Reversed(flipped.op, _scan(imp, op, flipped.value, kind, d, lo), (d,))
+        return
     x = imp.value(x_src)
     if w == n and (lo, hi) in ((n - 1, 0), (0, n - 1)):  # the whole prefix (suffix): a local scan + the totals
-        attrs = {"dim": IntegerAttr(d, i64)}
-        if lo == 0 and n > 1:
-            attrs["reverse"] = BoolAttr.from_bool(True)
-        imp.values[op.results[0]] = imp.emit(OPS[_SCANS[kind][0]], [x], _result(imp, op, x), attrs)
+        imp.values[op.results[0]] = _scan(imp, op, x, kind, d, lo)
         return
     i, j = np.arange(n)[:, None], np.arange(n)[None, :]
     band = ((i >= j - lo) & (i <= j - lo + w - 1)).astype(np.float64)
@@ -473,6 +477,22 @@ def reduce_window(imp: ImportContext, op: Operation) -> None:
         back = [perm.index(k) for k in range(len(shape))]
         y = imp.emit(OPS["permute"], [y], xt, {"permutation": DenseArrayBase.from_list(i64, back)})
     imp.values[op.results[0]] = y
+
+
+def _scan(imp: ImportContext, op: Operation, x: SSAValue, kind: str, d: int, lo: int) -> SSAValue:
+    """ttir.cumsum / ttir.cumprod of `x` along d; `reverse` when the window is padded after (lo = 0)."""
+    attrs = {"dim": IntegerAttr(d, i64)}
+    if lo == 0 and tensor_shape(x)[d] > 1:
+        attrs["reverse"] = BoolAttr.from_bool(True)
+    return imp.emit(OPS[_SCANS[kind][0]], [x], _result(imp, op, x), attrs)
+
+
+def unread_reverse(r: Reversed) -> str:
+    """Why a reverse of a computed tensor is refused where something reads it."""
+    return (f"reverses dims {list(r.dims)} of a tensor computed when the program runs; meshc imports "
+            "stablehlo.reverse of constants and around a sort along the same dim (JAX's descending jnp.sort / "
+            "jnp.argsort), and around a cumsum or cumprod along the same dim (jnp.cumsum(x[::-1])[::-1]: a "
+            "reverse scan)")
 
 
 # ---- partition_id --------------------------------------------------------------------------

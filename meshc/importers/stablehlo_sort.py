@@ -35,7 +35,7 @@ from meshc.dialects import ttir
 from meshc.dialects.ttir import tensor_shape
 from meshc.dialects.ttir.base import bool_value
 from meshc.errors import LocatedError
-from meshc.importers.context import ImportContext
+from meshc.importers.context import ImportContext, Reversed
 from meshc.importers.source import attr_of, dense_array, op_name, unregistered_body
 
 OPS = ttir.COMPUTE_OPS
@@ -189,7 +189,9 @@ def sort(imp: ImportContext, op: Operation) -> None:
 
 def reverse(imp: ImportContext, op: Operation) -> None:
     """A reverse of a constant folds; one a sort absorbs (the module docstring) passes its
-    operand through (the sort accounts for the order); any other is refused, located."""
+    operand through (the sort accounts for the order); any other is held reversed (`imp.reversed`)
+    for a scan or a reverse along the same dims to undo, and refused, located here, where
+    anything else reads it."""
     (x,) = op.operands
     dims = _int_attr(op, "dimensions")
     if x in imp.constants and x not in imp.values:
@@ -202,10 +204,13 @@ def reverse(imp: ImportContext, op: Operation) -> None:
     before_sort = bool(uses) and len(dims) == 1 and all(
         op_name(u) == "stablehlo.sort" and u.operands[0] is op.results[0]
         and _int_attr(u, "dimension")[0] % max(len(tensor_shape(x)), 1) == dims[0] for u in uses)
-    if not (after_sort or before_sort):
-        raise LocatedError(f"reverses dims {dims} of a tensor computed when the program runs; meshc imports "
-                           "stablehlo.reverse of constants and around a sort along the same dim (JAX's "
-                           "descending jnp.sort / jnp.argsort)", op)
+    if not (after_sort or before_sort):  # held reversed: a scan or a second reverse undoes it (stablehlo_select.py)
+        inner = imp.reversed.get(x)
+        if inner is not None and inner.dims == tuple(dims):
+            imp.values[op.results[0]] = inner.value
+        else:
+            imp.reversed[op.results[0]] = Reversed(op, imp.value(x), tuple(dims))
+        return
     imp.values[op.results[0]] = imp.value(x)
 
 

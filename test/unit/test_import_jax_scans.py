@@ -19,6 +19,7 @@ from jax.sharding import NamedSharding  # noqa: E402
 from jax.sharding import PartitionSpec as P  # noqa: E402
 
 import meshc  # noqa: E402
+from meshc.errors import DiagnosticError  # noqa: E402
 
 TARGETS = ["ttnn", "ttmetal"]
 RNG = np.random.default_rng(37)
@@ -75,3 +76,29 @@ def test_reverse_integer_cumsum_is_exact(target):
     assert "ttir.cumsum" in names
     np.testing.assert_array_equal(got.outputs[0], want)
     assert got.traffic.link_bytes == ALONG_Y
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_a_scan_between_two_reverses_is_a_reverse_scan(target):
+    """jnp.cumsum(x[:, ::-1], axis=1)[:, ::-1] (a reverse, the scan in JAX's private function, a
+    reverse) and jnp.flip(jnp.cumprod(jnp.flip(x, 0), axis=0), 0): one ttir.cumsum / cumprod with
+    reverse each, no reverse of the split tensor (which would move every piece across the mesh):
+    the same 384 B / 128 B as the scans themselves, exact on small integers as JAX."""
+    x = RNG.integers(-4, 5, (8, 16)).astype(np.float32)
+    names, got, want = _run(lambda x: jnp.cumsum(x[:, ::-1], axis=1)[:, ::-1], x, target)
+    assert names == ["ttir.cumsum"]
+    np.testing.assert_array_equal(got.outputs[0], want)
+    assert got.traffic.link_bytes == ALONG_Y
+    x = RNG.integers(-2, 3, (8, 16)).astype(np.float32)
+    names, got, want = _run(lambda x: jnp.flip(jnp.cumprod(jnp.flip(x, 0), axis=0), 0), x, target)
+    assert names == ["ttir.cumprod"]
+    np.testing.assert_array_equal(got.outputs[0], want)
+    assert got.traffic.link_bytes == ALONG_X
+
+
+def test_a_reverse_read_by_another_op_is_refused_at_the_reverse():
+    """jnp.flip(x, 1) * 2: a reverse of a computed tensor that no scan or reverse undoes."""
+    with pytest.raises(DiagnosticError) as e:
+        meshc.from_jax(lambda x: jnp.flip(x, 1) * 2.0, np.ones((8, 16), np.float32))
+    assert "'stablehlo.reverse' op reverses dims [1] of a tensor computed when the program runs" in str(e.value)
+    assert "around a cumsum or cumprod along the same dim" in str(e.value)

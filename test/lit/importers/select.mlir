@@ -296,6 +296,33 @@
 
 // -----
 
+// jnp.cumsum(x[:, ::-1], axis=1)[:, ::-1] as JAX writes it: a reverse, the scan in a private
+// function, a reverse. The reverses cancel around the scan: one ttir.cumsum with reverse of x.
+// CHECK-LABEL: func.func @main
+// CHECK-NEXT: %[[S:.*]] = "ttir.cumsum"(%x) {dim = 1 : i64, reverse = true} : (tensor<3x8xf32>) -> tensor<3x8xf32>
+// CHECK-NEXT: func.return %[[S]] : tensor<3x8xf32>
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<3x8xf32>) -> tensor<3x8xf32>, sym_name = "main"}> ({
+  ^bb0(%x: tensor<3x8xf32>):
+    %0 = "stablehlo.reverse"(%x) <{dimensions = array<i64: 1>}> : (tensor<3x8xf32>) -> tensor<3x8xf32>
+    %1 = "func.call"(%0) <{callee = @cumsum}> : (tensor<3x8xf32>) -> tensor<3x8xf32>
+    %2 = "stablehlo.reverse"(%1) <{dimensions = array<i64: 1>}> : (tensor<3x8xf32>) -> tensor<3x8xf32>
+    "func.return"(%2) : (tensor<3x8xf32>) -> ()
+  }) : () -> ()
+  "func.func"() <{function_type = (tensor<3x8xf32>) -> tensor<3x8xf32>, sym_name = "cumsum", sym_visibility = "private"}> ({
+  ^bb0(%a: tensor<3x8xf32>):
+    %z = "stablehlo.constant"() <{value = dense<0.0> : tensor<f32>}> : () -> tensor<f32>
+    %0 = "stablehlo.reduce_window"(%a, %z) <{padding = dense<[[0, 0], [7, 0]]> : tensor<2x2xi64>, window_dimensions = array<i64: 1, 8>, window_strides = array<i64: 1, 1>}> ({
+    ^bb0(%p: tensor<f32>, %q: tensor<f32>):
+      %s = "stablehlo.add"(%p, %q) : (tensor<f32>, tensor<f32>) -> tensor<f32>
+      "stablehlo.return"(%s) : (tensor<f32>) -> ()
+    }) : (tensor<3x8xf32>, tensor<f32>) -> tensor<3x8xf32>
+    "func.return"(%0) : (tensor<3x8xf32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// -----
+
 // jax.lax.top_k(x, 2): ttir.top_k for the values and ttir.top_k_indices for the positions, along
 // the last dim, k = 2.
 // CHECK-LABEL: func.func @main
