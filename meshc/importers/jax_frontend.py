@@ -3,6 +3,9 @@
 The function is lowered by JAX itself (`jax.jit(fn).lower(*example_args)`), so its shardings are
 whatever JAX writes: Shardy's `sdy` annotations by default, GSPMD's `mhlo.sharding` when Shardy
 is off (then the `mesh`, a `jax.sharding.Mesh`, gives the mesh shape the strings are read over).
+A result the jit leaves unconstrained (no out_shardings: JAX writes no sharding on it) is marked
+`tt.unconstrained` and leaves in the sharding propagation gives it, as JAX's own compiler leaves
+it; an out_shardings the jit names, replicated included, is kept.
 The lowered module is printed in generic form and imported by `import_module`; an op meshc
 cannot import is reported at the line of Python that made it (JAX records it on every op).
 The entry's arguments are named as the Python function names its parameters (`def f(x, w)`
