@@ -54,6 +54,7 @@ from meshc.dialects.ttir import HostTransfer, check_attr_name, tensor_shape
 from meshc.dialects.ttmetal_select import TileConcatOp, TileEmbeddingOp, TileSliceOp, check_block_holds
 from meshc.layout.collectives import COLLECTIVES
 from meshc.layout.compute_ops import tile_ops
+from meshc.layout.hardware import FIDELITY_PHASES
 from meshc.layout.shapes import fold_2d
 
 # ----------------------------------------------------------------------------- types
@@ -414,18 +415,25 @@ class TileWhereOp(IRDLOperation):
 @irdl_op_definition
 class TileMatmulOp(IRDLOperation):
     """`(m, k) x (k, n) -> (m, n)`; with `batch = n` the blocks hold n matrices stacked by rows,
-    `(n*m, k) x (n*k, p) -> (n*m, p)`, the i-th of a times the i-th of b (a batched matmul)."""
+    `(n*m, k) x (n*k, p) -> (n*m, p)`, the i-th of a times the i-th of b (a batched matmul).
+    `math_fidelity` (TTNN's values: LoFi, HiFi2, HiFi3, HiFi4; absent: TTNN's default for the B
+    block's format) sets the matrix engine's passes the simulator charges; values are not rounded
+    by it."""
 
     name = "ttmetal.tile_matmul"
     a = operand_def(AnyTensorTypeConstr)
     b = operand_def(AnyTensorTypeConstr)
     result = result_def(AnyTensorTypeConstr)
     batch = opt_attr_def(IntegerAttr)
+    math_fidelity = opt_attr_def(StringAttr)
 
     def batch_size(self) -> int:
         return 1 if self.batch is None else int(self.batch.value.data)
 
     def verify_(self) -> None:
+        if self.math_fidelity is not None and self.math_fidelity.data not in FIDELITY_PHASES:
+            raise VerifyException(f"math_fidelity '{self.math_fidelity.data}' is not one of "
+                                  f"{', '.join(FIDELITY_PHASES)}")
         n = self.batch_size()
         a, b = tensor_shape(self.a), tensor_shape(self.b)
         if n < 1 or len(a) != 2 or len(b) != 2 or a[0] % n or b[0] % n:

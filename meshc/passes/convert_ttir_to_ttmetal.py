@@ -51,7 +51,7 @@ from meshc.layout.memory_config import MemoryConfig
 from meshc.layout.mesh import Mesh, ShardingSpec
 from meshc.layout.sharding_rules import replicated
 from meshc.layout.shapes import fmt_shape, fold_2d
-from meshc.passes.convert_ttir_to_ttmetal_kernel import KernelBuilder, result_grid
+from meshc.passes.convert_ttir_to_ttmetal_kernel import KernelBuilder, matmul_fidelity, result_grid
 from meshc.passes.convert_ttir_to_ttmetal_select import concat_kernel, embedding_kernel, select_grid, slice_kernel
 from meshc.passes.convert_ttir_to_ttmetal_movement import (
     batched_matmul_grid,
@@ -387,7 +387,7 @@ def matmul_kernel(op: Operation, kernel: Kernel, k: KernelBuilder, n: int) -> No
             f"a has batch dims {list(a_batch)} and b none", op)
     a = k.transpose(k.read(0, ("all", "y"))) if ta else k.read(0, ("y", "all"))
     b = k.transpose(k.read(1, ("x", "all"))) if tb else k.read(1, ("all", "x"))
-    k.write(k.matmul(a, b), n, YX)
+    k.write(k.matmul(a, b, fidelity=matmul_fidelity(op)), n, YX)
 
 
 def transpose_kernel(op: Operation, kernel: Kernel, k: KernelBuilder, n: int) -> None:

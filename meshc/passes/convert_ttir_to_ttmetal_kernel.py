@@ -14,6 +14,7 @@ from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from meshc.errors import LocatedError
 from meshc.dialects import ttmetal
 from meshc.dialects.shape_rules import broadcast_shapes
+from meshc.layout.hardware import FIDELITY_PHASES
 from meshc.layout.shapes import fmt_shape
 from meshc.passes.lowering_utils import encoding_of
 
@@ -67,9 +68,12 @@ class KernelBuilder:
         t = TensorType(a.type.element_type, shape)
         return self._add(ttmetal.TileWhereOp.create(operands=[c, a, b], result_types=[t])).results[0]
 
-    def matmul(self, a: SSAValue, b: SSAValue, batch: int = 1) -> SSAValue:
+    def matmul(self, a: SSAValue, b: SSAValue, batch: int = 1, fidelity: str | None = None) -> SSAValue:
+        """`tile_matmul` of the blocks; `fidelity` its math_fidelity (None: the format's default)."""
         t = TensorType(a.type.element_type, (a.type.get_shape()[0], b.type.get_shape()[1]))
-        attrs = {} if batch == 1 else {"batch": IntegerAttr(batch, i64)}
+        attrs: dict[str, Attribute] = {} if batch == 1 else {"batch": IntegerAttr(batch, i64)}
+        if fidelity is not None:
+            attrs["math_fidelity"] = StringAttr(fidelity)
         return self._add(ttmetal.TileMatmulOp.create(operands=[a, b], result_types=[t], attributes=attrs)).results[0]
 
     def permute(self, v: SSAValue, shape: tuple[int, ...], perm: tuple[int, ...], out: tuple[int, int]) -> SSAValue:
@@ -136,6 +140,18 @@ class KernelBuilder:
         op = ttmetal.EnqueueProgramOp.create(operands=self.buffers, attributes=attrs, regions=[Region(self.block)])
         op.location = self.loc
         return op
+
+
+def matmul_fidelity(op: Operation) -> str | None:
+    """The `math_fidelity` a ttir matmul (or linear) names, for its tile_matmul: one of TTNN's
+    LoFi, HiFi2, HiFi3, HiFi4 (a located error otherwise), None when it names none."""
+    attr = op.attributes.get("math_fidelity")
+    if attr is None:
+        return None
+    value = attr.data if isinstance(attr, StringAttr) else str(attr)
+    if value not in FIDELITY_PHASES:
+        raise LocatedError(f"math_fidelity '{value}' is not one of {', '.join(FIDELITY_PHASES)}", op)
+    return value
 
 
 def result_grid(t: TensorType, op: Operation) -> tuple[int, int]:

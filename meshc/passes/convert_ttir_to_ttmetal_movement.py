@@ -24,7 +24,7 @@ from meshc.errors import LocatedError
 from meshc.dialects import ttir
 from meshc.layout.compute_ops import Kernel
 from meshc.layout.shapes import fold_2d
-from meshc.passes.convert_ttir_to_ttmetal_kernel import KernelBuilder
+from meshc.passes.convert_ttir_to_ttmetal_kernel import KernelBuilder, matmul_fidelity
 
 ROWS = ("y", "all")
 """A core's block of whole rows."""
@@ -207,4 +207,4 @@ def batched_matmul_kernel(op: Operation, k: KernelBuilder, n: int) -> None:
         if ttir.bool_value(op.attributes.get(flag)):
             blk = k.permute(blk, (per, s[-2], s[-1]), (0, 2, 1), (per * s[-1], s[-2]))
         blocks.append(blk)
-    k.write(k.matmul(blocks[0], blocks[1], per), n, ROWS)
+    k.write(k.matmul(blocks[0], blocks[1], per, matmul_fidelity(op)), n, ROWS)

@@ -111,6 +111,12 @@ func.func @matmul(%a: tensor<4x8xf32>, %b: tensor<8x4xf32>) {
   func.return
 }
 // -----
+func.func @fidelity(%a: tensor<4x8xf32>, %b: tensor<8x4xf32>) {
+  // expected-error @+1 {{math_fidelity 'HiFi5' is not one of LoFi, HiFi2, HiFi3, HiFi4}}
+  %0 = "ttmetal.tile_matmul"(%a, %b) {math_fidelity = "HiFi5"} : (tensor<4x8xf32>, tensor<8x4xf32>) -> tensor<4x4xf32>
+  func.return
+}
+// -----
 func.func @outside(%a: !ttmetal.buffer<64x128xf32>) {
   // expected-error @+1 {{must be inside a ttmetal.enqueue_program kernel}}
   %1 = "ttmetal.read_tiles"(%a) {select = ["y", "x"]} : (!ttmetal.buffer<64x128xf32>) -> tensor<64x128xf32>
