@@ -40,11 +40,12 @@ def partition_positions(mesh_shape: tuple[int, ...], cluster_axis: int | None) -
     return mesh_shape[cluster_axis], np.asarray(coords[cluster_axis])
 
 
-def mesh_partition(vals: list, mesh_shape: tuple[int, ...], dim: int, cluster_axis: int | None,
-                   out_shape: tuple[int, ...]) -> list[np.ndarray]:
-    """Each device's piece along `dim` (module docstring)."""
-    n, pos = partition_positions(mesh_shape, cluster_axis)
-    shape = np.asarray(vals[0]).shape
+def partition_shape(shape: tuple[int, ...], mesh_shape: tuple[int, ...], dim: int, cluster_axis: int | None,
+                    out_shape: tuple[int, ...]) -> int:
+    """The pieces `n` a mesh_partition of a `shape` tensor cuts `dim` into, checked: `dim` splits
+    into them and `out_shape` is one piece's (LayoutError otherwise)."""
+    n, _ = partition_positions(mesh_shape, cluster_axis)
+    shape = tuple(shape)
     if shape[dim] % n:
         raise LayoutError(f"dim {dim} ({shape[dim]}) does not split into the {n} devices "
                           + ("of the mesh" if cluster_axis is None else f"along cluster_axis {cluster_axis}"))
@@ -52,7 +53,15 @@ def mesh_partition(vals: list, mesh_shape: tuple[int, ...], dim: int, cluster_ax
     if tuple(out_shape) != want:
         raise LayoutError(f"the result is {list(out_shape)}, but {n} pieces of {list(shape)} along dim {dim} "
                           f"are {list(want)}")
-    size = want[dim]
+    return n
+
+
+def mesh_partition(vals: list, mesh_shape: tuple[int, ...], dim: int, cluster_axis: int | None,
+                   out_shape: tuple[int, ...]) -> list[np.ndarray]:
+    """Each device's piece along `dim` (module docstring)."""
+    _, pos = partition_positions(mesh_shape, cluster_axis)
+    partition_shape(np.asarray(vals[0]).shape, mesh_shape, dim, cluster_axis, out_shape)
+    size = tuple(out_shape)[dim]
     return [np.take(np.asarray(v), np.arange(p * size, (p + 1) * size), axis=dim) for v, p in zip(vals, pos)]
 
 

@@ -29,6 +29,7 @@ _PASSES: dict[str, tuple[str, str]] = {
     "reshard-to-collectives": ("reshard_to_collectives", "ReshardToCollectivesPass"),
     "ttir-decompose-ccl-reductions": ("decompose_ccl_reductions", "DecomposeCCLReductionsPass"),
     "ttir-decompose-selections": ("decompose_selections", "DecomposeSelectionsPass"),
+    "ttir-decompose-ttmlir-ops": ("decompose_ttmlir_ops", "DecomposeTTMLIROpsPass"),
     # the compile-time L1 check
     "ttnn-check-l1": ("ttnn_check_l1", "TTNNCheckL1Pass"),
     "ttnn-optimize-memory": ("ttnn_optimize_memory", "TTNNOptimizeMemoryPass"),

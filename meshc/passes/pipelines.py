@@ -33,6 +33,7 @@ from meshc.passes.convert_ttir_to_ttmetal import ConvertTTIRToTTMetalPass
 from meshc.passes.convert_ttir_to_ttnn import ConvertTTIRToTTNNPass
 from meshc.passes.decompose_ccl_reductions import DecomposeCCLReductionsPass
 from meshc.passes.decompose_selections import DecomposeSelectionsPass
+from meshc.passes.decompose_ttmlir_ops import DecomposeTTMLIROpsPass
 from meshc.passes.inline_calls import InlinePass
 from meshc.passes.observe import run_pass
 from meshc.passes.partition import PartitionPass
@@ -73,7 +74,7 @@ class _PipelineBase(ModulePass):
         if self.name == "ttir-to-ttnn-pipeline":  # TTNN's collectives reduce by sum only
             passes.append(DecomposeCCLReductionsPass())
         else:  # TTMetal has no cumsum / argmax / top_k kernel: the ops it has compute them
-            passes.append(DecomposeSelectionsPass())
+            passes += [DecomposeSelectionsPass(), DecomposeTTMLIROpsPass()]  # and no linear / mesh_partition
         layout = self.memory_layout or (self.dram_layout if self.memory_space == "dram" else "sharded")
         passes.append(TTIRLayoutPass(self.memory_space, layout, self.tiled))
         if self.reinterpret_grid:

@@ -6,6 +6,10 @@
 // RUN: meshc-run %t.mlir --input %t.npz --check --save-outputs %t.out | filecheck %s
 // CHECK-COUNT-4: matches the golden run
 // RUN: python -c "import numpy as np; z = np.load('%t.npz'); o = [np.load('%t.out/result%%d.npy' %% i) for i in range(4)]; t = lambda x, y: np.testing.assert_allclose(x, y, rtol=1e-5, atol=1e-5); t(o[0], z['v'] @ z['b'].T + z['bias']); t(o[1], z['a'].T @ z['b'].T + z['bias']); t(o[2], z['p'] @ z['q']); t(o[3], np.array([z['v'] @ z['v']])); print('numpy agrees')" | filecheck %s --check-prefix=NUMPY
+// The same four on TTMetal (ttir-decompose-ttmlir-ops: the vectors reshaped, a matmul program, the bias added).
+// RUN: meshc-opt %s -p 'ttir-to-ttmetal-pipeline' -o %t.metal.mlir
+// RUN: meshc-run %t.metal.mlir --input %t.npz --check --save-outputs %t.metal.out | filecheck %s
+// RUN: python -c "import numpy as np; z = np.load('%t.npz'); o = [np.load('%t.metal.out/result%%d.npy' %% i) for i in range(4)]; t = lambda x, y: np.testing.assert_allclose(x, y, rtol=1e-5, atol=1e-5); t(o[0], z['v'] @ z['b'].T + z['bias']); t(o[1], z['a'].T @ z['b'].T + z['bias']); t(o[2], z['p'] @ z['q']); t(o[3], np.array([z['v'] @ z['v']])); print('numpy agrees')" | filecheck %s --check-prefix=NUMPY
 // NUMPY: numpy agrees
 func.func @main(%v: tensor<8xf32>, %a: tensor<8x4xf32>, %b: tensor<16x8xf32>, %bias: tensor<16xf32>,
                     %p: tensor<2x4x8xf32>, %q: tensor<1x8x16xf32>) -> (tensor<16xf32>, tensor<4x16xf32>, tensor<2x4x16xf32>, tensor<1xf32>) {

@@ -11,6 +11,10 @@
 // RUN: meshc-run %t.mlir --input %t.npz --check --save-outputs %t.out | filecheck %s
 // CHECK: check: result0 matches the golden run
 // RUN: python -c "import numpy as np; z = np.load('%t.npz'); np.testing.assert_allclose(np.load('%t.out/result0.npy'), z['x'] @ z['w'] + z['b'], rtol=1e-4, atol=1e-4); print('numpy agrees')" | filecheck %s --check-prefix=NUMPY
+// On TTMetal (the same partitioning; the linear a matmul program and an add), the same values.
+// RUN: meshc-opt %s -p 'ttir-to-ttmetal-pipeline{system=t3k mesh-shape=2,4}' -o %t.metal.mlir
+// RUN: meshc-run %t.metal.mlir --input %t.npz --check --save-outputs %t.metal.out | filecheck %s
+// RUN: python -c "import numpy as np; z = np.load('%t.npz'); np.testing.assert_allclose(np.load('%t.metal.out/result0.npy'), z['x'] @ z['w'] + z['b'], rtol=1e-4, atol=1e-4); print('numpy agrees')" | filecheck %s --check-prefix=NUMPY
 // NUMPY: numpy agrees
 func.func @main(%x: tensor<64x128xf32> {tt.sharding = #tt.sharding<[S0, S1]>}, %w: tensor<128x64xf32> {tt.sharding = #tt.sharding<[S1, R]>}, %b: tensor<64xf32> {tt.sharding = #tt.sharding<[S1]>}) -> tensor<64x64xf32> {
   %0 = "ttir.linear"(%x, %w, %b) : (tensor<64x128xf32>, tensor<128x64xf32>, tensor<64xf32>) -> tensor<64x64xf32>

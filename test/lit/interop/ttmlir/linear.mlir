@@ -13,6 +13,13 @@
 // CHECK: check: result0 matches the golden run
 // RUN: python -c "import numpy as np; z = np.load('%t.sh.npz'); want = z['arg0'] @ z['arg1'] + z['arg2'] + z['arg3']; np.testing.assert_allclose(np.load('%t.sh.out/result0.npy'), want, rtol=1e-5, atol=1e-5); print('numpy agrees')" | filecheck %s --check-prefix=NUMPY
 // NUMPY: numpy agrees
+// On TTMetal (ttir-decompose-ttmlir-ops: the matmul program, then the bias added), the same values.
+// RUN: meshc-opt %S/Inputs/linear_sharded.mlir -p 'ttir-to-ttmetal-pipeline{mesh-shape=1,2}' -o %t.sh.metal.mlir
+// RUN: meshc-run %t.sh.metal.mlir --input %t.sh.npz --check --save-outputs %t.sh.metal.out | filecheck %s
+// RUN: python -c "import numpy as np; z = np.load('%t.sh.npz'); want = z['arg0'] @ z['arg1'] + z['arg2'] + z['arg3']; np.testing.assert_allclose(np.load('%t.sh.metal.out/result0.npy'), want, rtol=1e-5, atol=1e-5); print('numpy agrees')" | filecheck %s --check-prefix=NUMPY
+// RUN: meshc-opt %S/Inputs/linear_replicated.mlir -p 'ttir-to-ttmetal-pipeline{mesh-shape=1,2}' -o %t.rep.metal.mlir
+// RUN: meshc-run %t.rep.metal.mlir --input %t.rep.npz --check --save-outputs %t.rep.metal.out | filecheck %s
+// RUN: python -c "import numpy as np; z = np.load('%t.rep.npz'); want = z['arg0'] @ z['arg1'] + z['arg2'] + z['arg3']; np.testing.assert_allclose(np.load('%t.rep.metal.out/result0.npy'), want, rtol=1e-5, atol=1e-5); print('numpy agrees')" | filecheck %s --check-prefix=NUMPY
 // RUN: meshc-opt %S/Inputs/linear_replicated.mlir -p 'ttir-to-ttnn-pipeline{mesh-shape=1,2}' -o %t.rep.mlir
 // RUN: meshc-run %t.rep.mlir --input %t.rep.npz --check --save-outputs %t.rep.out | filecheck %s
 // RUN: python -c "import numpy as np; z = np.load('%t.rep.npz'); want = z['arg0'] @ z['arg1'] + z['arg2'] + z['arg3']; np.testing.assert_allclose(np.load('%t.rep.out/result0.npy'), want, rtol=1e-5, atol=1e-5); print('numpy agrees')" | filecheck %s --check-prefix=NUMPY

@@ -15,6 +15,12 @@
 // CHECK: moved: ethernet 0 B,
 // CHECK: check: result0 matches the golden run (exact)
 // RUN: python -c "import numpy as np; np.testing.assert_array_equal(np.load('%t.out/result0.npy'), np.arange(128).reshape(4, 32)); print('numpy agrees')" | filecheck %s --check-prefix=NUMPY
+// On TTMetal each mesh_partition is an all_slice (ttir-decompose-ttmlir-ops): the same pieces, no link traffic.
+// RUN: meshc-opt %s -p 'ttir-to-ttmetal-pipeline{mesh-shape=2,4}' -o %t.metal.mlir
+// RUN: meshc-run %t.metal.mlir --input %t.npz --check --report --save-outputs %t.metal.out | filecheck %s --check-prefix=METAL
+// RUN: python -c "import numpy as np; np.testing.assert_array_equal(np.load('%t.metal.out/result0.npy'), np.arange(128).reshape(4, 32)); print('numpy agrees')" | filecheck %s --check-prefix=NUMPY
+// METAL: moved: ethernet 0 B,
+// METAL: check: result0 matches the golden run (exact)
 // NUMPY: numpy agrees
 module attributes {ttcore.meshes = #ttcore.meshes<[<"mesh" = 2x4>]>} {
   func.func @two_axes(%arg0: tensor<4x32xbf16>) -> tensor<4x32xbf16> {

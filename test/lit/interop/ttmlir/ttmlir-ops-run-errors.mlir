@@ -12,9 +12,9 @@
 // RUN: meshc-opt %t/offset.mlir -p 'ttir-to-ttnn-pipeline' -o %t/offset.ttnn.mlir
 // RUN: not meshc-run %t/offset.ttnn.mlir 2>&1 | filecheck %s --check-prefix=OFFSET
 // OFFSET: offset.ttnn.mlir:{{[0-9]+}}:{{[0-9]+}}: error: 'ttnn.fill_cache' op batch_offset 1 + 1 users runs past the cache's 1 users (cache [1, 8, 16, 64])
-// The ttmetal lowering has no kernel for them: a located error at the op.
+// The ttmetal pipeline's decomposition of mesh_partition (all_slice ops) refuses the split, located.
 // RUN: not meshc-opt %t/partition.mlir -p 'ttir-to-ttmetal-pipeline{mesh-shape=1,4}' 2>&1 | filecheck %s --check-prefix=METAL-PART
-// METAL-PART: partition.mlir:{{[0-9]+}}:{{[0-9]+}}: error: 'ttir.mesh_partition' op convert-ttir-to-ttmetal cannot lower 'ttir.mesh_partition'
+// METAL-PART: partition.mlir:3:3: error: 'ttir.mesh_partition' op ttir-decompose-ttmlir-ops: dim 0 (6) does not split into the 4 devices of the mesh
 // RUN: not meshc-opt %t/offset.mlir -p 'ttir-to-ttmetal-pipeline' 2>&1 | filecheck %s --check-prefix=METAL-FILL
 // METAL-FILL: offset.mlir:{{[0-9]+}}:{{[0-9]+}}: error: 'ttir.fill_cache' op convert-ttir-to-ttmetal cannot lower 'ttir.fill_cache'
 
