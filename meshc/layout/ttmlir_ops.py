@@ -65,10 +65,17 @@ def mesh_partition(vals: list, mesh_shape: tuple[int, ...], dim: int, cluster_ax
     return [np.take(np.asarray(v), np.arange(p * size, (p + 1) * size), axis=dim) for v, p in zip(vals, pos)]
 
 
-def _within(cache_shape: tuple[int, ...], batch_offset: int, users: int) -> None:
+def check_users(cache_shape: tuple[int, ...], batch_offset: int, users: int) -> None:
+    """`users` rows of the cache from `batch_offset` are within its first dim (LayoutError otherwise)."""
     if batch_offset < 0 or batch_offset + users > cache_shape[0]:
         raise LayoutError(f"batch_offset {batch_offset} + {users} users runs past the cache's {cache_shape[0]} users "
                           f"(cache {list(cache_shape)})")
+
+
+def check_position(p: int, positions: int) -> None:
+    """update_cache's position `p` is one of the cache's `positions` (LayoutError otherwise)."""
+    if not 0 <= p < positions:
+        raise LayoutError(f"update_index {p} is outside the cache's {positions} positions")
 
 
 def update_cache(cache: np.ndarray, inp: np.ndarray, index: np.ndarray, batch_offset: int) -> np.ndarray:
@@ -78,10 +85,9 @@ def update_cache(cache: np.ndarray, inp: np.ndarray, index: np.ndarray, batch_of
     if idx.size == 0:
         raise LayoutError("update_index is empty: it must hold the position to write")
     p = int(idx[0])
-    if not 0 <= p < cache.shape[2]:
-        raise LayoutError(f"update_index {p} is outside the cache's {cache.shape[2]} positions")
+    check_position(p, cache.shape[2])
     users = inp.shape[2]
-    _within(cache.shape, batch_offset, users)
+    check_users(cache.shape, batch_offset, users)
     out = cache.copy()
     out[batch_offset:batch_offset + users, :, p, :] = np.swapaxes(inp[0], 0, 1).astype(cache.dtype, copy=False)
     return out
@@ -91,7 +97,7 @@ def fill_cache(cache: np.ndarray, inp: np.ndarray, batch_offset: int) -> np.ndar
     """The cache with its first positions written (module docstring)."""
     cache, inp = np.asarray(cache), np.asarray(inp)
     users, rows = inp.shape[0], inp.shape[2]
-    _within(cache.shape, batch_offset, users)
+    check_users(cache.shape, batch_offset, users)
     out = cache.copy()
     out[batch_offset:batch_offset + users, :, :rows, :] = inp.astype(cache.dtype, copy=False)
     padded = -(-rows // TILE_ROWS) * TILE_ROWS

@@ -11,7 +11,9 @@ typecast, matmul (with transposes; a batched `a` times a 2-d `b` folds the batch
 rows; both batched, a batch block a core), 2-d transpose, softmax over the last dim, to_layout,
 constant (`enqueue_write_constant`), empty, the collectives (`enqueue_ccl`), and the element
 moves of convert_ttir_to_ttmetal_movement.py: reshape, permute, broadcast and sum / mean / max / min
-over any dims, kept or dropped (a 0-d result is a one-element buffer). A host tensor a
+over any dims, kept or dropped (a 0-d result is a one-element buffer), and tt-mlir's KV-cache
+writes update_cache / fill_cache (convert_ttir_to_ttmetal_cache.py: a program writing the new
+cache into the cache's own buffer). A host tensor a
 shard_to_full read back is written to every device again where an op uses it (the host round
 trip the program states). Anything else is a located error naming the op and why: never a
 silently wrong lowering.
@@ -30,7 +32,15 @@ from dataclasses import dataclass, field
 
 from xdsl.context import Context
 from xdsl.dialects import func
-from xdsl.dialects.builtin import AffineMapAttr, DenseArrayBase, ModuleOp, StringAttr, TensorType, i64
+from xdsl.dialects.builtin import (
+    AffineMapAttr,
+    DenseArrayBase,
+    DenseIntOrFPElementsAttr,
+    ModuleOp,
+    StringAttr,
+    TensorType,
+    i64,
+)
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
@@ -51,6 +61,7 @@ from meshc.layout.memory_config import MemoryConfig
 from meshc.layout.mesh import Mesh, ShardingSpec
 from meshc.layout.sharding_rules import replicated
 from meshc.layout.shapes import fmt_shape, fold_2d
+from meshc.passes.convert_ttir_to_ttmetal_cache import cache_constants, cache_kernel
 from meshc.passes.convert_ttir_to_ttmetal_kernel import KernelBuilder, matmul_fidelity, result_grid
 from meshc.passes.convert_ttir_to_ttmetal_select import concat_kernel, embedding_kernel, select_grid, slice_kernel
 from meshc.passes.convert_ttir_to_ttmetal_movement import (
@@ -257,6 +268,36 @@ class CollectiveToCcl(MetalPattern):
             lo.lowered(op, out, rewriter)
 
 
+class CacheWriteToProgram(MetalPattern):
+    """`ttir.update_cache` / `ttir.fill_cache`: a one-core program that writes the new cache into
+    the cache's own buffer (convert_ttir_to_ttmetal_cache.py); later reads of the cache value read
+    that buffer, so they see the write. The op has no result; it is erased with the lowered ops."""
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        if not isinstance(op, (ttir.UpdateCacheOp, ttir.FillCacheOp)):
+            return
+        lo = self.lowering
+        with lowering(op):
+            consts = cache_constants(op)
+            ins = [lo.buffer_of(v, op, rewriter) for v in op.operands]
+            elem = op.update_index.type.element_type if isinstance(op, ttir.UpdateCacheOp) else op.cache.type.element_type
+            for value in consts:
+                t = TensorType(elem, value.shape)
+                buf = lo.create_buffer(t, op, op, rewriter)
+                flat = [v.item() for v in value.reshape(-1)]
+                lo.insert(ttmetal.EnqueueWriteConstantOp.create(
+                    operands=[buf], attributes={"value": DenseIntOrFPElementsAttr.from_list(t, flat)}), op, op.location,
+                    rewriter)
+                ins.append(buf)
+            k = KernelBuilder(ins, (1, 1), None, op.location)
+            cache_kernel(op, k)
+            lo.insert(k.build(), op, op.location, rewriter)
+        if not all(v in lo.whole for v in op.operands[1:] if not isinstance(v.owner, ttir.ConstantOp)):
+            lo.whole.discard(op.cache)  # each device's own input written: the copies differ
+        lo.pending.append(op)
+        rewriter.notify_op_modified(op)
+
+
 class ReturnReadsBuffers(MetalPattern):
     """`func.return`: a returned device tensor is read back (on a mesh it stays distributed:
     `enqueue_read_shards`, one host tensor a device), every buffer the func made is deallocated,
@@ -291,7 +332,9 @@ class UnloweredTTIROp(RewritePattern):
             raise LocatedError(
                 f"convert-ttir-to-ttmetal cannot lower '{op.name}': TTMetal kernels here cover elementwise ops "
                 "(comparisons and where included), matmul (batched too), transpose, permute, reshape, broadcast, "
-                "sum / mean / max / min, softmax, to_layout, constants and collectives", op)
+                "sum / mean / max / min, softmax, slice, concat, embedding, KV-cache writes, to_layout, constants and "
+                "collectives (ttir-to-ttmetal-pipeline decomposes cumsum, cumprod, argmax, argmin, top_k, sort, linear "
+                "and mesh_partition into them first)", op)
 
 
 # ----------------------------------------------------------------------------- programs
@@ -462,6 +505,7 @@ class ConvertTTIRToTTMetalPass(ModulePass):
                 ConstantToBuffer(lo),
                 EmptyToBuffer(lo),
                 CollectiveToCcl(lo),
+                CacheWriteToProgram(lo),
                 OpToProgram(lo),
                 ReturnReadsBuffers(lo),
                 UnloweredTTIROp(),

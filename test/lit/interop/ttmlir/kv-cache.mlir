@@ -14,6 +14,10 @@
 // CHECK: moved: ethernet 0 B,
 // CHECK: check: result0 matches the golden run (exact)
 // RUN: python -c "import numpy as np; z = np.load('%t.npz'); c = z['arg0'].copy(); c[1, :, :40] = z['arg2'][0]; c[1, :, 40:] = 0; c[0:2, :, 50, :] = np.swapaxes(z['arg1'][0], 0, 1); np.testing.assert_array_equal(np.load('%t.out/result0.npy'), c); print('numpy agrees')" | filecheck %s --check-prefix=NUMPY
+// On TTMetal each write is a one-core program writing the new cache into the cache's buffer (convert_ttir_to_ttmetal_cache.py): the same values.
+// RUN: meshc-opt %s -p 'ttir-to-ttmetal-pipeline{mesh-shape=1,2}' -o %t.metal.mlir
+// RUN: meshc-run %t.metal.mlir --input %t.npz --check --report --save-outputs %t.metal.out | filecheck %s
+// RUN: python -c "import numpy as np; z = np.load('%t.npz'); c = z['arg0'].copy(); c[1, :, :40] = z['arg2'][0]; c[1, :, 40:] = 0; c[0:2, :, 50, :] = np.swapaxes(z['arg1'][0], 0, 1); np.testing.assert_array_equal(np.load('%t.metal.out/result0.npy'), c); print('numpy agrees')" | filecheck %s --check-prefix=NUMPY
 // NUMPY: numpy agrees
 module attributes {ttcore.meshes = #ttcore.meshes<[<"mesh" = 1x2>]>} {
   func.func @main(%arg0: tensor<2x8x64x32xbf16>, %arg1: tensor<1x8x2x32xbf16>, %arg2: tensor<1x8x40x32xbf16>) -> tensor<2x8x64x32xbf16> {

@@ -15,8 +15,12 @@
 // The ttmetal pipeline's decomposition of mesh_partition (all_slice ops) refuses the split, located.
 // RUN: not meshc-opt %t/partition.mlir -p 'ttir-to-ttmetal-pipeline{mesh-shape=1,4}' 2>&1 | filecheck %s --check-prefix=METAL-PART
 // METAL-PART: partition.mlir:3:3: error: 'ttir.mesh_partition' op ttir-decompose-ttmlir-ops: dim 0 (6) does not split into the 4 devices of the mesh
+// The ttmetal lowering checks a cache write's batch_offset, and a constant update_index, when it
+// writes the program (a position read on the device is the golden run's error).
 // RUN: not meshc-opt %t/offset.mlir -p 'ttir-to-ttmetal-pipeline' 2>&1 | filecheck %s --check-prefix=METAL-FILL
-// METAL-FILL: offset.mlir:{{[0-9]+}}:{{[0-9]+}}: error: 'ttir.fill_cache' op convert-ttir-to-ttmetal cannot lower 'ttir.fill_cache'
+// METAL-FILL: offset.mlir:2:3: error: 'ttir.fill_cache' op convert-ttir-to-ttmetal: batch_offset 1 + 1 users runs past the cache's 1 users (cache [1, 8, 16, 64])
+// RUN: not meshc-opt %t/index.mlir -p 'ttir-to-ttmetal-pipeline' 2>&1 | filecheck %s --check-prefix=METAL-INDEX
+// METAL-INDEX: index.mlir:3:3: error: 'ttir.update_cache' op convert-ttir-to-ttmetal: update_index 16 is outside the cache's 16 positions
 
 //--- partition.mlir
 func.func @main(%arg0: tensor<6x3xf32>) -> tensor<2x3xf32> {
