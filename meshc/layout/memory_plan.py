@@ -268,36 +268,77 @@ def plan_memory(tensors: list[PlanTensor], ops: list[PlanOp], arch: str, capacit
         # again, for the tensors beside one that moved (a producer sees its consumers' places)
         todo = {k for i in changed for j in touching[i] for k in (*ops[j].operands, *ops[j].results) if k >= 0}
 
+    _sweep(tensors, ops, choice, opts, left, rank, moved, model, arch, capacity)
+
+    decisions = explain(tensors, ops, choice, arch, capacity, opts, refused, model, moved) if explained else None
+    return MemoryPlan(choice, decisions, [model.op_time(j, choice) for j in range(len(ops))], model, opts)
+
+
+def _sweep(tensors: list[PlanTensor], ops: list[PlanOp], choice: list[Option], opts: list[dict[str, Option]],
+           left: list[set[str]], rank: list[dict[str, int]], moved: dict[int, str], model: _Model, arch: str,
+           capacity: int) -> None:
+    """Step 2 of the search (module docstring), moving tensors in `choice` one at a time. The L1
+    use of every core at every step is additive (`l1_budget`), so after a move it is updated
+    over the moved tensor's live range instead of being added up again, and a tensor's option
+    times are kept until a tensor beside it (sharing an op) moves: a TTMetal program, whose
+    buffers all live to its end, moves hundreds of them."""
+    lives = [LiveTensor(t.name, t.shape, t.dtype, c.config, t.tile, t.start, t.end) for t, c in zip(tensors, choice)]
+    budget = l1_budget(lives, arch, capacity)
+    if budget.fits:
+        return
+    use, col = budget.use.copy(), {c: n for n, c in enumerate(budget.cores)}
+    costs: dict[tuple[int, str], float] = {}
+
+    def cost(i: int, o: Option) -> float:
+        key = (i, o.kind)
+        hit = costs.get(key)
+        if hit is None:
+            hit = costs[key] = model.cost(i, o, choice)
+        return hit
+
     while True:
-        lives = [LiveTensor(t.name, t.shape, t.dtype, c.config, t.tile, t.start, t.end) for t, c in zip(tensors, choice)]
-        budget = l1_budget(lives, arch, capacity)
-        if budget.fits:
-            break
-        at = budget.first_overflow
+        over = (use > capacity).any(axis=1)
+        if not over.any():
+            return
+        step = int(np.argmax(over))
+        core = budget.cores[int(np.argmax(use[step]))]
+        held = int(use[step, col[core]])
+        live = [i for i, (t, c) in enumerate(zip(tensors, choice)) if t.start <= step <= t.end and core in c.cores]
         best = None
-        for i in at.live:
+        for i in live:
             if tensors[i].fixed:
                 continue
-            here, now = at.bytes_of[i], cost(i, choice[i])
+            here, now = choice[i].per_core, cost(i, choice[i])
             for k in left[i]:
                 o = opts[i][k]
-                freed = here - (o.per_core if at.core in o.cores else 0)
+                freed = here - (o.per_core if core in o.cores else 0)
                 if o is choice[i] or freed <= 0:
                     continue
                 key = ((cost(i, o) - now) / freed, -freed, -tensors[i].end, i, rank[i][k])
                 if best is None or key < best[0]:
                     best = (key, i, o)
         if best is None:
-            raise PlanError(f"core ({at.core[0]}, {at.core[1]}) holds {at.bytes:,} B at step {at.step}, over its "
-                            f"{capacity:,} B, and no tensor live there can move", at)
+            raise PlanError(f"core ({core[0]}, {core[1]}) holds {held:,} B at step {step}, over its "
+                            f"{capacity:,} B, and no tensor live there can move",
+                            L1Point(step, core, held, live, {i: choice[i].per_core for i in live}))
         _, i, o = best
         left[i].discard(choice[i].kind)
-        moved[i] = (f"moved off {choice[i].describe()} at step {at.step}: core ({at.core[0]}, {at.core[1]}) held "
-                    f"{at.bytes:,} B, over its {capacity:,} B L1; this move adds the least time a byte freed")
+        moved[i] = (f"moved off {choice[i].describe()} at step {step}: core ({core[0]}, {core[1]}) held "
+                    f"{held:,} B, over its {capacity:,} B L1; this move adds the least time a byte freed")
+        t, was = tensors[i], choice[i]
         choice[i] = o
-
-    decisions = explain(tensors, ops, choice, arch, capacity, opts, refused, model, moved) if explained else None
-    return MemoryPlan(choice, decisions, [model.op_time(j, choice) for j in range(len(ops))], model, opts)
+        for j in model.touching[i]:  # the option times of the tensors beside it change
+            for k in (*ops[j].operands, *ops[j].results):
+                for kind in opts[k] if k >= 0 else ():
+                    costs.pop((k, kind), None)
+        if any(c not in col for c in o.cores):  # a core no tensor held yet: add it all up again
+            lives[i] = LiveTensor(t.name, t.shape, t.dtype, o.config, t.tile, t.start, t.end)
+            budget = l1_budget(lives, arch, capacity)
+            use, col = budget.use.copy(), {c: n for n, c in enumerate(budget.cores)}
+            continue
+        lives[i] = LiveTensor(t.name, t.shape, t.dtype, o.config, t.tile, t.start, t.end)
+        use[t.start:t.end + 1, [col[c] for c in was.cores]] -= was.per_core
+        use[t.start:t.end + 1, [col[c] for c in o.cores]] += o.per_core
 
 
 def explain(tensors: list[PlanTensor], ops: list[PlanOp], choice: list[Option] | None, arch: str,
