@@ -34,7 +34,7 @@ from xdsl.passes import ModulePass
 from meshc.dialects import ttmetal
 from meshc.dialects.ttmetal_program import kernel_tile_ops, matmul_weight_buffers, physical_cores
 from meshc.dialects.tt import module_system
-from meshc.errors import LocatedError
+from meshc.errors import LocatedError, location_of
 from meshc.layout.dtypes import get_dtype
 from meshc.layout.errors import LayoutError
 from meshc.layout.hardware import ARCH_FACTS
@@ -126,20 +126,29 @@ def chip_cores(module: ModuleOp, arch: str) -> int:
     return gy * gx
 
 
-def buffer_name(t: DeviceTensor, i: int) -> str:
+def buffer_name(t: DeviceTensor, i: int, source: str | None = None) -> str:
     """How messages and the report name the i-th buffer of a function: its SSA name when it has
-    one, else its place among the create_buffers ("buffer 0" first); with its shape and type."""
+    one, else its place among the create_buffers ("buffer 0" first); with its shape and type, and
+    where its value comes from: `source` (the host argument written into it), else the line of
+    its create_buffer's location (the ttir op it was lowered from, or its own line in a file read
+    already lowered) when known."""
     name = tensor_name(t)
-    return name if t.value.name_hint else f"buffer {i}" + name[name.rindex(" ("):]
+    if t.value.name_hint:
+        return name
+    loc = location_of(t.op)
+    where = f", {source} from the host" if source else (f", line {loc[1]}" if loc else "")
+    return f"buffer {i}" + name[name.rindex(" ("):-1] + where + ")"
 
 
 def program_of(buffers: list[DeviceTensor], block, arch: str, chip_cores: int) -> tuple[list[PlanTensor], list[PlanOp]]:
     """The mesh buffers and the ops touching them of one ttmetal function body, for the plan."""
     plan_tensors = []
     index = {}
+    hosted = {o.buffer: f"%{o.input.name_hint}" for o in block.ops
+              if isinstance(o, ttmetal.EnqueueWriteBufferOp) and o.input.name_hint}
     for i, t in enumerate(buffers):
         lt = live_tensor(t)
-        plan_tensors.append(PlanTensor(buffer_name(t, i), lt.shape, str(getattr(lt.dtype, "name", lt.dtype)), lt.tile,
+        plan_tensors.append(PlanTensor(buffer_name(t, i, hosted.get(t.value)), lt.shape, str(getattr(lt.dtype, "name", lt.dtype)), lt.tile,
                                        t.start, t.end, lt.config))
         index[t.value] = i
     ops = []

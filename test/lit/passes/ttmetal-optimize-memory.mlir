@@ -18,7 +18,7 @@
 // OFF: "ttmetal.create_buffer"() {memory_config = #ttnn.memory_config<#ttnn.buffer_type<dram>, <interleaved>>, tile = array<i64: 32, 32>} : () -> !ttmetal.buffer<64x32xf32>
 // OFF: "ttmetal.create_buffer"() {memory_config = #ttnn.memory_config<#ttnn.buffer_type<dram>, <interleaved>>, tile = array<i64: 32, 32>} : () -> !ttmetal.buffer<32x64xf32>
 // REPORT: Where each device tensor sits and why
-// REPORT: buffer 1 (32x64xf32): l1_height_sharded, 8,192 B a core on 1 core, {{[0-9.]+}} us: the least modelled time
+// REPORT: buffer 1 (32x64xf32, %x from the host): l1_height_sharded, 8,192 B a core on 1 core, {{[0-9.]+}} us: the least modelled time
 // REPORT-NEXT: other places: l1_block_sharded {{[0-9.]+}} us
 // REPORT: check: result0 matches the golden run
 module {
@@ -41,8 +41,8 @@ module {
 // CHECK-NEXT: "ttmetal.create_buffer"() {memory_config = #ttnn.memory_config<#ttnn.buffer_type<l1>, <block_sharded>, #ttnn.shard_spec<#ttnn.core_range_set<[#ttnn.core_range<(0, 0), (7, 7)>]>, <64x64>, <row_major>>>, tile = array<i64: 32, 32>}
 // CHECK-COUNT-4: "ttmetal.create_buffer"() {memory_config = #ttnn.memory_config<#ttnn.buffer_type<dram>, <interleaved>>, tile = array<i64: 32, 32>}
 // CHECK-NOT: buffer_type<l1>
-// REPORT: buffer 1 (512x512xf32): l1_block_sharded, 16,384 B a core on 64 cores, {{[0-9.]+}} us: the least modelled time
-// REPORT: buffer 2 (512x512xf32): dram_interleaved, 90,112 B a DRAM bank, {{[0-9.]+}} us: the least modelled time of the options that fit: l1_block_sharded is faster but does not fit
+// REPORT: buffer 1 (512x512xf32, line {{[0-9]+}}): l1_block_sharded, 16,384 B a core on 64 cores, {{[0-9.]+}} us: the least modelled time
+// REPORT: buffer 2 (512x512xf32, line {{[0-9]+}}): dram_interleaved, 90,112 B a DRAM bank, {{[0-9.]+}} us: the least modelled time of the options that fit: l1_block_sharded is faster but does not fit
 // REPORT: check: result0 matches the golden run
 module attributes {tt.device = #tt.device<workerGrid = #tt.grid<8x8, (d0, d1) -> (0, d0, d1)>, meshShape = 1x1, chipIds = [0]>,
                    tt.system_desc = #tt.system_desc<meshShape = 1x1, chipDescs = [#tt.chip_desc<arch = wormhole_b0, grid = 8x8, l1Size = 24576, dramBanks = 12, dramBankSize = 1073741824>], chipDescIndices = [0], chipCoords = [[0, 0]], links = []>} {
