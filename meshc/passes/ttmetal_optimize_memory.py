@@ -1,20 +1,23 @@
 """`ttmetal-optimize-memory`: choose where every mesh buffer of a TTMetal program lives.
 
 Per mesh buffer (a `ttmetal.create_buffer`, live to its `deallocate_buffer`), one of L1 height-,
-width- or block-sharded, DRAM interleaved or DRAM sharded (`meshc.layout.memory_options`, the
-buffer's own place first), chosen by `meshc.layout.memory_plan`'s search (greedy in program
-order, then the L1 spill sweep) to minimise the modelled time within every core's L1 over the
-buffers' live ranges, as ttnn-optimize-memory does for a ttnn program (docs/passes.md).
+width- or block-sharded, L1 interleaved, DRAM interleaved or DRAM sharded
+(`meshc.layout.memory_options`, the buffer's own place first), chosen by
+`meshc.layout.memory_plan`'s search (greedy in program order, then the L1 spill sweep) to
+minimise the modelled time within every core's L1 over the buffers' live ranges, as
+ttnn-optimize-memory does for a ttnn program (docs/passes.md).
 
 A TTMetal kernel reads and writes blocks by its program's grid (`read_tiles` / `write_tiles`
 selectors), wherever the buffer's bytes sit: a buffer's memory config decides only which of the
 bytes a core touches cross the NoC or come from DRAM banks, never what is computed. So a
 program's time under a choice is its block traffic as the simulator counts it
-(`meshc.layout.metal_traffic`) plus its compute, which no choice changes: each program op carries
-that time as its `PlanOp.time`. Host transfers, constants, collectives and stage transfers move
-their buffers whole and are timed by the plan's own model. The `#ttnn.sharded_buffer_config` of
-a transfer says how the host tensor is cut over the mesh, not where a device's piece sits on
-the chip, so it stays as it is.
+(`meshc.layout.kernel_traffic.block_traffic`) and its compute and DRAM readers as the simulator
+charges them (`meshc.dialects.ttmetal_program`, `kernel_compute_s`, `matmul_dram_readers`): each
+program op carries that time as its `PlanOp.time` (`ProgramTime`). Host transfers, constants,
+collectives and stage transfers move their buffers whole and are timed by the plan's own model
+(a collective's ethernet time, the same in every place, is left out). The
+`#ttnn.sharded_buffer_config` of a transfer says how the host tensor is cut over the mesh, not
+where a device's piece sits on the chip, so it stays as it is.
 
 The choice is written into the create_buffer's `memory_config`. A buffer that no place holds,
 not even DRAM, is a located error at its create_buffer naming it and why each place refuses it.
@@ -148,7 +151,8 @@ def program_of(buffers: list[DeviceTensor], block, arch: str, chip_cores: int) -
               if isinstance(o, ttmetal.EnqueueWriteBufferOp) and o.input.name_hint}
     for i, t in enumerate(buffers):
         lt = live_tensor(t)
-        plan_tensors.append(PlanTensor(buffer_name(t, i, hosted.get(t.value)), lt.shape, str(getattr(lt.dtype, "name", lt.dtype)), lt.tile,
+        dtype = str(getattr(lt.dtype, "name", lt.dtype))
+        plan_tensors.append(PlanTensor(buffer_name(t, i, hosted.get(t.value)), lt.shape, dtype, lt.tile,
                                        t.start, t.end, lt.config))
         index[t.value] = i
     ops = []
