@@ -16,7 +16,12 @@ tt-mlir moved its shared attributes from `tt.` to `ttcore.`, writes op attribute
   op that takes one operand fewer, is the destination: it is dropped, and an empty left unused is
   erased (`normalize_module`, run by the driver after parsing, before verifying);
 * tt-mlir's `ttir.sort` / `ttnn.sort` with two results (values, indices) is meshc's `sort` and
-  `sort_indices` of the same operand and attributes (meshc holds them as two ops, as top_k's).
+  `sort_indices` of the same operand and attributes (meshc holds them as two ops, as top_k's);
+  tt-mlir's `ttir.topk` / `ttnn.topk` (values, indices; `k`, `dim` -1 when absent, `largest`,
+  `sorted`) is meshc's `top_k` and `top_k_indices` (the k largest, sorted: a valid answer to
+  `sorted = false` too; `largest = false` is refused, located). Only a result that is used gets
+  its op (the values when neither is), and `dim` / `k` take meshc's types (si32 for a sort, i64
+  for a top_k), so meshc's own `--emit=ttmlir` output reads back as the module it came from.
 
 The printed form stays meshc's (`#ttir.shard_type<devices>`, attributes in the dictionary, no
 destination operands).
@@ -26,9 +31,28 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from xdsl.dialects.builtin import UnitAttr
+from xdsl.dialects.builtin import (
+    AnyTensorTypeConstr,
+    BoolAttr,
+    IntegerAttr,
+    IntegerType,
+    Signedness,
+    UnitAttr,
+    i64,
+)
 from xdsl.ir import Operation
-from xdsl.irdl import IRDLOperation, OptOperandDef, VarOperandDef, irdl_op_definition
+from xdsl.irdl import (
+    IRDLOperation,
+    OptOperandDef,
+    VarOperandDef,
+    attr_def,
+    irdl_op_definition,
+    operand_def,
+    opt_attr_def,
+    opt_result_def,
+    result_def,
+)
+from xdsl.utils.exceptions import VerifyException
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from meshc.dialects import ttir, ttnn
@@ -57,7 +81,38 @@ class TTNNAllReduceAsyncOp(ttir.AllReduceBase):
     SYNCHRONOUS: ClassVar[type[IRDLOperation]] = ttnn.AllReduceOp
 
 
-SPELLING_OPS: dict[str, type[IRDLOperation]] = {op.name: op for op in (TTIRAllReduceAsyncOp, TTNNAllReduceAsyncOp)}
+class TopKSpellingBase(IRDLOperation):
+    """tt-mlir's two-result top-k (TTIROps.td / TTNNOps.td TopKOp): the k largest (or smallest)
+    elements along `dim` and their indices; rewritten to meshc's top_k + top_k_indices right after
+    parsing. One left (a `largest = false`) is refused by its verifier. `ttnn.topk` is also the
+    name of meshc's own one-result ttnn top_k (the values), which is read through this class
+    too and rewritten to itself."""
+
+    input_tensor = operand_def(AnyTensorTypeConstr)
+    values = result_def(AnyTensorTypeConstr)
+    indices = opt_result_def(AnyTensorTypeConstr)
+    k = attr_def(IntegerAttr)
+    dim = opt_attr_def(IntegerAttr)
+    largest = opt_attr_def(BoolAttr)
+    sorted = opt_attr_def(BoolAttr)
+
+    def verify_(self) -> None:
+        raise VerifyException("largest = false asks for the k smallest elements; meshc's top_k is the k largest "
+                              "(JAX's top_k): write it as the top_k of the negated operand, negated back")
+
+
+@irdl_op_definition
+class TTIRTopKOp(TopKSpellingBase):
+    name = "ttir.topk"
+
+
+@irdl_op_definition
+class TTNNTopKOp(TopKSpellingBase):
+    name = "ttnn.topk"
+
+
+SPELLING_OPS: dict[str, type[IRDLOperation]] = {
+    op.name: op for op in (TTIRAllReduceAsyncOp, TTNNAllReduceAsyncOp, TTIRTopKOp, TTNNTopKOp)}
 """Ops only tt-mlir spells: the driver's context parses them, normalize_module rewrites each into
 the meshc op it names in SYNCHRONOUS; no dialect lists them, so nothing after parsing meets one."""
 NORMALIZED_DIALECTS = ("ttir", "ttnn")
@@ -105,10 +160,16 @@ def normalize_module(module: Operation) -> None:
             _properties_to_attributes(op)
         if len(op.operands) > 1:
             _drop_destination(op, empties)
-    for op in [o for o in module.walk() if o.name in SPELLING_OPS]:
+    for op in [o for o in module.walk() if o.name in SPELLING_OPS and hasattr(SPELLING_OPS[o.name], "SYNCHRONOUS")]:
         _as_synchronous_with_flag(op)
     for op in [o for o in module.walk() if o.name in _SORTS and len(o.results) == 2]:
-        _split_sort(op)
+        _split_two_results(op, ("sort", "sort_indices"), {"dim": _SI32})
+    for op in [o for o in module.walk() if isinstance(o, TopKSpellingBase)]:
+        if op.largest is None or op.largest.value.data:  # type: ignore[attr-defined]
+            op.attributes.setdefault("dim", IntegerAttr(-1, i64))
+            for key in ("largest", "sorted"):
+                op.attributes.pop(key, None)
+            _split_two_results(op, ("top_k", "top_k_indices"), {"k": i64, "dim": i64})
     for empty in empties:
         if empty.parent is not None and not empty.results[0].uses:
             empty.detach()
@@ -125,14 +186,22 @@ def _as_synchronous_with_flag(op: Operation) -> None:
 
 
 _SORTS = {f"{d}.sort": d for d in NORMALIZED_DIALECTS}
+_SI32 = IntegerType(32, Signedness.SIGNED)
 
 
-def _split_sort(op: Operation) -> None:
-    """tt-mlir's two-result sort -> `<dialect>.sort` (the values) and `<dialect>.sort_indices`, each
-    with the operand and attributes, each result's uses moved to its op."""
-    ops = (ttir if _SORTS[op.name] == "ttir" else ttnn).COMPUTE_OPS
-    for kind, r in zip(("sort", "sort_indices"), op.results):
-        new = ops[kind].create(operands=list(op.operands), result_types=[r.type], attributes=dict(op.attributes))
+def _split_two_results(op: Operation, kinds: tuple[str, str], types: dict) -> None:
+    """tt-mlir's two-result sort or top-k -> meshc's op of `kinds[0]` (the values) and of
+    `kinds[1]` (the indices) of the same operand and attributes (those named in `types` in meshc's
+    type), for each result that is used (the values op when neither is), its uses moved to it."""
+    ops = (ttir if op.name.startswith("ttir.") else ttnn).COMPUTE_OPS
+    attrs = dict(op.attributes)
+    for key, t in types.items():
+        if isinstance(attrs.get(key), IntegerAttr):
+            attrs[key] = IntegerAttr(attrs[key].value.data, t)
+    wanted = [i for i, r in enumerate(op.results) if r.uses] or [0]
+    for i in wanted:
+        r = op.results[i]
+        new = ops[kinds[i]].create(operands=list(op.operands), result_types=[r.type], attributes=dict(attrs))
         new.location = op.location
         Rewriter.insert_op(new, InsertPoint.before(op))
         r.replace_all_uses_with(new.results[0])
