@@ -37,7 +37,7 @@ _DESIGNATOR = re.compile(
 class Expectation:
     """One designator: the diagnostic it expects and where the designator itself is written."""
 
-    line: int  # the line the diagnostic must be on; 0 for @unknown
+    line: int  # the line the diagnostic must be on (0 for @unknown)
     severity: str
     text: str
     at_line: int  # where the designator is (its `expected-`), for the errors about it
@@ -45,6 +45,7 @@ class Expectation:
     pattern: re.Pattern | None = None  # the -re form, compiled
     problem: str | None = None  # a -re designator whose regex is malformed
     matched: bool = False
+    unknown: bool = False  # @unknown: a diagnostic with no location, whatever `line` says
 
     def matches(self, message: str) -> bool:
         if self.pattern is not None:
@@ -127,10 +128,10 @@ def collect_expectations(text: str, first_line: int = 1) -> list[Expectation]:
         if off == "above":
             ex.line = last_plain
         elif off == "below":
-            ex.line = first_line + len(lines) - 1  # a dangling @below points past the chunk's text
+            ex.line = first_line + len(lines) - 1  # a @below with no plain line after it: the last line
             below.append(ex)
         elif off == "unknown":
-            ex.line = 0
+            ex.line, ex.unknown = 0, True
         elif off:
             ex.line = lineno + int(off)
         out.append(ex)
@@ -146,12 +147,15 @@ def check_expected_diagnostics(
     problems = [Diagnostic(file, ex.at_line, ex.at_col, ex.problem) for ex in expectations if ex.problem]
     usable = [ex for ex in expectations if ex.problem is None]
     for d in produced:
-        # line 0: no location (MLIR's unknown, matched by @unknown); another file holds no designator
-        candidates = usable if d.line == 0 or d.file == file else []
+        # line 0: no location (MLIR's unknown), for @unknown designators only; another file holds none
+        if d.line == 0:
+            candidates = [ex for ex in usable if ex.unknown]
+        else:
+            candidates = [ex for ex in usable if not ex.unknown and ex.line == d.line] if d.file == file else []
         near: Expectation | None = None
         hit = False
         for ex in candidates:
-            if ex.line != d.line or not ex.matches(d.message):
+            if not ex.matches(d.message):
                 continue
             if ex.severity == d.severity:
                 ex.matched = hit = True

@@ -56,6 +56,15 @@ def test_expected_diagnostics_offsets_and_mismatches():
     ]
 
 
+def test_expected_diagnostics_unknown_location():
+    # a diagnostic with no location (line 0) is met by @unknown only, not by an offset that lands
+    # on line 0 (@-2 on line 2)
+    exps = collect_expectations("a\n// expected-error @-2 {{x}}\n// expected-warning @unknown {{y}}")
+    produced = [Diagnostic("f", 0, 0, "x"), Diagnostic("f", 0, 0, "y here", "warning")]
+    problems = [d.format() for d in check_expected_diagnostics(exps, produced, "f")]
+    assert problems == ["f:0:0: error: unexpected error: x", 'f:2:4: error: expected error "x" was not produced']
+
+
 def _ops(module, name):
     return [o for o in module.walk() if o.name == name]
 
