@@ -103,6 +103,18 @@ def _count(start: int, bound: int, step: int, direction: str) -> int | None:
     return None
 
 
+def _through(v: SSAValue) -> SSAValue:
+    """`v` before the sharding constraints on it (JAX with Explicit mesh axes constrains the
+    counter and its bound to `[]`, replicated: a scalar's only placement)."""
+    while isinstance(v.owner, Operation) and op_name(v.owner) == "sdy.sharding_constraint":
+        v = v.owner.operands[0]
+    return v
+
+
+_COND_OPS = ("stablehlo.constant", "sdy.sharding_constraint")
+"""The ops a counted loop's condition may have beside its compare and return."""
+
+
 def trip_count(imp: ImportContext, op: Operation) -> int:
     """The while's trip count from its counter (the module docstring), else a located error
     naming what is not known at import."""
@@ -116,14 +128,14 @@ def trip_count(imp: ImportContext, op: Operation) -> int:
     if not isinstance(compare, Operation) or op_name(compare) != "stablehlo.compare" \
             or compare.parent_region() is not cond:
         why = "its condition is not one comparison"
-    elif any(o is not compare and o is not ret and op_name(o) != "stablehlo.constant" for o in ops):
+    elif any(o is not compare and o is not ret and op_name(o) not in _COND_OPS for o in ops):
         names = sorted({op_name(o) for o in ops if o is not compare and o is not ret
-                        and op_name(o) != "stablehlo.constant"})
+                        and op_name(o) not in _COND_OPS})
         why = (f"its condition computes {', '.join(names)} from the loop's values before comparing: it depends on "
                "values computed when the program runs")
     if why is None:
         assert isinstance(compare, Operation)
-        a, b = compare.operands
+        a, b = (_through(v) for v in compare.operands)
         direction = _direction(compare)
         if b in cblock.args and a not in cblock.args:
             a, b, direction = b, a, _FLIP.get(direction, direction)
@@ -136,10 +148,10 @@ def trip_count(imp: ImportContext, op: Operation) -> int:
             k = cblock.args.index(a)  # type: ignore[arg-type]
             start = _scalar_int(imp, op.operands[k])
             bret = list(bblock.ops)[-1]
-            nxt = bret.operands[k].owner if k < len(bret.operands) else None
+            nxt = _through(bret.operands[k]).owner if k < len(bret.operands) else None
             step = None
             if isinstance(nxt, Operation) and op_name(nxt) == "stablehlo.add" and nxt.parent_region() is body:
-                x, y = nxt.operands
+                x, y = (_through(v) for v in nxt.operands)
                 if y is bblock.args[k]:
                     x, y = y, x
                 if x is bblock.args[k]:

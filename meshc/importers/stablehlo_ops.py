@@ -467,7 +467,11 @@ def sdy_constraint(imp: ImportContext, op: Operation) -> None:
     spec = imp.spec_of(attr_of(op, "sharding"), t.get_num_dims(), op)  # type: ignore[arg-type]
     if spec is None:
         raise LocatedError("expected sharding = #sdy.sharding<...>", op)
-    imp.values[op.results[0]] = imp.constraint(imp.value(op.operands[0]), spec)
+    x = op.operands[0]
+    if t.get_num_dims() == 0 and x in imp.constants:  # a scalar constant (a loop counter with Explicit
+        imp.constants[op.results[0]] = imp.constants[x]  # axes): nothing to place, and it stays foldable
+        return
+    imp.values[op.results[0]] = imp.constraint(imp.value(x), spec)
 
 
 def sdy_all_slice(imp: ImportContext, op: Operation) -> None:

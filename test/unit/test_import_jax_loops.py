@@ -150,3 +150,28 @@ def test_a_loop_past_the_unroll_limit_is_refused_naming_its_trip_count():
         meshc.from_jax(many, np.ones((8, 16), np.float32))
     text = str(e.value)
     assert "is a loop of 5000 iterations" in text and f"past meshc's limit of {MAX_UNROLLED_OPS}" in text
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_scan_with_explicit_mesh_axes_matches_jax(target):
+    """With Explicit mesh axes JAX constrains the counter, its bound and its step to `[]` (a
+    scalar's only placement) in the condition and the body: the trip count reads through those
+    constraints, and a scalar constant's constraint keeps it known at import. x [x, -] and w
+    replicated: each layer's matmul works on the device's 4 rows, 0 link bytes."""
+    x, w = _layers()
+    mesh = jax.make_mesh((2, 4), ("x", "y"), axis_types=(jax.sharding.AxisType.Explicit,) * 2) \
+        if len(jax.devices()) >= 8 else _mesh()
+
+    def scan(x, w):
+        return jax.lax.scan(lambda c, wi: (jnp.tanh(c @ wi), None), x, w)[0]
+
+    with jax.sharding.set_mesh(mesh):
+        xs = jax.device_put(x, NamedSharding(mesh, P("x", None)))
+        ws = jax.device_put(w, NamedSharding(mesh, P(None, None, None)))
+        module = meshc.from_jax(jax.jit(scan), xs, ws, mesh=mesh)
+        want = np.asarray(jax.jit(scan)(xs, ws))
+    names = _names(module)
+    assert names.count("ttir.matmul") == 4 and "ttir.where" not in names
+    got = meshc.run(module, {"x": x, "w": w}, target=target)
+    np.testing.assert_allclose(got.outputs[0], want, rtol=1e-6, atol=1e-6)
+    assert got.traffic.link_bytes == 0
