@@ -279,15 +279,22 @@ def _sweep(tensors: list[PlanTensor], ops: list[PlanOp], choice: list[Option], o
            capacity: int) -> None:
     """Step 2 of the search (module docstring), moving tensors in `choice` one at a time. The L1
     use of every core at every step is additive (`l1_budget`), so after a move it is updated
-    over the moved tensor's live range instead of being added up again, and a tensor's option
-    times are kept until a tensor beside it (sharing an op) moves: a TTMetal program, whose
-    buffers all live to its end, moves hundreds of them."""
+    over the moved tensor's live range instead of being added up again; a tensor's option times,
+    and its cheapest move off a core, are kept until a tensor beside it (sharing an op) moves: a
+    TTMetal program, whose buffers all live to its end, moves hundreds of them."""
     lives = [LiveTensor(t.name, t.shape, t.dtype, c.config, t.tile, t.start, t.end) for t, c in zip(tensors, choice)]
-    budget = l1_budget(lives, arch, capacity)
-    if budget.fits:
-        return
-    use, col = budget.use.copy(), {c: n for n, c in enumerate(budget.cores)}
+    starts = np.array([t.start for t in tensors], dtype=np.int64)
+    ends = np.array([t.end for t in tensors], dtype=np.int64)
     costs: dict[tuple[int, str], float] = {}
+    best_of: dict[int, dict] = {}
+
+    def budget_now():
+        budget = l1_budget(lives, arch, capacity)
+        col = {c: n for n, c in enumerate(budget.cores)}
+        holds = np.zeros((len(tensors), len(budget.cores)), dtype=bool)  # tensor i on core column
+        for i, c in enumerate(choice):
+            holds[i, [col[x] for x in c.cores]] = True
+        return budget.cores, (None if budget.use is None else budget.use.copy()), col, holds
 
     def cost(i: int, o: Option) -> float:
         key = (i, o.kind)
@@ -296,49 +303,60 @@ def _sweep(tensors: list[PlanTensor], ops: list[PlanOp], choice: list[Option], o
             hit = costs[key] = model.cost(i, o, choice)
         return hit
 
-    while True:
+    def cheapest(i: int, core) -> tuple | None:
+        """Tensor i's move that adds the least time a byte it frees on `core` (with its tie keys)."""
+        mine = best_of.setdefault(i, {})
+        if core in mine:
+            return mine[core]
+        best = None
+        here, now = choice[i].per_core, cost(i, choice[i])
+        for k in left[i]:
+            o = opts[i][k]
+            freed = here - (o.per_core if core in o.cores else 0)
+            if o is choice[i] or freed <= 0:
+                continue
+            key = ((cost(i, o) - now) / freed, -freed, -tensors[i].end, i, rank[i][k])
+            if best is None or key < best[0]:
+                best = (key, i, o)
+        mine[core] = best
+        return best
+
+    cores, use, col, holds = budget_now()
+    while use is not None:
         over = (use > capacity).any(axis=1)
         if not over.any():
             return
         step = int(np.argmax(over))
-        core = budget.cores[int(np.argmax(use[step]))]
+        core = cores[int(np.argmax(use[step]))]
         held = int(use[step, col[core]])
-        live = [i for i, (t, c) in enumerate(zip(tensors, choice)) if t.start <= step <= t.end and core in c.cores]
-        best = None
-        for i in live:
-            if tensors[i].fixed:
-                continue
-            here, now = choice[i].per_core, cost(i, choice[i])
-            for k in left[i]:
-                o = opts[i][k]
-                freed = here - (o.per_core if core in o.cores else 0)
-                if o is choice[i] or freed <= 0:
-                    continue
-                key = ((cost(i, o) - now) / freed, -freed, -tensors[i].end, i, rank[i][k])
-                if best is None or key < best[0]:
-                    best = (key, i, o)
-        if best is None:
+        live = [int(i) for i in np.flatnonzero((starts <= step) & (ends >= step) & holds[:, col[core]])]
+        moves = [m for m in (cheapest(i, core) for i in live if not tensors[i].fixed) if m is not None]
+        if not moves:
             raise PlanError(f"core ({core[0]}, {core[1]}) holds {held:,} B at step {step}, over its "
                             f"{capacity:,} B, and no tensor live there can move",
                             L1Point(step, core, held, live, {i: choice[i].per_core for i in live}))
-        _, i, o = best
+        _, i, o = min(moves, key=lambda m: m[0])
         left[i].discard(choice[i].kind)
         moved[i] = (f"moved off {choice[i].describe()} at step {step}: core ({core[0]}, {core[1]}) held "
                     f"{held:,} B, over its {capacity:,} B L1; this move adds the least time a byte freed")
         t, was = tensors[i], choice[i]
         choice[i] = o
+        lives[i] = LiveTensor(t.name, t.shape, t.dtype, o.config, t.tile, t.start, t.end)
         for j in model.touching[i]:  # the option times of the tensors beside it change
             for k in (*ops[j].operands, *ops[j].results):
-                for kind in opts[k] if k >= 0 else ():
-                    costs.pop((k, kind), None)
+                if k >= 0:
+                    best_of.pop(k, None)
+                    for kind in opts[k]:
+                        costs.pop((k, kind), None)
+        best_of.pop(i, None)
         if any(c not in col for c in o.cores):  # a core no tensor held yet: add it all up again
-            lives[i] = LiveTensor(t.name, t.shape, t.dtype, o.config, t.tile, t.start, t.end)
-            budget = l1_budget(lives, arch, capacity)
-            use, col = budget.use.copy(), {c: n for n, c in enumerate(budget.cores)}
+            cores, use, col, holds = budget_now()
             continue
-        lives[i] = LiveTensor(t.name, t.shape, t.dtype, o.config, t.tile, t.start, t.end)
-        use[t.start:t.end + 1, [col[c] for c in was.cores]] -= was.per_core
-        use[t.start:t.end + 1, [col[c] for c in o.cores]] += o.per_core
+        was_cols, o_cols = [col[c] for c in was.cores], [col[c] for c in o.cores]
+        use[t.start:t.end + 1, was_cols] -= was.per_core
+        use[t.start:t.end + 1, o_cols] += o.per_core
+        holds[i, was_cols] = False
+        holds[i, o_cols] = True
 
 
 def explain(tensors: list[PlanTensor], ops: list[PlanOp], choice: list[Option] | None, arch: str,
