@@ -77,7 +77,7 @@ def _known_int(imp: ImportContext, v: SSAValue, region: Region) -> int | None:
 
 # ---- the trip count --------------------------------------------------------------------------
 
-def _count(start: int, bound: int, step: int, direction: str) -> int | None:
+def count_trips(start: int, bound: int, step: int, direction: str) -> int | None:
     """How many times `counter <direction> bound` holds for counter = start, start + step, ...
     before it first fails (None: it never fails)."""
     if direction == "LE":
@@ -161,7 +161,7 @@ def trip_count(imp: ImportContext, op: Operation) -> int:
             elif step is None:
                 why = f"its body does not add a constant to its counter (loop value {k})"
             else:
-                n = _count(start, bound, step, direction)
+                n = count_trips(start, bound, step, direction)
                 if n is None:
                     raise LocatedError(f"never ends: its counter (loop value {k}) starts at {start} and steps by "
                                        f"{step}, and the condition counter {direction} {bound} always holds", op)
