@@ -16,6 +16,7 @@ meshc/importers/stablehlo_ops.py):
 | reduce of (x, iota) by JAX's argmax / argmin comparator (`jnp.argmax`, `jnp.argmin`) | argmax / argmin (the first extreme; the first NaN if any); the values, if used, a max / min |
 | reduce_window of an add (multiply) over the whole prefix of one dim (`jnp.cumsum`, `jnp.cumprod`) | cumsum (cumprod) along the dim |
 | the same over the whole suffix (`lax.cumsum(x, reverse=True)`, `lax.cumprod(x, reverse=True)`) | cumsum (cumprod) with `reverse` |
+| a scan of a tensor reversed along its dim, reversed back (`jnp.cumsum(x[::-1])[::-1]`) | the scan from the other end, of x (`Reversed`: the reverse held until a scan or a second reverse undoes it) |
 | reduce_window of another add window over one dim, stride 1, the input's length out (a sliding-window sum) | matmul by a 0/1 band matrix along the dim |
 | chlo.top_k (`jax.lax.top_k`) | top_k and top_k_indices along the last dim (each only if used) |
 | partition_id in a shard_map body (`jax.lax.axis_index`) | a constant of the device ids over the mesh, all_slice along every axis: each device keeps its own |
