@@ -118,6 +118,9 @@ _COND_OPS = ("stablehlo.constant", "sdy.sharding_constraint")
 def trip_count(imp: ImportContext, op: Operation) -> int:
     """The while's trip count from its counter (the module docstring), else a located error
     naming what is not known at import."""
+    if len(op.regions) != 2 or any(len(r.blocks) != 1 for r in op.regions):
+        raise LocatedError(f"has {len(op.regions)} regions of {[len(r.blocks) for r in op.regions]} blocks; a while "
+                           "has two regions of one block each (its condition, then its body)", op)
     cond, body = op.regions
     cblock, bblock = cond.blocks.first, body.blocks.first
     assert cblock is not None and bblock is not None
@@ -260,7 +263,8 @@ def while_op(imp: ImportContext, op: Operation) -> None:
             imp.located_at = inner
             if op_name(inner) == "stablehlo.return":
                 if len(inner.operands) != len(state):
-                    raise LocatedError(f"returns {len(inner.operands)} values from a loop of {len(state)}", inner)
+                    raise LocatedError(f"returns {len(inner.operands)} values from the body of a loop carrying "
+                                       f"{len(state)}; expected one for each loop-carried value", inner)
                 state = [_carry(imp, v) for v in inner.operands]
                 break
             if isinstance(inner, func.CallOp):

@@ -118,3 +118,41 @@
     "func.return"(%0#1) : (tensor<8x16xf32>) -> ()
   }) : () -> ()
 }) : () -> ()
+
+// -----
+
+// A while with its condition only.
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8x16xf32>) -> tensor<8x16xf32>, sym_name = "main"}> ({
+  ^bb0(%x: tensor<8x16xf32>):
+    // expected-error @+1 {{'stablehlo.while' op has 1 regions of [1] blocks; a while has two regions of one block each (its condition, then its body)}}
+    %0 = "stablehlo.while"(%x) ({
+    ^bb0(%v: tensor<8x16xf32>):
+      "stablehlo.return"(%v) : (tensor<8x16xf32>) -> ()
+    }) : (tensor<8x16xf32>) -> tensor<8x16xf32>
+    "func.return"(%0) : (tensor<8x16xf32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// -----
+
+// A body returning fewer values than the loop carries.
+"builtin.module"() ({
+  "func.func"() <{function_type = (tensor<8x16xf32>) -> tensor<8x16xf32>, sym_name = "main"}> ({
+  ^bb0(%x: tensor<8x16xf32>):
+    %c0 = "stablehlo.constant"() <{value = dense<0> : tensor<i32>}> : () -> tensor<i32>
+    %0:2 = "stablehlo.while"(%c0, %x) ({
+    ^bb0(%i: tensor<i32>, %v: tensor<8x16xf32>):
+      %c4 = "stablehlo.constant"() <{value = dense<4> : tensor<i32>}> : () -> tensor<i32>
+      %1 = "stablehlo.compare"(%i, %c4) <{comparison_direction = #stablehlo<comparison_direction LT>}> : (tensor<i32>, tensor<i32>) -> tensor<i1>
+      "stablehlo.return"(%1) : (tensor<i1>) -> ()
+    }, {
+    ^bb0(%i: tensor<i32>, %v: tensor<8x16xf32>):
+      %one = "stablehlo.constant"() <{value = dense<1> : tensor<i32>}> : () -> tensor<i32>
+      %2 = "stablehlo.add"(%i, %one) : (tensor<i32>, tensor<i32>) -> tensor<i32>
+      // expected-error @+1 {{'stablehlo.return' op returns 1 values from the body of a loop carrying 2; expected one for each loop-carried value}}
+      "stablehlo.return"(%2) : (tensor<i32>) -> ()
+    }) : (tensor<i32>, tensor<8x16xf32>) -> (tensor<i32>, tensor<8x16xf32>)
+    "func.return"(%0#1) : (tensor<8x16xf32>) -> ()
+  }) : () -> ()
+}) : () -> ()
