@@ -127,7 +127,7 @@ def trip_count(imp: ImportContext, op: Operation) -> int:
     ops = list(cblock.ops)
     ret = ops[-1] if ops else None
     why = None
-    compare = ret.operands[0].owner if ret is not None and len(ret.operands) == 1 else None
+    compare = _through(ret.operands[0]).owner if ret is not None and len(ret.operands) == 1 else None
     if not isinstance(compare, Operation) or op_name(compare) != "stablehlo.compare" \
             or compare.parent_region() is not cond:
         why = "its condition is not one comparison"
