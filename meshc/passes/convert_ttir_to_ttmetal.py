@@ -70,6 +70,7 @@ from meshc.passes.convert_ttir_to_ttmetal_movement import (
     block_broadcast,
     broadcast_grid,
     broadcast_kernel,
+    fused_bias,
     matmul_batch,
     movement_grid,
     movement_kernel,
@@ -416,6 +417,11 @@ def where_kernel(op: Operation, kernel: Kernel, k: KernelBuilder, n: int) -> Non
 
 
 def matmul_kernel(op: Operation, kernel: Kernel, k: KernelBuilder, n: int) -> None:
+    if isinstance(op, ttir.LinearBase) and not fused_bias(op):
+        raise LocatedError(
+            "convert-ttir-to-ttmetal lowers a linear as one matmul program when both operands have rank 2 or more, "
+            "the result is the product's shape and the bias is a row, a column or a scalar of it; run "
+            "ttir-decompose-ttmlir-ops first (ttir-to-ttmetal-pipeline does) for the other forms", op)
     ta = ttir.bool_value(op.attributes.get("transpose_a"))
     tb = ttir.bool_value(op.attributes.get("transpose_b"))
     # (..., M, K) x (K, N): the batch dims of a fold into M, as the 2-d buffers store them;
@@ -430,7 +436,10 @@ def matmul_kernel(op: Operation, kernel: Kernel, k: KernelBuilder, n: int) -> No
             f"a has batch dims {list(a_batch)} and b none", op)
     a = k.transpose(k.read(0, ("all", "y"))) if ta else k.read(0, ("y", "all"))
     b = k.transpose(k.read(1, ("x", "all"))) if tb else k.read(1, ("all", "x"))
-    k.write(k.matmul(a, b, fidelity=matmul_fidelity(op)), n, YX)
+    product = k.matmul(a, b, fidelity=matmul_fidelity(op))
+    if len(op.operands) > 2:  # a linear's bias, added to the core's block of the product
+        product = k.binary("add", product, k.read(2, broadcast_selectors(op.operands[2], op.results[0].type, op)))
+    k.write(product, n, YX)
 
 
 def transpose_kernel(op: Operation, kernel: Kernel, k: KernelBuilder, n: int) -> None:

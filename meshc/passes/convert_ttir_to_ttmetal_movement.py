@@ -22,6 +22,7 @@ from xdsl.ir import Operation
 
 from meshc.errors import LocatedError
 from meshc.dialects import ttir
+from meshc.dialects.shape_rules import broadcast_shapes
 from meshc.layout.compute_ops import Kernel
 from meshc.layout.shapes import fold_2d
 from meshc.passes.convert_ttir_to_ttmetal_kernel import KernelBuilder, matmul_fidelity
@@ -191,6 +192,28 @@ def matmul_batch(op: Operation) -> tuple[int, ...] | None:
     return a[:-2]
 
 
+def fused_bias(op: Operation) -> bool:
+    """Whether a ttir.linear runs as one matmul program adding its bias in the kernel: both
+    operands of rank 2 or more, the result the product's shape, a bias (absent: no add) that is a
+    row, a column or a scalar of it, or, when both operands are batched (a batch block a core), a
+    row or the result's own shape; equal batch dims when b has any. Other linears are
+    ttir-decompose-ttmlir-ops' matmul and add."""
+    a, b, out = _shape(op.operands[0]), _shape(op.operands[1]), _shape(op.results[0])
+    if len(a) < 2 or len(b) < 2:
+        return False
+    ta, tb = (ttir.bool_value(op.attributes.get(f)) for f in ("transpose_a", "transpose_b"))
+    m, n = (a[-1] if ta else a[-2]), (b[-2] if tb else b[-1])
+    batched = math.prod(b[:-2]) != 1
+    if batched and a[:-2] != b[:-2] or out != broadcast_shapes(a[:-2], b[:-2]) + (m, n):
+        return False
+    if len(op.operands) < 3:
+        return True
+    bias = _shape(op.operands[2])
+    if batched:
+        return bias == out or fold_2d(bias)[0] == 1 and len(bias) <= len(out)
+    return block_broadcast(bias, out) is not None
+
+
 def batched_matmul_grid(op: Operation, kernel: Kernel, grid: tuple[int, int]) -> tuple[int, int]:
     return (_cores(math.prod(matmul_batch(op) or (1,)), grid), 1)
 
@@ -207,4 +230,8 @@ def batched_matmul_kernel(op: Operation, k: KernelBuilder, n: int) -> None:
         if ttir.bool_value(op.attributes.get(flag)):
             blk = k.permute(blk, (per, s[-2], s[-1]), (0, 2, 1), (per * s[-1], s[-2]))
         blocks.append(blk)
-    k.write(k.matmul(blocks[0], blocks[1], per, matmul_fidelity(op)), n, ROWS)
+    product = k.matmul(blocks[0], blocks[1], per, matmul_fidelity(op))
+    if len(op.operands) > 2:  # a linear's bias: the result's own rows, or one row every core adds
+        whole = _shape(op.operands[2]) != _shape(op.results[0])
+        product = k.binary("add", product, k.read(2, ("all", "all") if whole else ROWS))
+    k.write(product, n, ROWS)

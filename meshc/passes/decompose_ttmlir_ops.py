@@ -34,7 +34,7 @@ from meshc.dialects.ttir.base import bool_value, tensor_shape
 from meshc.errors import LocatedError
 from meshc.layout.errors import LayoutError
 from meshc.layout.ttmlir_ops import partition_shape
-from meshc.passes.convert_ttir_to_ttmetal_movement import block_broadcast
+from meshc.passes.convert_ttir_to_ttmetal_movement import block_broadcast, fused_bias
 from meshc.passes.lowering_utils import module_mesh
 
 _SI32 = IntegerType(32, Signedness.SIGNED)
@@ -114,6 +114,8 @@ def decompose(module: ModuleOp) -> None:
     mesh = module_mesh(module)
     for op in list(module.walk()):
         if isinstance(op, ttir.LinearBase) and op.name.startswith("ttir."):
+            if fused_bias(op):  # convert-ttir-to-ttmetal runs it as one program, the bias added in the kernel
+                continue
             out = _linear(op)
         elif isinstance(op, ttir.MeshPartitionBase) and op.name.startswith("ttir."):
             out = _mesh_partition(op, mesh)

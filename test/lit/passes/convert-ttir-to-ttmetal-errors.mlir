@@ -62,3 +62,9 @@ module attributes {tt.device = #tt.device<workerGrid = #tt.grid<8x16, (d0, d1) -
     func.return %3 : tensor<64x64xf32>
   }
 }
+// -----
+func.func @linear_vector(%a: tensor<64x32xf32>, %b: tensor<32xf32>, %bias: tensor<64xf32>) {
+  // expected-error @+1 {{convert-ttir-to-ttmetal lowers a linear as one matmul program when both operands have rank 2 or more, the result is the product's shape and the bias is a row, a column or a scalar of it; run ttir-decompose-ttmlir-ops first (ttir-to-ttmetal-pipeline does) for the other forms}}
+  %0 = "ttir.linear"(%a, %b, %bias) : (tensor<64x32xf32>, tensor<32xf32>, tensor<64xf32>) -> tensor<64xf32>
+  func.return
+}
