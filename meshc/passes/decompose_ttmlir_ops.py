@@ -2,7 +2,9 @@
 ops TTMetal has programs for, so `ttir-to-ttmetal-pipeline` lowers them (it runs this after
 ttir-partition and reshard-to-collectives, on each device's ops; TTNN has both ops itself).
 
-* `linear(a, b, bias)`: a `ttir.matmul` of a and b (a rank-1 a reshaped to one row, a rank-1 b to
+* `linear(a, b, bias)`: one convert-ttir-to-ttmetal runs as a matmul program adding the bias in its
+  kernel (convert_ttir_to_ttmetal_movement.fused_bias: rank-2+ operands, the bias a row, a column
+  or a scalar of the result) stays; any other is a `ttir.matmul` of a and b (a rank-1 a reshaped to one row, a rank-1 b to
   one column, as numpy's matmul reads a vector; the transposes and `math_fidelity` carried), the
   product reshaped to drop the dims a vector added (a vector-vector product is `tensor<1>`), then
   a `ttir.add` of the bias. Where the bias, or the product, does not broadcast to the result as a
