@@ -15,8 +15,11 @@ What changes from meshc's own print:
   `largest = true, sorted = true` (meshc's top_k), `k` and `dim` i32 (si32 for ttnn's dim), a ttnn
   sort's `dim` si8, as tt-mlir declares them.
 Ops are printed in generic form, as tt-mlir's own tests write them. Ops tt-mlir does not have
-(meshc's `ttir.reshard`, `ttir.sharding_constraint`, the MoE ops of the MoE resharding notes)
-keep meshc's names: lower them first (the pipelines do) when the output is for tt-mlir.
+(meshc's `ttir.reshard`, `ttir.sharding_constraint`, the MoE ops of the MoE resharding notes,
+`ttir.cumprod`: tt-mlir has only TTNN's cumprod) keep meshc's names: lower them first (the
+pipelines do) when the output is for tt-mlir. A scan run from the end of its dim (meshc's
+`reverse`) has no tt-mlir spelling (neither TTIR's nor TTNN's cumsum / cumprod takes one): it is a
+located error rather than a cumsum tt-mlir would run forwards.
 Reading the output back with meshc gives the module it was printed from (test/lit/tools).
 """
 
@@ -44,6 +47,7 @@ from meshc.dialects import ttir, ttnn
 from meshc.dialects.element_types import expect_data_type_name
 from meshc.dialects.ttir.base import int_value
 from meshc.dialects.ttnn.memory import TTNNLayoutAttr
+from meshc.errors import LocatedError
 
 from meshc.dialects.ttmlir_spelling import ENUM_SYNONYMS, NORMALIZED_DIALECTS
 
@@ -143,9 +147,25 @@ def _join_selections(module: Operation) -> None:
                 _two_result(slot, dialect, name)
 
 
+def _refuse_reverse_scans(module: Operation) -> None:
+    """A located error at the first ttir / ttnn scan with `reverse` set: tt-mlir's cumsum and cumprod
+    run forwards only, so printing it without the flag would change what it computes."""
+    for op in module.walk():
+        flag = op.attributes.get("reverse")
+        if op.name.split(".", 1)[0] in ("ttir", "ttnn") and isinstance(flag, IntegerAttr) and flag.value.data:
+            raise LocatedError(f"--emit=ttmlir: this scan runs from the end of dim {int_value(op.dim)} (reverse = true), "
+                               "which tt-mlir's cumsum / cumprod cannot say (they take only a dim); print this "
+                               "module in meshc's own form, or write the scan over a reversed tensor", op)
+
+
 def print_ttmlir(module: ModuleOp) -> str:
-    """The module's text in tt-mlir's spelling (see the module docstring); `module` is unchanged."""
+    """The module's text in tt-mlir's spelling (see the module docstring); `module` is unchanged.
+    LocatedError at an op tt-mlir's spelling cannot say (a reverse scan)."""
+    _refuse_reverse_scans(module)
     copy = module.clone()
+    for op in copy.walk():
+        if op.name.split(".", 1)[0] in ("ttir", "ttnn") and "reverse" in op.attributes:
+            del op.attributes["reverse"]  # false (a true one is refused above): tt-mlir's forward scan
     _join_selections(copy)
     for op in copy.walk():
         _as_ttmlir_op(op)

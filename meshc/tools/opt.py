@@ -134,6 +134,7 @@ def _process_chunk(args, source: SourceFile, chunk_text: str, pipeline_spec: str
                    watch) -> str:
     """Parse, verify, transform and print one chunk. Raises DiagnosticError on bad input."""
     from meshc.driver import apply_pipeline, build_pipeline, make_context, parse_source, print_module, verify_or_raise
+    from meshc.errors import DiagnosticError, LocatedError, op_diagnostic
     from meshc.passes.observe import observing
     from meshc.ttmlir_emit import print_ttmlir
 
@@ -150,7 +151,10 @@ def _process_chunk(args, source: SourceFile, chunk_text: str, pipeline_spec: str
             hooks.after(p, module, time.perf_counter() - start)
     with watch.phase("Output"):
         if args.emit == "ttmlir":
-            return print_ttmlir(module)
+            try:
+                return print_ttmlir(module)
+            except LocatedError as e:  # an op tt-mlir's spelling cannot say
+                raise DiagnosticError([op_diagnostic(e.op, e.message, source.name)]) from None
         return print_module(module, generic=args.print_op_generic, aliases=not args.no_aliases,
                             elide_larger=args.elide_larger)
 
