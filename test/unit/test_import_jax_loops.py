@@ -21,36 +21,12 @@ from jax.sharding import NamedSharding  # noqa: E402
 from jax.sharding import PartitionSpec as P  # noqa: E402
 
 import meshc  # noqa: E402
+from helpers_jax import mesh_2x4 as _mesh, run_against_jax as _run, ttir_names as _names  # noqa: E402
 from meshc.errors import DiagnosticError  # noqa: E402
 from meshc.importers.stablehlo_loops import MAX_UNROLLED_OPS  # noqa: E402
-from xdsl.dialects import func  # noqa: E402
 
 TARGETS = ["ttnn", "ttmetal"]
 RNG = np.random.default_rng(31)
-
-
-def _mesh():
-    if len(jax.devices()) < 8:
-        pytest.skip("needs 8 host devices (XLA_FLAGS set after jax started)")
-    return jax.make_mesh((2, 4), ("x", "y"), axis_types=(jax.sharding.AxisType.Auto,) * 2)
-
-
-def _run(fn, xs, in_specs, out_spec, target):
-    """The imported module, meshc's run of it on `target` and JAX's outputs, the inputs sharded by
-    `in_specs` and the results by `out_spec` on the 2x4 mesh."""
-    mesh = _mesh()
-    outs = tuple(NamedSharding(mesh, o) for o in out_spec) if isinstance(out_spec, tuple) \
-        else NamedSharding(mesh, out_spec)
-    jitted = jax.jit(fn, in_shardings=tuple(NamedSharding(mesh, s) for s in in_specs), out_shardings=outs)
-    module = meshc.from_jax(jitted, *xs, mesh=mesh)
-    (f,) = [op for op in module.walk() if isinstance(op, func.FuncOp)]
-    names = [a.name_hint for a in f.body.blocks.first.args]
-    got = meshc.run(module, dict(zip(names, xs)), target=target)
-    return module, got, [np.asarray(w) for w in jax.tree.leaves(jitted(*xs))]
-
-
-def _names(module) -> list[str]:
-    return [op.name for op in module.walk() if op.name.startswith("ttir.")]
 
 
 def _layers():
