@@ -3,7 +3,8 @@
 A ttmetal program is host code: it creates mesh buffers (one per device of the module's
 mesh, each with the per-device shape, placed per core or per DRAM bank by its memory config),
 writes host tensors into them (`enqueue_write_buffer`, distributing by `shard_dims` and the
-ShardedBufferConfig; `enqueue_write_constant` for constants), runs programs (`enqueue_program`: every core of a grid, on every
+ShardedBufferConfig; `enqueue_write_shards` for one host tensor a device; `enqueue_write_constant`
+for constants), runs programs (`enqueue_program`: every core of a grid, on every
 device, runs the kernel region over the buffers), moves data between devices
 (`enqueue_ccl`) or from one pipeline stage's device to the next's (`enqueue_transfer`), reads results back (`enqueue_read_buffer`, or `enqueue_read_shards` for a result that stays
 distributed) and frees buffers.
@@ -174,6 +175,24 @@ class EnqueueReadShardsOp(IRDLOperation):
         if tensor_shape(self.result) != tensor_shape(self.buffer):
             raise VerifyException(f"result shape {rules.fmt(tensor_shape(self.result))} is not the per-device "
                                   f"buffer shape {rules.fmt(tensor_shape(self.buffer))}")
+
+
+@irdl_op_definition
+class EnqueueWriteShardsOp(IRDLOperation):
+    """Write one host tensor a device into a mesh buffer: device i receives the i-th (device order,
+    row-major over the mesh) as it is, no split and no copy to another device (the inverse of
+    enqueue_read_shards; tt-mlir's presharded arguments, placed one piece a device). On one device
+    the value is the one tensor."""
+
+    name = "ttmetal.enqueue_write_shards"
+    input = operand_def(AnyTensorTypeConstr)
+    buffer = operand_def(BufferType)
+
+    def verify_(self) -> None:
+        if tensor_shape(self.input) != tensor_shape(self.buffer):
+            raise VerifyException(f"input shape {rules.fmt(tensor_shape(self.input))} is not the per-device "
+                                  f"buffer shape {rules.fmt(tensor_shape(self.buffer))}: each device's piece is "
+                                  "written as it is")
 
 
 @irdl_op_definition
@@ -550,7 +569,7 @@ class EnqueueTransferOp(IRDLOperation):
 
 _ATTRIBUTES: list[type[Attribute]] = [BufferType]
 _OPS: list[type[Operation]] = [
-    CreateBufferOp, EnqueueWriteBufferOp, EnqueueReadBufferOp, EnqueueReadShardsOp, EnqueueWriteConstantOp, DeallocateBufferOp, FinishOp,
+    CreateBufferOp, EnqueueWriteBufferOp, EnqueueReadBufferOp, EnqueueReadShardsOp, EnqueueWriteShardsOp, EnqueueWriteConstantOp, DeallocateBufferOp, FinishOp,
     EnqueueCclOp, EnqueueProgramOp, ReadTilesOp, WriteTilesOp, TileUnaryOp, TileBinaryOp, TileWhereOp,
     TileMatmulOp, TilePermuteOp, TileBroadcastOp, TileReduceOp, TileTransposeOp, KernelEndOp, EnqueueTransferOp,
     TileSliceOp, TileConcatOp, TileEmbeddingOp,

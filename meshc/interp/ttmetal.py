@@ -4,7 +4,8 @@
   tile; deallocate_buffer frees it; enqueue_write/read_buffer move host tensors in and out
   through their `#ttnn.sharded_buffer_config` (or the config their `shard_dims` lower to),
   counted as host, NOC and DRAM bytes; enqueue_read_shards reads every device's tensor back
-  as it is (a distributed result, one host tensor a device);
+  as it is (a distributed result, one host tensor a device) and enqueue_write_shards writes
+  one host tensor a device (a presharded argument's pieces) into device i's part as it is;
   enqueue_write_constant writes its value to every device the same way;
 - enqueue_program runs its kernel region on every core (y, x) of its grid, on every device:
   `read_tiles` brings the selected block of a buffer into the core, and every byte of it held
@@ -178,6 +179,23 @@ class TTMetalSimFunctions(TTMetalStageTransferImpls, TTMetalSelectImpls):
         config = transfer_config(op, x.shape, m.mesh_shape, _buffer_dtype(op.buffer.type))
         with m.op(op.name):  # a scalar travels as the one-element tensor its config moves
             m.write_host(buf, x.reshape(x.shape or ONE_ELEMENT), config)
+        return ()
+
+    @impl(ttmetal.EnqueueWriteShardsOp)
+    @located
+    def run_write_shards(self, interpreter, op, args):
+        m = self.machine
+        x, buf = args
+        if isinstance(x, Distributed):
+            vals = list(x)
+        elif m.num_devices == 1:
+            vals = [np.asarray(x)]
+        else:
+            raise ValueError(f"enqueue_write_shards writes one host tensor a device; on this mesh of "
+                             f"{m.num_devices} devices it got one tensor (a presharded argument is given "
+                             f"as its pieces stacked, [devices, *shape])")
+        with m.op(op.name):
+            m.write(buf, vals)
         return ()
 
     @impl(ttmetal.EnqueueWriteConstantOp)

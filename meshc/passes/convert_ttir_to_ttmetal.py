@@ -3,7 +3,8 @@
 Every device tensor gets a `ttmetal.create_buffer` whose memory config comes from its
 `#tt.metal_layout` (as for TTNN); host tensors enter through `enqueue_write_buffer`
 (`ttir.mesh_shard full_to_shard` distributes with its shard_dims, a function argument is
-replicated) and leave through `enqueue_read_buffer`. Each compute op becomes an
+replicated; a presharded argument, one piece a device, enters through `enqueue_write_shards`,
+each device's piece to its device) and leave through `enqueue_read_buffer`. Each compute op becomes an
 `enqueue_program` over its result's core grid (2-d, from the layout; a reinterpreted grid
 runs on the cores its `core_map` names) whose kernel reads blocks, computes on them and
 writes its block. Lowered: elementwise unary/binary and comparisons (broadcasting a row or a column), where,
@@ -42,7 +43,7 @@ from xdsl.dialects.builtin import (
     TensorType,
     i64,
 )
-from xdsl.ir import Attribute, Block, Operation, SSAValue
+from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
     GreedyRewritePatternApplier,
@@ -121,6 +122,9 @@ class MetalLowering:
     """Values every device holds whole: host tensors written replicated, and what programs compute
     from them and constants alone (a returned one is read back once, not a device each)."""
     pending: list[Operation] = field(default_factory=list)
+    pieces: set[int] = field(default_factory=set)
+    """The func's presharded arguments (on a mesh of several devices): one host tensor a device,
+    each written to its device as it is (`enqueue_write_shards`), never whole."""
 
     @staticmethod
     def insert(new: Operation, before: Operation, loc, rewriter: PatternRewriter) -> Operation:
@@ -163,8 +167,11 @@ class MetalLowering:
         else:
             raise LocatedError("convert-ttir-to-ttmetal: operand is not a device tensor", user)
         buf = self.create_buffer(v.type, at, user, rewriter, host=True)
-        self.write(v, buf, replicated(Mesh(self.mesh), len(v.type.get_shape())), at, user, rewriter)
         self.buffers[v] = buf
+        if isinstance(v, BlockArgument) and v.index in self.pieces:  # one piece a device, written as it is
+            self.insert(ttmetal.EnqueueWriteShardsOp.create(operands=[v, buf]), at, user.location, rewriter)
+            return buf
+        self.write(v, buf, replicated(Mesh(self.mesh), len(v.type.get_shape())), at, user, rewriter)
         self.whole.add(v)
         return buf
 
@@ -503,13 +510,9 @@ class ConvertTTIRToTTMetalPass(ModulePass):
             if not f.body.blocks:
                 continue
             check_host_distributions(f, self.name)
-            if prod(mesh) > 1 and f.arg_attrs is not None:
-                for i, attrs in enumerate(f.arg_attrs.data):
-                    if presharded(attrs):
-                        raise LocatedError(f"{self.name}: argument #{i} of @{f.sym_name.data} is presharded (one "
-                                           "piece a device); the ttmetal lowering writes host tensors whole or "
-                                           "through a ttir.mesh_shard: run it with the ttnn pipeline", f)
-            lo = MetalLowering(mesh, f.body.blocks[0])
+            pieces = ({i for i, attrs in enumerate(f.arg_attrs.data) if presharded(attrs)}
+                      if prod(mesh) > 1 and f.arg_attrs is not None else set())
+            lo = MetalLowering(mesh, f.body.blocks[0], pieces=pieces)
             patterns = GreedyRewritePatternApplier([
                 MeshShardToTransfer(lo),
                 ConstantToBuffer(lo),

@@ -57,7 +57,7 @@ from meshc.passes.ttnn_check_l1 import (
     tensor_name,
 )
 
-_FROM_HOST = (ttmetal.EnqueueWriteBufferOp, ttmetal.EnqueueWriteConstantOp)
+_FROM_HOST = (ttmetal.EnqueueWriteBufferOp, ttmetal.EnqueueWriteShardsOp, ttmetal.EnqueueWriteConstantOp)
 _TO_HOST = (ttmetal.EnqueueReadBufferOp, ttmetal.EnqueueReadShardsOp)
 _NO_TIME = (ttmetal.CreateBufferOp, ttmetal.DeallocateBufferOp, ttmetal.FinishOp)
 

@@ -26,6 +26,12 @@ module attributes {tt.device = #tt.device<workerGrid = #tt.grid<8x16, (d0, d1) -
   }
 }
 // -----
+func.func @write_shards(%x: tensor<64x32xf32>, %a: !ttmetal.buffer<64x64xf32>) {
+  // expected-error @+1 {{input shape (64, 32) is not the per-device buffer shape (64, 64): each device's piece is written as it is}}
+  "ttmetal.enqueue_write_shards"(%x, %a) : (tensor<64x32xf32>, !ttmetal.buffer<64x64xf32>) -> ()
+  func.return
+}
+// -----
 func.func @end(%a: !ttmetal.buffer<64x128xf32>) {
   // expected-error @+1 {{the kernel must end with ttmetal.kernel_end}}
   "ttmetal.enqueue_program"(%a) ({

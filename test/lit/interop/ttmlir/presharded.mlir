@@ -20,6 +20,15 @@
 // RUN: python -c "import numpy as np; np.savez('%t.bad.npz', arg0=np.zeros((5, 128, 512), np.float32))"
 // RUN: not meshc-run %t.mlir --input %t.bad.npz --seed 0 2>&1 | filecheck %s --check-prefix=SHAPE
 // SHAPE: error: 'func.func' op input 'arg0' has shape 5x128x512, but @main takes tensor<5x128x512xbf16>, one piece for each of the 2 devices (2x5x128x512: it is presharded)
-// The ttmetal lowering writes host tensors whole: a presharded argument is a located error there.
-// RUN: not meshc-opt %S/Inputs/multichip.mlir -p 'ttir-to-ttmetal-pipeline{mesh-shape=1,2}' 2>&1 | filecheck %s --check-prefix=METAL
-// METAL: multichip.mlir:{{[0-9]+}}:{{[0-9]+}}: error: 'func.func' op convert-ttir-to-ttmetal: argument #0 of @main is presharded (one piece a device)
+// TTMetal: each argument's pieces go to their devices by enqueue_write_shards (device d's piece to
+// device d, no replicating write), the add runs on every device, the result comes back one tensor a
+// device (enqueue_read_shards); the same numpy check.
+// RUN: meshc-opt %S/Inputs/multichip.mlir -p 'ttir-to-ttmetal-pipeline{mesh-shape=1,2}' -o %t.metal.mlir
+// RUN: filecheck %s --check-prefix=METAL < %t.metal.mlir
+// METAL-NOT: "ttmetal.enqueue_write_buffer"
+// METAL-COUNT-2: "ttmetal.enqueue_write_shards"
+// METAL: "ttmetal.enqueue_program"
+// METAL: "ttmetal.enqueue_read_shards"
+// RUN: meshc-run %t.metal.mlir --input %t.npz --check --save-outputs %t.metal.out | filecheck %s --check-prefix=METALOUT
+// METALOUT: check: result0: 0 of 655360 elements differ (0 outside the rule), max abs error 0
+// RUN: python -c "import numpy as np; z = np.load('%t.npz'); o = np.load('%t.metal.out/result0.npy'); np.testing.assert_array_equal(o, (z['arg1'].astype(np.float32) + z['arg0'].astype(np.float32))); print('numpy agrees')" | filecheck %s --check-prefix=NUMPY
