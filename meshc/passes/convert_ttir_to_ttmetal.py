@@ -62,9 +62,9 @@ from meshc.dialects.ttnn import MemoryConfigAttr
 from meshc.layout.memory_config import MemoryConfig
 from meshc.layout.mesh import Mesh, ShardingSpec
 from meshc.layout.sharding_rules import replicated
-from meshc.layout.shapes import fmt_shape, fold_2d
+from meshc.layout.shapes import fold_2d
 from meshc.passes.convert_ttir_to_ttmetal_cache import cache_constants, cache_kernel
-from meshc.passes.convert_ttir_to_ttmetal_kernel import KernelBuilder, matmul_fidelity, result_grid
+from meshc.passes.convert_ttir_to_ttmetal_kernel import KernelBuilder, even_grid, matmul_fidelity, result_grid
 from meshc.passes.convert_ttir_to_ttmetal_select import concat_kernel, embedding_kernel, select_grid, slice_kernel
 from meshc.passes.convert_ttir_to_ttmetal_movement import (
     batched_matmul_grid,
@@ -372,10 +372,8 @@ class OpToProgram(MetalPattern):
             program_grid = batched_matmul_grid
         if program_grid is not None:  # its own grid: a block that does not split is the builder's error
             grid = program_grid(op, kernel, grid)
-        elif H % grid[0] or W % grid[1]:
-            raise LocatedError(
-                f"convert-ttir-to-ttmetal: the result {fmt_shape((H, W))} (folded to 2-d) does not split evenly over the "
-                f"core grid {fmt_shape(grid)}", op)
+        else:  # the result's grid; a ragged dim (a partial last tile) on one core
+            grid = even_grid((H, W), grid)
         k = KernelBuilder([*ins, out], grid, op.attributes.get("core_map"), op.location)
         KERNEL_BODIES[kernel.family](op, kernel, k, len(ins))
         lo.insert(k.build(), op, op.location, rewriter)

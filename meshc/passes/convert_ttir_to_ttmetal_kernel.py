@@ -3,7 +3,8 @@ grid and the kernel block of tile ops (read_tiles, compute, write_tiles) every c
 
 `KernelBuilder` appends tile ops to the kernel block and computes each block's type from the
 buffer, the selectors and the grid (meshc.dialects.ttmetal.block_shape); `result_grid` is the
-2-d core grid a result's `#tt.metal_layout` asks for.
+2-d core grid a result's `#tt.metal_layout` asks for, `even_grid` the part of a grid a program's
+block selectors can split a buffer by.
 """
 
 from __future__ import annotations
@@ -169,3 +170,12 @@ def result_grid(t: TensorType, op: Operation) -> tuple[int, int]:
             f"convert-ttir-to-ttmetal: programs run on 2-d core grids of a chip; the layout grid "
             f"{fmt_shape(g)} of {t} has rank {len(g)}", op)
     return g[0], g[1]
+
+
+def even_grid(shape2d: tuple[int, int], grid: tuple[int, int]) -> tuple[int, int]:
+    """The program grid for a result folded to `shape2d` on `grid`: along each dim the grid's
+    cores when they split the dim's elements into equal blocks, else one core. A layout grid
+    divides the dim's tiles, not always its elements (784 columns are 25 tiles, the last one
+    partial, over 5 cores: blocks of 160 and 144 columns); a block selector splits exactly, so such
+    a dim is run whole by one core, which reads the other cores' pages over the NOC (counted)."""
+    return tuple(g if n % g == 0 else 1 for n, g in zip(shape2d, grid))  # type: ignore[return-value]

@@ -25,7 +25,7 @@ from meshc.dialects import ttir
 from meshc.dialects.shape_rules import broadcast_shapes
 from meshc.layout.compute_ops import Kernel
 from meshc.layout.shapes import fold_2d
-from meshc.passes.convert_ttir_to_ttmetal_kernel import KernelBuilder, matmul_fidelity
+from meshc.passes.convert_ttir_to_ttmetal_kernel import KernelBuilder, even_grid, matmul_fidelity
 
 ROWS = ("y", "all")
 """A core's block of whole rows."""
@@ -67,7 +67,7 @@ def _kept_rows(op: Operation) -> int:
 
 def movement_grid(op: Operation, kernel: Kernel, grid: tuple[int, int]) -> tuple[int, int]:
     if kernel.family == "reshape" and fold_2d(_shape(op.operands[0])) == fold_2d(_shape(op.results[0])):
-        return grid  # the same 2-d buffer: a block copy on the result's grid
+        return even_grid(fold_2d(_shape(op.results[0])), grid)  # the same 2-d buffer: a block copy on the result's grid
     return (_cores(_kept_rows(op), grid), 1)
 
 

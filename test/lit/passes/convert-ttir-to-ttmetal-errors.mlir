@@ -24,12 +24,6 @@ func.func @bcast(%a: tensor<2x64x64xf32>, %b: tensor<64x64xf32>) {
   func.return
 }
 // -----
-func.func @uneven(%a: tensor<64x64xf32>) {
-  // expected-error @+1 {{the result 64x64 (folded to 2-d) does not split evenly over the core grid 3x1}}
-  %0 = "ttir.exp"(%a) : (tensor<64x64xf32>) -> tensor<64x64xf32, #tt.metal_layout<(d0, d1) -> (d0, d1), undef, <3x1>, memref<1x2x!tt.tile<32x32, f32>, #tt.memory_space<l1>>>>
-  func.return
-}
-// -----
 func.func @grid3(%a: tensor<2x64x64xf32>) {
   // expected-error @+1 {{programs run on 2-d core grids of a chip; the layout grid 2x2x2 of}}
   %0 = "ttir.exp"(%a) : (tensor<2x64x64xf32>) -> tensor<2x64x64xf32, #tt.metal_layout<(d0, d1, d2) -> (d0, d1, d2), undef, <2x2x2>, memref<1x1x1x!tt.tile<32x32, f32>, #tt.memory_space<l1>>>>
