@@ -111,36 +111,91 @@ def l1_budget(tensors: list[LiveTensor], arch: str = DEFAULT_ARCH, capacity: int
     busiest core at its busiest step, the first overflow the earliest step at which some core
     holds more than `capacity` (that step's busiest core); ties go to the lowest core. Placement
     errors (a shard that fits no core at all) raise the placement model's LayoutError."""
-    capacity = get_arch(arch).l1_size if capacity is None else int(capacity)
-    footprints = [t.l1_footprint(arch) for t in tensors]
-    cores = sorted({c for cs, _ in set(footprints) for c in cs})
-    if not cores:
-        return L1Budget(capacity, None, None)
-    index = {c: i for i, c in enumerate(cores)}
-    steps = max(t.end for t in tensors) + 2
-    delta = np.zeros((steps, len(cores)), dtype=np.int64)
-    columns: dict[tuple, np.ndarray] = {}
-    for t, (cs, nbytes) in zip(tensors, footprints):
+    return L1Use(tensors, arch, capacity).budget()
+
+
+class L1Use:
+    """The L1 each core holds at each step, kept up to date while tensors move (`move`): the use
+    is additive, so a move takes the tensor's bytes off its old cores and puts them on its new
+    ones over its live range instead of adding every tensor up again; only a move onto a core no
+    tensor held, or to another live range, adds everything up again. `first_overflow()` and
+    `budget()` are what `l1_budget` of the tensors as they now are gives."""
+
+    def __init__(self, tensors: list[LiveTensor], arch: str = DEFAULT_ARCH, capacity: int | None = None):
+        self.arch = arch
+        self.capacity = get_arch(arch).l1_size if capacity is None else int(capacity)
+        self.tensors = list(tensors)
+        self.footprints = [t.l1_footprint(arch) for t in self.tensors]
+        self._add_up()
+
+    def _add_up(self) -> None:
+        """Every tensor added up (`use`: (steps + 1, cores) bytes; `holds`: tensor x core)."""
+        tensors, footprints = self.tensors, self.footprints
+        self.cores = sorted({c for cs, _ in set(footprints) for c in cs})
+        self.col = {c: i for i, c in enumerate(self.cores)}
+        self.starts = np.fromiter((t.start for t in tensors), dtype=np.int64, count=len(tensors))
+        self.ends = np.fromiter((t.end for t in tensors), dtype=np.int64, count=len(tensors))
+        self.holds = np.zeros((len(tensors), len(self.cores)), dtype=bool)
+        if not self.cores:
+            self.use = None
+            return
+        steps = int(self.ends.max()) + 2
+        delta = np.zeros((steps, len(self.cores)), dtype=np.int64)
+        columns: dict[tuple, np.ndarray] = {}
+        for i, (t, (cs, nbytes)) in enumerate(zip(tensors, footprints)):
+            if cs:
+                cols = columns.get(cs)
+                if cols is None:
+                    cols = columns[cs] = np.fromiter((self.col[c] for c in cs), dtype=np.int64, count=len(cs))
+                delta[t.start, cols] += nbytes
+                delta[t.end + 1, cols] -= nbytes
+                self.holds[i, cols] = True
+        self.use = np.cumsum(delta, axis=0)
+
+    def move(self, i: int, tensor: LiveTensor) -> None:
+        """Tensor i is now `tensor` (another place; a LayoutError if it fits no core)."""
+        (was_cs, was_bytes), old = self.footprints[i], self.tensors[i]
+        cs, nbytes = footprint = tensor.l1_footprint(self.arch)
+        self.tensors[i], self.footprints[i] = tensor, footprint
+        if (tensor.start, tensor.end) != (old.start, old.end) or any(c not in self.col for c in cs):
+            self._add_up()
+            return
+        rows = slice(tensor.start, tensor.end + 1)
+        if was_cs:
+            was_cols = [self.col[c] for c in was_cs]
+            self.use[rows, was_cols] -= was_bytes
+            self.holds[i, was_cols] = False
         if cs:
-            cols = columns.get(cs)
-            if cols is None:
-                cols = columns[cs] = np.fromiter((index[c] for c in cs), dtype=np.int64, count=len(cs))
-            delta[t.start, cols] += nbytes
-            delta[t.end + 1, cols] -= nbytes
-    use = np.cumsum(delta, axis=0)
+            cols = [self.col[c] for c in cs]
+            self.use[rows, cols] += nbytes
+            self.holds[i, cols] = True
 
-    def point(step: int, col: int) -> L1Point:
-        core = cores[col]
-        live = [i for i, (t, (cs, _)) in enumerate(zip(tensors, footprints))
-                if t.start <= step <= t.end and core in cs]
-        return L1Point(step, core, int(use[step, col]), live, {i: footprints[i][1] for i in live})
+    def _point(self, step: int, col: int) -> L1Point:
+        live = [int(i) for i in np.flatnonzero((self.starts <= step) & (self.ends >= step) & self.holds[:, col])]
+        return L1Point(step, self.cores[col], int(self.use[step, col]), live,
+                       {i: self.footprints[i][1] for i in live})
 
-    per_core = use.max(axis=0)
-    col = int(np.argmax(per_core))
-    peak = point(int(np.argmax(use[:, col])), col)
-    over = (use > capacity).any(axis=1)
-    first = None
-    if over.any():
+    def first_overflow(self) -> L1Point | None:
+        """The earliest step at which some core holds more than the capacity, at that step's
+        busiest core (ties: the lowest core); None when every core fits."""
+        if self.use is None:
+            return None
+        over = (self.use > self.capacity).any(axis=1)
+        if not over.any():
+            return None
         step = int(np.argmax(over))
-        first = point(step, int(np.argmax(use[step])))
-    return L1Budget(capacity, peak, first, {c: int(p) for c, p in zip(cores, per_core)}, use, cores)
+        return self._point(step, int(np.argmax(self.use[step])))
+
+    def budget(self) -> L1Budget:
+        """The whole budget (peak, first overflow, every core's peak) of the tensors as they are."""
+        held = self.holds.any(axis=0)
+        if not held.any():
+            return L1Budget(self.capacity, None, None)
+        cols = np.flatnonzero(held)
+        cores = [self.cores[c] for c in cols]
+        use = self.use[:, cols]
+        per_core = use.max(axis=0)
+        col = int(cols[int(np.argmax(per_core))])
+        peak = self._point(int(np.argmax(self.use[:, col])), col)
+        return L1Budget(self.capacity, peak, self.first_overflow(), {c: int(p) for c, p in zip(cores, per_core)},
+                        use, cores)

@@ -58,7 +58,7 @@ import numpy as np
 from meshc.layout.compute_ops import compute_op, is_matmul, matmul_dims
 from meshc.layout.errors import LayoutError
 from meshc.layout.hardware import ARCH_FACTS
-from meshc.layout.l1_budget import L1Point, LiveTensor, l1_budget
+from meshc.layout.l1_budget import L1Point, L1Use, LiveTensor, l1_budget
 from meshc.layout.memory_config import MemoryConfig
 from meshc.layout.memory_options import KINDS, Option, kind_of, make_option, tensor_options
 from meshc.layout.system import get_arch
@@ -148,7 +148,8 @@ class _Model:
         self.chip = tuple(self.arch.grid)
         self.cores = self.chip[0] * self.chip[1]
         self.memo: dict = {}
-        self.sig = [self._signature(o) for o in ops]
+        sigs: dict = {}  # each distinct signature a small int, so a memo key hashes fast
+        self.sig = [sigs.setdefault(self._signature(o), len(sigs)) for o in ops]
         self.idx = [tuple(i for i in (*o.operands, *o.results) if i >= 0) for o in ops]
         self.touching = _touching(tensors, ops)
 
@@ -157,7 +158,7 @@ class _Model:
         return (o.kind, shapes, tuple(sorted(o.attrs.items())), tuple(sorted(o.host_shapes.items())), o.time)
 
     def op_time(self, j: int, choice: list[Option]) -> float:
-        key = (self.sig[j], *[id(choice[i]) for i in self.idx[j]])
+        key = (self.sig[j], *map(id, map(choice.__getitem__, self.idx[j])))
         hit = self.memo.get(key)
         if hit is None:
             hit = self.memo[key] = self._op_time(self.ops[j], choice).device_s
@@ -166,7 +167,11 @@ class _Model:
     def cost(self, i: int, opt: Option, choice: list[Option]) -> float:
         """Seconds of the ops touching tensor i with it held by `opt`, the others as in `choice`."""
         keep, choice[i] = choice[i], opt
-        s = sum(self.op_time(j, choice) for j in self.touching[i])
+        sig, idx, memo, get = self.sig, self.idx, self.memo, choice.__getitem__
+        s = 0  # op_time inlined: this is the search's inner loop
+        for j in self.touching[i]:
+            hit = memo.get((sig[j], *map(id, map(get, idx[j]))))
+            s += self.op_time(j, choice) if hit is None else hit
         choice[i] = keep
         return s
 
@@ -278,23 +283,14 @@ def _sweep(tensors: list[PlanTensor], ops: list[PlanOp], choice: list[Option], o
            left: list[set[str]], rank: list[dict[str, int]], moved: dict[int, str], model: _Model, arch: str,
            capacity: int) -> None:
     """Step 2 of the search (module docstring), moving tensors in `choice` one at a time. The L1
-    use of every core at every step is additive (`l1_budget`), so after a move it is updated
-    over the moved tensor's live range instead of being added up again; a tensor's option times,
+    use of every core at every step is kept by `l1_budget.L1Use`, which updates it over the moved
+    tensor's live range instead of adding it up again (as ttnn-check-l1's spill does); a tensor's option times,
     and its cheapest move off a core, are kept until a tensor beside it (sharing an op) moves: a
     TTMetal program, whose buffers all live to its end, moves hundreds of them."""
-    lives = [LiveTensor(t.name, t.shape, t.dtype, c.config, t.tile, t.start, t.end) for t, c in zip(tensors, choice)]
-    starts = np.array([t.start for t in tensors], dtype=np.int64)
-    ends = np.array([t.end for t in tensors], dtype=np.int64)
+    l1 = L1Use([LiveTensor(t.name, t.shape, t.dtype, c.config, t.tile, t.start, t.end)
+                for t, c in zip(tensors, choice)], arch, capacity)
     costs: dict[tuple[int, str], float] = {}
     best_of: dict[int, dict] = {}
-
-    def budget_now():
-        budget = l1_budget(lives, arch, capacity)
-        col = {c: n for n, c in enumerate(budget.cores)}
-        holds = np.zeros((len(tensors), len(budget.cores)), dtype=bool)  # tensor i on core column
-        for i, c in enumerate(choice):
-            holds[i, [col[x] for x in c.cores]] = True
-        return budget.cores, (None if budget.use is None else budget.use.copy()), col, holds
 
     def cost(i: int, o: Option) -> float:
         key = (i, o.kind)
@@ -321,15 +317,8 @@ def _sweep(tensors: list[PlanTensor], ops: list[PlanOp], choice: list[Option], o
         mine[core] = best
         return best
 
-    cores, use, col, holds = budget_now()
-    while use is not None:
-        over = (use > capacity).any(axis=1)
-        if not over.any():
-            return
-        step = int(np.argmax(over))
-        core = cores[int(np.argmax(use[step]))]
-        held = int(use[step, col[core]])
-        live = [int(i) for i in np.flatnonzero((starts <= step) & (ends >= step) & holds[:, col[core]])]
+    while (at := l1.first_overflow()) is not None:
+        step, core, held, live = at.step, at.core, at.bytes, at.live
         moves = [m for m in (cheapest(i, core) for i in live if not tensors[i].fixed) if m is not None]
         if not moves:
             raise PlanError(f"core ({core[0]}, {core[1]}) holds {held:,} B at step {step}, over its "
@@ -339,9 +328,9 @@ def _sweep(tensors: list[PlanTensor], ops: list[PlanOp], choice: list[Option], o
         left[i].discard(choice[i].kind)
         moved[i] = (f"moved off {choice[i].describe()} at step {step}: core ({core[0]}, {core[1]}) held "
                     f"{held:,} B, over its {capacity:,} B L1; this move adds the least time a byte freed")
-        t, was = tensors[i], choice[i]
+        t = tensors[i]
         choice[i] = o
-        lives[i] = LiveTensor(t.name, t.shape, t.dtype, o.config, t.tile, t.start, t.end)
+        l1.move(i, LiveTensor(t.name, t.shape, t.dtype, o.config, t.tile, t.start, t.end))
         for j in model.touching[i]:  # the option times of the tensors beside it change
             for k in (*ops[j].operands, *ops[j].results):
                 if k >= 0:
@@ -349,14 +338,6 @@ def _sweep(tensors: list[PlanTensor], ops: list[PlanOp], choice: list[Option], o
                     for kind in opts[k]:
                         costs.pop((k, kind), None)
         best_of.pop(i, None)
-        if any(c not in col for c in o.cores):  # a core no tensor held yet: add it all up again
-            cores, use, col, holds = budget_now()
-            continue
-        was_cols, o_cols = [col[c] for c in was.cores], [col[c] for c in o.cores]
-        use[t.start:t.end + 1, was_cols] -= was.per_core
-        use[t.start:t.end + 1, o_cols] += o.per_core
-        holds[i, was_cols] = False
-        holds[i, o_cols] = True
 
 
 def explain(tensors: list[PlanTensor], ops: list[PlanOp], choice: list[Option] | None, arch: str,

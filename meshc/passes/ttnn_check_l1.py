@@ -43,7 +43,7 @@ from meshc.dialects.tt import module_system
 from meshc.dialects.ttnn.memory import MemoryConfigAttr, TTNNLayoutAttr, result_placement
 from meshc.layout.errors import CapacityError, LayoutError
 from meshc.layout.dram_budget import DramOverflow, dram_budget
-from meshc.layout.l1_budget import L1Budget, LiveTensor, l1_budget
+from meshc.layout.l1_budget import L1Budget, L1Use, LiveTensor, l1_budget
 from meshc.layout.memory_config import MemoryConfig
 from meshc.layout.system import get_arch
 from meshc.passes.lowering_utils import fix_function_types
@@ -80,6 +80,44 @@ class DeviceTensor:
     """Values of later ops that are this same buffer (a to_memory_config that changes nothing)."""
 
 
+def _placer():
+    """result_placement memoised by attribute identity (a type object is shared by many values)."""
+    seen: dict[tuple, tuple] = {}
+
+    def placement(o: Operation, default, k: int = 0):
+        rt = o.results[k].type if len(o.results) > k else None
+        key = (id(rt), id(o.attributes.get("memory_config")), default)
+        hit = seen.get(key)
+        if hit is None:
+            hit = seen[key] = (result_placement(o, default, k), rt, o.attributes.get("memory_config"))
+        return hit[0]
+    return placement
+
+
+def _makes(o: Operation, src: DeviceTensor | None, placement) -> list[tuple[SSAValue, tuple | None]]:
+    """The device buffers op o makes, given `src`, the buffer of its first device operand (None:
+    it has none): per result, its placement, or None when it is `src`'s buffer itself."""
+    if isinstance(o, _HOST_RESULTS) or not o.results:
+        return []
+    default = src.where if src is not None else (DRAM, None)
+    if isinstance(o, (ttnn.ToDeviceOp, ttnn.ToMemoryConfigOp, ttnn.ToLayoutOp)):
+        where = placement(o, default)
+        if isinstance(o, ttnn.ToLayoutOp):
+            layout = o.attributes["layout"].data
+            where = (where[0], (32, 32) if layout == "tile" and where[1] is None else where[1])
+            where = (where[0], None) if layout == "row_major" else where
+        if src is not None and (isinstance(o, ttnn.ToDeviceOp) or where == src.where):
+            return [(o.results[0], None)]
+        return [(o.results[0], where)]
+    if isinstance(o, _COMPUTE) and src is None:
+        return []  # computed on the host
+    return [(r, placement(o, default, k)) for k, r in enumerate(o.results) if isinstance(r.type, TensorType)]
+
+
+def _source(o: Operation, of: dict) -> DeviceTensor | None:
+    return next((of[v] for v in o.operands if v in of), None)
+
+
 def device_tensors(block: Block) -> list[DeviceTensor]:
     """The device buffers of one function body in allocation order, as the simulator makes them."""
     ops = list(block.ops)
@@ -89,48 +127,50 @@ def device_tensors(block: Block) -> list[DeviceTensor]:
             last[v] = len(ops) if isinstance(o, func.ReturnOp) else i
     of: dict[SSAValue, DeviceTensor] = {}
     out: list[DeviceTensor] = []
-    seen: dict[tuple, tuple] = {}  # placements by attribute identity (a type object is shared by many values)
-
-    def placement(o: Operation, default, k: int = 0):
-        rt = o.results[k].type if len(o.results) > k else None
-        key = (id(rt), id(o.attributes.get("memory_config")), default)
-        hit = seen.get(key)
-        if hit is None:
-            hit = seen[key] = (result_placement(o, default, k), rt, o.attributes.get("memory_config"))
-        return hit[0]
-
-    def new(o: Operation, r: SSAValue, where, i: int) -> None:
-        t = DeviceTensor(o, r, where, i, last.get(r, i))
-        of[r] = t
-        out.append(t)
-
-    def alias(r: SSAValue, t: DeviceTensor) -> None:
-        of[r] = t
-        t.aliases.append(r)
-        t.end = max(t.end, last.get(r, t.start))
-
+    placement = _placer()
     for i, o in enumerate(ops):
-        if isinstance(o, _HOST_RESULTS) or not o.results:
-            continue
-        src = next((of[v] for v in o.operands if v in of), None)
-        default = src.where if src is not None else (DRAM, None)
-        if isinstance(o, (ttnn.ToDeviceOp, ttnn.ToMemoryConfigOp, ttnn.ToLayoutOp)):
-            where = placement(o, default)
-            if isinstance(o, ttnn.ToLayoutOp):
-                layout = o.attributes["layout"].data
-                where = (where[0], (32, 32) if layout == "tile" and where[1] is None else where[1])
-                where = (where[0], None) if layout == "row_major" else where
-            if src is not None and (isinstance(o, ttnn.ToDeviceOp) or where == src.where):
-                alias(o.results[0], src)
+        src = _source(o, of)
+        for r, where in _makes(o, src, placement):
+            if where is None:  # the same buffer as its source
+                of[r] = src
+                src.aliases.append(r)
+                src.end = max(src.end, last.get(r, src.start))
             else:
-                new(o, o.results[0], where, i)
-            continue
-        if isinstance(o, _COMPUTE) and src is None:
-            continue  # computed on the host
-        for k, r in enumerate(o.results):
-            if isinstance(r.type, TensorType):
-                new(o, r, placement(o, default, k), i)
+                t = of[r] = DeviceTensor(o, r, where, i, last.get(r, i))
+                out.append(t)
     return out
+
+
+def _respill(block: Block, t: DeviceTensor, of: dict, was: SSAValue) -> bool:
+    """After tensor t was put in DRAM (its value `was` replaced by t.value): t's new placement,
+    when that is all that changed, as device_tensors would now find it (True); False when the
+    buffers of its op or its readers changed otherwise (a reader that was t's buffer is now a
+    copy, or a result placed like its source moved too): then derive them all again. `of` maps
+    each value to its buffer and is kept up to date."""
+    if t.value is not was:
+        del of[was]
+        of[t.value] = t
+    placement = _placer()
+    readers = [u.operation for v in (t.value, *t.aliases) for u in v.uses]
+    for o in dict.fromkeys([t.op, *readers]):
+        src = _source(o, of)
+        if o.parent is not block or (o is not t.op and src is not t):
+            continue  # not a buffer of the body, or placed by another source
+        made = _makes(o, src, placement)
+        if {r for r, _ in made} != {r for r in o.results if r in of}:
+            return False
+        for r, where in made:
+            have = of[r]
+            if where is None:
+                if have is not src:
+                    return False
+            elif have.value is not r:
+                return False
+            elif have is t:
+                t.where = where
+            elif have.where != where:
+                return False
+    return True
 
 
 def device_buffers(block: Block) -> list[DeviceTensor]:
@@ -141,11 +181,14 @@ def device_buffers(block: Block) -> list[DeviceTensor]:
     of: dict[SSAValue, DeviceTensor] = {}
     for i, o in enumerate(ops):
         if isinstance(o, ttmetal.CreateBufferOp):
-            tile = tuple(ints_of(o.tile)) if o.tile is not None else None
-            of[o.results[0]] = DeviceTensor(o, o.results[0], (o.memory_config.model(), tile), i, len(ops))
+            of[o.results[0]] = DeviceTensor(o, o.results[0], _buffer_where(o), i, len(ops))
         elif isinstance(o, ttmetal.DeallocateBufferOp) and o.buffer in of:
             of[o.buffer].end = i
     return list(of.values())
+
+
+def _buffer_where(o: ttmetal.CreateBufferOp) -> tuple:
+    return o.memory_config.model(), (tuple(ints_of(o.tile)) if o.tile is not None else None)
 
 
 def tensor_name(t: DeviceTensor) -> str:
@@ -254,22 +297,41 @@ class TTNNCheckL1Pass(ModulePass):
             block = f.body.blocks[0]
             spilled = False
             metal = any(isinstance(o, ttmetal.CreateBufferOp) for o in block.ops)
+            tensors = None
             while True:
-                tensors = device_buffers(block) if metal else device_tensors(block)
-                lives = [live_tensor(t) for t in tensors]
-                if _unplaceable(tensors, lives, arch, self.spill_to_dram):
-                    spilled = True
-                    continue
-                budget = l1_budget(lives, arch, capacity)
-                if budget.fits:
+                if tensors is None:  # derive every buffer and add up the L1 (again)
+                    tensors = device_buffers(block) if metal else device_tensors(block)
+                    lives = [live_tensor(t) for t in tensors]
+                    if _unplaceable(tensors, lives, arch, self.spill_to_dram):
+                        spilled, tensors = True, None
+                        continue
+                    use = L1Use(lives, arch, capacity)
+                    of = {v: t for t in tensors for v in (t.value, *t.aliases)}
+                    costs: dict[int, float] = {}
+                at = use.first_overflow()
+                if at is None:
                     break
                 if not self.spill_to_dram:
-                    raise self._error(tensors, budget, arch)
-                at = budget.first_overflow
-                victim = min(at.live, key=lambda i: (_spill_cost(tensors[i], lives[i], arch) / at.bytes_of[i],
-                                                     -at.bytes_of[i], tensors[i].start - tensors[i].end))
-                _spill(tensors[victim])
+                    raise self._error(tensors, use.budget(), arch)
+
+                def cost(i: int) -> float:
+                    if i not in costs:
+                        costs[i] = _spill_cost(tensors[i], lives[i], arch)
+                    return costs[i]
+
+                victim = min(at.live, key=lambda i: (cost(i) / at.bytes_of[i], -at.bytes_of[i],
+                                                     tensors[i].start - tensors[i].end))
+                t, was = tensors[victim], tensors[victim].value
+                _spill(t)
                 spilled = True
+                if metal:
+                    t.where = _buffer_where(t.op)
+                elif not _respill(block, t, of, was):
+                    tensors = None
+                    continue
+                # only the victim moved: its bytes leave its cores over its live range
+                lives[victim] = live_tensor(t)
+                use.move(victim, lives[victim])
             banks, bank_size = module_dram(op)
             over = dram_budget(lives, arch, banks, bank_size)
             if over is not None:

@@ -1,13 +1,15 @@
 """The compile-time L1 budget (meshc/layout/l1_budget.py, pass ttnn-check-l1): sums derived by
 hand, and the figure cross-checked against the peak the simulator measures on real runs."""
 
+from dataclasses import replace
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 import meshc
 from meshc.interp.common import find_entry
-from meshc.layout.l1_budget import LiveTensor, l1_budget
+from meshc.layout.l1_budget import L1Use, LiveTensor, l1_budget
 from meshc.layout.errors import LayoutError
 from meshc.layout.memory_config import CoreRange, CoreRangeSet, MemoryConfig
 from meshc.passes.ttnn_check_l1 import function_l1_budget, module_l1
@@ -114,3 +116,75 @@ def test_a_shard_past_any_memory_is_refused_not_overflowed():
     huge = MemoryConfig("l1", "height_sharded", CoreRangeSet((CoreRange((0, 0), (1, 0)),)), (2**63 - 1, 512))
     with pytest.raises(LayoutError, match="one core's shard 9223372036854775807x512 of the 512x512 tensor has"):
         l1_budget([LiveTensor("t", (512, 512), "f32", huge, None, 0, 0)])
+
+
+def _by_hand(tensors, capacity):
+    """The budget added up one step, core and tensor at a time (the module docstring's rules):
+    (use per (step, core), first overflow as (step, core, live), peak as (bytes, step, core))."""
+    fp = [t.l1_footprint() for t in tensors]
+    cores = sorted({c for cs, _ in fp for c in cs})
+    steps = max(t.end for t in tensors) + 1
+    use = {(s, c): sum(b for t, (cs, b) in zip(tensors, fp) if t.start <= s <= t.end and c in cs)
+           for s in range(steps) for c in cores}
+    first = None
+    for s in range(steps):
+        over = [c for c in cores if use[s, c] > capacity]
+        if over:
+            core = max(cores, key=lambda c: (use[s, c], [-x for x in c]))  # busiest, then lowest core
+            first = (s, core, [i for i, (t, (cs, _)) in enumerate(zip(tensors, fp))
+                               if t.start <= s <= t.end and core in cs])
+            break
+    peak = None
+    for c in cores:  # the busiest core (lowest on ties), at its earliest busiest step
+        for s in range(steps):
+            if peak is None or use[s, c] > peak[0]:
+                peak = (use[s, c], s, c)
+    return use, first, peak
+
+
+def test_incremental_use_is_the_sum_after_every_move():
+    # random live ranges and places on an 8x8 wormhole_b0 grid, tensors moved one at a time
+    # (to other cores, to DRAM, to another live range): after each move the kept use, first
+    # overflow and peak are the ones added up from scratch, by hand and by l1_budget
+    rng = np.random.default_rng(20261126)
+    places = [HEIGHT_2, DRAM, MemoryConfig("l1", "interleaved"),
+              MemoryConfig("l1", "height_sharded", grid=(4, 1), shard_shape=(128, 512)),
+              MemoryConfig("l1", "block_sharded", grid=(2, 2), shard_shape=(256, 256)),
+              MemoryConfig("l1", "width_sharded", grid=(1, 4), shard_shape=(512, 128))]
+    capacity = 1_200_000
+
+    def tensor(n):
+        start = int(rng.integers(0, 12))
+        return LiveTensor(f"t{n}", (512, 512), "f32", places[int(rng.integers(1, len(places)))], None,
+                          start, start + int(rng.integers(0, 6)))
+
+    checked_overflows = 0
+    for _ in range(4):
+        tensors = [tensor(n) for n in range(10)]
+        use = L1Use(tensors, capacity=capacity)
+        for _ in range(25):
+            i = int(rng.integers(0, len(tensors)))
+            moved = tensor(i) if rng.random() < 0.2 else replace(tensors[i], config=places[int(rng.integers(0, len(places)))])
+            tensors[i] = moved
+            use.move(i, moved)
+            want_use, want_first, want_peak = _by_hand(tensors, capacity)
+            full = l1_budget(tensors, capacity=capacity)
+            got, at = use.budget(), use.first_overflow()
+            if want_peak is None:
+                assert at is None and got.peak is None and full.peak is None
+                continue
+            assert (got.peak.bytes, got.peak.step, got.peak.core) == want_peak
+            assert got.core_peaks == full.core_peaks == {c: max(want_use[s, c] for s, cc in want_use if cc == c)
+                                                         for c in got.cores}
+            assert {(s, c): int(got.use[s, k]) for s in range(len(got.use) - 1)
+                    for k, c in enumerate(got.cores)} == want_use
+            if want_first is None:
+                assert at is None and got.fits and full.fits
+            else:
+                checked_overflows += 1
+                assert (at.step, at.core, at.live) == want_first
+                assert at.bytes == want_use[want_first[0], want_first[1]]
+                assert at.bytes_of == {k: tensors[k].l1_footprint()[1] for k in at.live}
+                f = full.first_overflow
+                assert (f.step, f.core, f.live, f.bytes) == (at.step, at.core, at.live, at.bytes)
+    assert checked_overflows > 10  # the moves cross the capacity both ways
