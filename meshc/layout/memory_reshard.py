@@ -94,6 +94,7 @@ def plan_reshards(tensors: list[PlanTensor], ops: list[PlanOp], plan: MemoryPlan
     use, col = _l1_use(tensors, choice, arch, capacity)
     view = list(choice)  # the options one consumer reads (its copies in place of the tensors)
     options: dict[int, list[Option]] = {}
+    others: dict[tuple, list[Option]] = {}  # by the tensor's options and choice (shared by tensors of one shape)
     copies: dict[tuple, float] = {}
     out: list[Reshard] = []
     made: dict[int, list[int]] = {}  # per tensor, its copies (indices into out)
@@ -104,7 +105,10 @@ def plan_reshards(tensors: list[PlanTensor], ops: list[PlanOp], plan: MemoryPlan
         taken = []
         for i in dict.fromkeys(k for k in o.operands if k >= 0):
             if i not in options:
-                options[i] = [x for x in plan.options[i].values() if x.config != choice[i].config and not x.dram]
+                mine = (id(choice[i]), *map(id, plan.options[i].values()))
+                if mine not in others:
+                    others[mine] = [x for x in plan.options[i].values() if x.config != choice[i].config and not x.dram]
+                options[i] = others[mine]
             if not options[i]:
                 continue
             before = model.op_time(j, view)

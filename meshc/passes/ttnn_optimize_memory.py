@@ -86,11 +86,11 @@ def program_ops(tensors: list[DeviceTensor], block) -> tuple[list[PlanTensor], l
     for o in block.ops:
         ins = tuple(index.get(v, -1) for v in o.operands)
         outs = tuple(index.get(v, -1) for v in o.results)
-        if all(i < 0 for i in ins + outs):
+        if max(ins + outs, default=-1) < 0:
             continue
         kind = _KIND.get(type(o))
         host = {k: tuple(v.type.get_shape()) for k, (i, v) in enumerate(zip(ins, o.operands))
-                if i < 0 and isinstance(v.type, TensorType)}
+                if i < 0 and isinstance(v.type, TensorType)} if -1 in ins else {}
         ops.append(PlanOp(kind, ins, outs, kernel_flags(o) if kind else {}, host))
         where.append(o)
     return plan_tensors, ops, where
