@@ -16,7 +16,11 @@ fits: each round, of the tensors live where a core first overflows, the one whos
 least modelled time per L1 byte it frees there (`meshc.layout.timemodel`: written once and read at
 each use through DRAM instead of over the NoC; then the most bytes, then the longest lived) gets
 a DRAM interleaved memory config (its op's `memory_config` and its result's `#ttnn.ttnn_layout`). The L1 capacity is the module's `#tt.system_desc` chip's, else a
-wormhole_b0 core's.
+wormhole_b0 core's. A spill takes the tensor's bytes off its cores over its live range in the L1
+use kept since the last derivation (`l1_budget.L1Use`); the buffers are derived and added up
+again only when the spill changes another one (`_respill`: a reader placed like its operand, or
+a copy that becomes the same buffer as its source), so each spill costs a step of the budget,
+not the whole program.
 
 Then DRAM (`meshc.layout.dram_budget`): when the DRAM tensors live at some op need more than a
 bank holds (the chip's banks and bank size, as for L1), the program fits nowhere; the pass fails
