@@ -388,9 +388,10 @@ _ENTRIES = (
     ComputeOp("matmul", "matmul", 2, _matmul, factors.matmul, MATMUL,
               "(..., M, K) x (..., K, N) -> (..., M, N), batch dims broadcast", Kernel("matmul")),
     # tt-mlir's linear (a fully connected layer): TTNN runs it as one matmul whose output stage adds
-    # the bias, so its cost is the matmul's; convert-ttir-to-ttmetal has no kernel for it
+    # the bias, so its cost is the matmul's; TTMetal runs the matmul program adding the bias block in
+    # its kernel (the forms ttir-decompose-ttmlir-ops leaves fused)
     ComputeOp("linear", "linear", None, _linear, factors.linear, MATMUL,
-              "matmul(a, b) + bias (bias optional, broadcast against the product)"),
+              "matmul(a, b) + bias (bias optional, broadcast against the product)", Kernel("matmul")),
     ComputeOp("transpose", "transpose", 1, lambda xs, a: np.swapaxes(xs[0], a["dim0"], a["dim1"]),
               factors.permutation, DATA_MOVEMENT, "dims dim0 and dim1 swapped", Kernel("transpose"),
               linear=True, arithmetic=False),

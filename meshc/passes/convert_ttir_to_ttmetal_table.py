@@ -26,7 +26,6 @@ __all__ = ["BUFFER_OPS", "TTIR_TO_TTMETAL", "Kernel", "ccl_kind", "lowers_to_ccl
 TTIR_TO_TTMETAL: dict[type[Operation], Kernel] = {
     **{ttir.COMPUTE_OPS[kind]: e.ttmetal for kind, e in COMPUTE_OPS.items() if e.ttmetal is not None},
     ttir.ToLayoutOp: Kernel("copy", COPY),
-    ttir.COMPUTE_OPS["linear"]: Kernel("matmul"),  # the matmul program adding its bias (fused_bias's forms)
 }
 """ttir compute op -> the kernel of its `ttmetal.enqueue_program` (the registry's `ttmetal`)."""
 
