@@ -155,7 +155,8 @@ class _Model:
 
     def _signature(self, o: PlanOp) -> tuple:
         shapes = tuple(self.t[i].shape if i >= 0 else None for i in (*o.operands, *o.results))
-        return (o.kind, shapes, tuple(sorted(o.attrs.items())), tuple(sorted(o.host_shapes.items())), o.time)
+        return (o.kind, shapes, tuple(sorted(o.attrs.items())) if o.attrs else (),
+                tuple(sorted(o.host_shapes.items())) if o.host_shapes else (), o.time)
 
     def op_time(self, j: int, choice: list[Option]) -> float:
         key = (self.sig[j], *map(id, map(choice.__getitem__, self.idx[j])))
@@ -252,21 +253,22 @@ def plan_memory(tensors: list[PlanTensor], ops: list[PlanOp], arch: str, capacit
                 raise Unplaceable(f"{t.name} fits nowhere: " + "; ".join(f"{k}: {w}" for k, w in why.items()), n)
             opts.append(o)
             refused.append(why)
-    rank = [_ranking(t, o) for t, o in zip(tensors, opts)]
+    ranks: dict = {}  # one ranking per own kind and option kinds
+    rank = [ranks.get(key) or ranks.setdefault(key, _ranking(t, o))
+            for t, o in zip(tensors, opts) for key in [(kind_of(t.current), *o)]]
     choice: list[Option] = [_start(t, o) for t, o in zip(tensors, opts)]
     left: list[set[str]] = [set(o) for o in opts]
     moved: dict[int, str] = {}
 
-    def cost(i: int, opt: Option) -> float:
-        return model.cost(i, opt, choice)
-
+    cost = model.cost
     order = sorted(range(len(tensors)), key=lambda i: (tensors[i].start, i))
     todo = set(range(len(tensors)))
     for _ in range(2):
         changed: set[int] = set()
         for i in order:
             if i in todo and not tensors[i].fixed and len(left[i]) > 1:
-                best = min((opts[i][k] for k in left[i]), key=lambda o: (cost(i, o), rank[i][o.kind]))
+                mine, ranked = opts[i], rank[i]
+                best = min((mine[k] for k in left[i]), key=lambda o: (cost(i, o, choice), ranked[o.kind]))
                 if best is not choice[i]:
                     choice[i] = best
                     changed.add(i)
