@@ -36,7 +36,6 @@ from xdsl.passes import ModulePass
 
 from meshc.dialects import ttmetal
 from meshc.dialects.ttmetal_program import kernel_tile_ops, matmul_weight_buffers, physical_cores
-from meshc.dialects.tt import module_system
 from meshc.errors import LocatedError, location_of
 from meshc.layout.dtypes import get_dtype
 from meshc.layout.errors import LayoutError
@@ -47,6 +46,7 @@ from meshc.layout.memory_plan import PlanError, PlanOp, PlanTensor, Unplaceable,
 from meshc.layout.placement import place
 from meshc.layout.system import get_arch
 from meshc.layout.timemodel import OpTime, dram_s, kernel_compute_s, matmul_dram_readers, noc_s
+from meshc.passes.lowering_utils import chip_grid
 from meshc.passes.ttnn_check_l1 import (
     DeviceTensor,
     device_buffers,
@@ -122,10 +122,10 @@ def _accesses(op: ttmetal.EnqueueProgramOp) -> tuple:
     return tuple(tuple(a) for a in out)
 
 
-def chip_cores(module: ModuleOp, arch: str) -> int:
-    """The worker cores of the module's chip (its `#tt.system_desc`, else the architecture's)."""
-    sysdesc = module_system(module)
-    gy, gx = sysdesc.chips[0].grid if sysdesc is not None else get_arch(arch).grid
+def chip_cores(module: ModuleOp) -> int:
+    """The worker cores of the module's chip (`lowering_utils.chip_grid`: its `#tt.system_desc`'s,
+    else 8x8, the default wormhole_b0's)."""
+    gy, gx = chip_grid(module)
     return gy * gx
 
 
@@ -196,7 +196,7 @@ class TTMetalOptimizeMemoryPass(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         arch, capacity = module_l1(op)
-        cores = chip_cores(op, arch)
+        cores = chip_cores(op)
         for f in [x for x in op.walk() if isinstance(x, func.FuncOp) and x.body.blocks]:
             block = f.body.blocks[0]
             buffers = device_buffers(block)

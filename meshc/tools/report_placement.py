@@ -28,7 +28,7 @@ def placement_rows(module, entry: func.FuncOp) -> list[tuple[str, Decision]]:
     arch, capacity = module_l1(module)
     if any(isinstance(o, ttmetal.CreateBufferOp) for o in block.ops):
         tensors = device_buffers(block)
-        plan_tensors, ops = metal.program_of(tensors, block, arch, metal.chip_cores(module, arch))
+        plan_tensors, ops = metal.program_of(tensors, block, arch, metal.chip_cores(module))
     else:
         tensors = device_tensors(block)
         plan_tensors, ops = program_of(tensors, block)

@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 import meshc
+from helpers_memory_programs import THREE
 from meshc.interp.common import find_entry
 from meshc.layout.memory_config import MemoryConfig
 from meshc.layout.memory_options import tensor_options
@@ -86,17 +87,6 @@ def test_two_live_tensors_overflow_and_the_cheaper_to_spill_goes_to_dram():
     # the model agrees that a costs more in DRAM than b does
     assert a.times["dram_interleaved"] - a.times["l1_block_sharded"] > \
         b.times["dram_interleaved"] - b.times["l1_block_sharded"] > 0
-
-
-THREE = """
-func.func @main(%x: tensor<512x512xf32>) -> tensor<512x512xf32> {
-  %e = "ttir.exp"(%x) : (tensor<512x512xf32>) -> tensor<512x512xf32>
-  %r = "ttir.relu"(%e) : (tensor<512x512xf32>) -> tensor<512x512xf32>
-  %m = "ttir.matmul"(%e, %r) : (tensor<512x512xf32>, tensor<512x512xf32>) -> tensor<512x512xf32>
-  %s = "ttir.add"(%m, %r) : (tensor<512x512xf32>, tensor<512x512xf32>) -> tensor<512x512xf32>
-  func.return %s : tensor<512x512xf32>
-}
-"""
 
 
 @pytest.mark.parametrize("pipeline", ["ttir-to-ttnn-pipeline", "ttir-to-ttnn-pipeline{memory-space=dram}"])

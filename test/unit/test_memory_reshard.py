@@ -17,6 +17,7 @@ import pytest
 from xdsl.context import Context
 
 import meshc
+from helpers_memory_programs import THREE
 from meshc.dialects import ttnn
 from meshc.interp.common import find_entry
 from meshc.layout.memory_config import MemoryConfig
@@ -61,17 +62,6 @@ def test_l1_interleaved_is_a_place_with_the_placement_models_facts():
     assert opts["l1_interleaved"].per_core == 256 * 4_096
     opts, why = tensor_options((8192, 4096), "f32", (32, 32), "wormhole_b0", None, {})
     assert "l1_interleaved" not in opts and "needs 2097152 B on core (0, 0)" in why["l1_interleaved"]
-
-
-THREE = """
-func.func @main(%x: tensor<512x512xf32>) -> tensor<512x512xf32> {
-  %e = "ttir.exp"(%x) : (tensor<512x512xf32>) -> tensor<512x512xf32>
-  %r = "ttir.relu"(%e) : (tensor<512x512xf32>) -> tensor<512x512xf32>
-  %m = "ttir.matmul"(%e, %r) : (tensor<512x512xf32>, tensor<512x512xf32>) -> tensor<512x512xf32>
-  %s = "ttir.add"(%m, %r) : (tensor<512x512xf32>, tensor<512x512xf32>) -> tensor<512x512xf32>
-  func.return %s : tensor<512x512xf32>
-}
-"""
 
 
 def test_a_noc_bound_matmul_result_goes_to_l1_interleaved_as_the_simulator_times_it():

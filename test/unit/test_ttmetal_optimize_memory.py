@@ -19,6 +19,7 @@ import numpy as np
 import pytest
 
 import meshc
+from helpers_memory_programs import THREE
 from meshc.dialects import ttmetal
 from meshc.interp.common import find_entry
 from meshc.layout.memory_plan import explain, plan_memory
@@ -38,23 +39,13 @@ func.func @main(%x: tensor<32x64xf32>, %w: tensor<64x32xf32>) -> tensor<32x32xf3
 }
 """
 
-THREE = """
-func.func @main(%x: tensor<512x512xf32>) -> tensor<512x512xf32> {
-  %e = "ttir.exp"(%x) : (tensor<512x512xf32>) -> tensor<512x512xf32>
-  %r = "ttir.relu"(%e) : (tensor<512x512xf32>) -> tensor<512x512xf32>
-  %m = "ttir.matmul"(%e, %r) : (tensor<512x512xf32>, tensor<512x512xf32>) -> tensor<512x512xf32>
-  %s = "ttir.add"(%m, %r) : (tensor<512x512xf32>, tensor<512x512xf32>) -> tensor<512x512xf32>
-  func.return %s : tensor<512x512xf32>
-}
-"""
-
 
 def _program(source: str, pipeline: str = "ttir-to-ttmetal-pipeline"):
     module = meshc.compile(meshc.parse(source), pipeline)
     block = find_entry(module, None).body.blocks.first
     arch, capacity = module_l1(module)
     buffers = device_buffers(block)
-    tensors, ops = program_of(buffers, block, arch, chip_cores(module, arch))
+    tensors, ops = program_of(buffers, block, arch, chip_cores(module))
     return module, buffers, tensors, ops, arch, capacity
 
 
