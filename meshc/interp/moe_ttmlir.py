@@ -120,11 +120,6 @@ class TTMLIRMoeGoldenImpls(InterpreterFunctions):
         return self.golden(op, args)
 
 
-def _elem_bytes(t) -> float:
-    d = get_dtype(element_dtype_name(t))
-    return d.bytes_for(32, 32) / 1024 if d.is_block_float else d.bits / 8
-
-
 class TTMLIRMoeSimImpls(InterpreterFunctions):
     """The ttnn simulator's impls (`self.machine`, `self.rt`, and `device_inputs` /
     `write_results` of meshc.interp.spmd_sim.TTNNSpmdSimImpls, which the simulator also has)."""
@@ -138,7 +133,7 @@ class TTMLIRMoeSimImpls(InterpreterFunctions):
             return self.write_results(op, blank, where)
         run = moe_ttmlir_run(op, ins, m.mesh_shape)
         for operand, elements in run.moves.items():
-            width = _elem_bytes(op.operands[operand].type)
+            width = get_dtype(element_dtype_name(op.operands[operand].type)).element_bytes
             for src, dst in zip(*np.nonzero(elements)):
                 nbytes = int(round(int(elements[src, dst]) * width))
                 a, b = m.devices[src], m.devices[dst]

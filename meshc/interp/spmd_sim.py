@@ -37,11 +37,6 @@ def _where(result, default):
     return result_placement(result.owner, default, result.index)
 
 
-def _elem_bytes(dtype: str) -> float:
-    d = get_dtype(dtype)
-    return d.bytes_for(32, 32) / 1024 if d.is_block_float else d.bits / 8
-
-
 def run_moves(m, plan, values: list, buffer_shape: tuple[int, ...], dtype: str) -> list:
     """A point-to-point plan on the machine `m`: every device's target buffer from `values` (the
     source buffers, uneven pieces padded), each transfer sent over the links and counted on both
@@ -50,7 +45,7 @@ def run_moves(m, plan, values: list, buffer_shape: tuple[int, ...], dtype: str) 
         out = [m.blank(buffer_shape, dtype)] * m.num_devices
     else:
         out = execute_plan(plan, values, padded=True)
-    eb = _elem_bytes(dtype)
+    eb = get_dtype(dtype).element_bytes
     for tr in plan.transfers:
         nbytes = int(round(int(np.prod([hi - lo for lo, hi in tr.box])) * eb))
         a, b = m.devices[tr.src], m.devices[tr.dst]

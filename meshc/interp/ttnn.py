@@ -69,8 +69,7 @@ def run_collective(rt: SimRuntime, op, kind: str, vals: list[np.ndarray], dtype:
     args = collective_args(op, c, vals[0].ndim)
     if not c.moves_data:
         return c.reference(vals, rt.m.mesh_shape, args)
-    d = get_dtype(dtype)
-    rt.coll.elem_bytes = d.bytes_for(32, 32) / 1024 if d.is_block_float else d.bits / 8
+    rt.coll.elem_bytes = get_dtype(dtype).element_bytes
     return rt.coll.run(kind, vals, args)
 
 

@@ -47,6 +47,27 @@ def groups(mesh_shape: tuple[int, ...], cluster_axis: int | None) -> list[list[i
     return [list(map(int, row)) for row in moved]
 
 
+def topology(chips: list[int], links) -> str:
+    """A group's topology on the chips it runs on: "ring" when it has more than two and a link
+    (`links`: a system's unordered chip pairs, a < b) joins its two ends, else "line"."""
+    return "ring" if len(chips) > 2 and (min(chips[0], chips[-1]), max(chips[0], chips[-1])) in links else "line"
+
+
+def link_bytes(elements: int, element_bytes: float) -> int:
+    """Bytes a piece of `elements` elements takes on a link (`DataType.element_bytes` each)."""
+    return int(round(elements * element_bytes))
+
+
+def collective_charge(kind: str, mesh_shape: tuple[int, ...], axis: int | None, chips: tuple[int, ...], links,
+                      elements: int, element_bytes: float) -> tuple[str, str, int, int]:
+    """(kind, topology, devices of a group, a device's input bytes) of a collective over
+    `mesh_shape` (its devices on `chips`, a system's `links`) whose input holds `elements` a
+    device: what the time model's CCL fit takes (meshc.layout.timemodel.collective_op_time),
+    read from its first group (the groups along one axis are alike)."""
+    group = groups(mesh_shape, axis)[0]
+    return kind, topology([chips[g] for g in group], links), len(group), link_bytes(elements, element_bytes)
+
+
 @dataclass(frozen=True)
 class CollectiveArgs:
     """The attributes of one collective, read off its op: tensor dims (negative ones resolved by

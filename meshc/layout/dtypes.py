@@ -47,6 +47,12 @@ class DataType:
                               "with a shared exponent every 16 elements; use the tiled layout")
         return self.bits // 8
 
+    @property
+    def element_bytes(self) -> float:
+        """Stored bytes an element takes on average (a block float's share of its tile: bfp_bf8
+        1088 / 1024): what an element costs on an ethernet link."""
+        return self.bytes_for(32, 32) / 1024 if self.is_block_float else self.bits / 8
+
     def bytes_for(self, rows: int, cols: int) -> int:
         """Bytes a rows x cols page (a tile, or a row-major page of one row) takes."""
         if self.is_block_float:

@@ -188,6 +188,20 @@ def mesh_view_chips(system: SystemDesc, mesh_shape: tuple[int, ...]) -> tuple[in
     return tuple(system.chip_at(c) for c in itertools.product(*[range(k) for k in ms]))
 
 
+def mesh_chips(system: SystemDesc, mesh_shape: tuple[int, ...], chip_ids=None) -> tuple[int, ...]:
+    """The chips a device mesh's devices run on, in device order: `chip_ids` (a `#tt.device`'s,
+    one a device and each a chip of the system: LayoutError otherwise), else `mesh_view_chips`."""
+    if chip_ids is None:
+        return mesh_view_chips(system, mesh_shape)
+    chip_ids = tuple(int(c) for c in chip_ids)
+    if len(chip_ids) != math.prod(mesh_shape):
+        raise LayoutError(f"{len(chip_ids)} chip ids for a {fmt_shape(mesh_shape)} device mesh")
+    bad = [c for c in chip_ids if not 0 <= c < system.num_chips]
+    if bad:
+        raise LayoutError(f"chip id {bad[0]} is not a chip of the {system.num_chips}-chip system")
+    return chip_ids
+
+
 def default_system(mesh_shape: tuple[int, ...], chip_ids=()) -> SystemDesc:
     """The system a program on `mesh_shape` runs on when it names none: the smallest named system
     of the default architecture (n150, n300, t3k, galaxy) whose chip mesh holds the mesh and that has every chip in `chip_ids`

@@ -72,6 +72,8 @@ CCL_UTILISATION = {  # (2-device line, longer line, ring)
     "all_gather": (0.51, 0.955, 0.78), "reduce_scatter": (0.66, 0.78, 0.61),
     "all_reduce": (0.57, 0.83, 0.69), "all_to_all": (0.495, 0.81, 0.625),
 }
+CCL_KINDS = tuple(CCL_STARTUP_US)
+"""The collectives timed as TT's CCL report fits them (`collective_op_time`)."""
 CCL_ONE_SHOT_BYTES = 512 * 1024
 CCL_ONE_SHOT_FACTOR = 2.3
 """[CCL_bandwidth.md] a ring reduce_scatter of up to 512 KiB a device uses a one-shot direct
@@ -254,6 +256,18 @@ def collective_s(arch: ArchFacts, kind: str, topology: str, n: int, input_bytes:
     util = CCL_UTILISATION[kind][2 if ring else (0 if n == 2 else 1)]
     rate = max(1, links) * (2 if ring else 1) * arch.eth_bytes_per_s * util
     return latency, bottleneck / rate
+
+
+def collective_op_time(arch: ArchFacts, kind: str, topology: str, n: int, input_bytes: float, links: int,
+                       dram_bytes: float, noc_bytes: float, cores: int) -> OpTime:
+    """One collective of CCL_KINDS as the simulator times it (meshc/sim/machine.py) and the memory
+    plans do (meshc/passes/ttmetal_optimize_memory.py): its latency and ethernet time as
+    `collective_s` (no op launch: the fit's startup holds it), its DRAM and NoC time the busiest
+    chip's reads of its input and writes of its output (`dram_bytes`, `noc_bytes`). The NoC moves
+    of its sends (a chip's ethernet cores reading and writing pieces) are not added: TT's CCL
+    report measured whole ops, so they are inside the fitted alpha-beta."""
+    latency, eth = collective_s(arch, kind, topology, n, input_bytes, links)
+    return OpTime(dram=dram_s(arch, dram_bytes), noc=noc_s(arch, noc_bytes, cores), ethernet=eth, latency=latency)
 
 
 def link_s(arch: ArchFacts, busiest_direction_bytes: float, links: int = 1, hops: int = 1) -> tuple[float, float]:

@@ -13,9 +13,14 @@ bytes a core touches cross the NoC or come from DRAM banks, never what is comput
 program's time under a choice is its block traffic as the simulator counts it
 (`meshc.layout.kernel_traffic.block_traffic`) and its compute and DRAM readers as the simulator
 charges them (`meshc.dialects.ttmetal_program`, `kernel_compute_s`, `matmul_dram_readers`): each
-program op carries that time as its `PlanOp.time` (`ProgramTime`). Host transfers, constants,
-collectives and stage transfers move their buffers whole and are timed by the plan's own model
-(a collective's ethernet time, the same in every place, is left out). The
+program op carries that time as its `PlanOp.time` (`ProgramTime`). A collective of the CCL fit
+(all_gather, reduce_scatter, all_reduce, all_to_all) is timed as the simulator times it,
+`timemodel.collective_op_time` of its charge (`layout.collectives.collective_charge` on the
+function's chips) and its two buffers' bytes under their options (`CclTime`): its ethernet time
+is the same in every place, its DRAM and NoC terms are not, and its time is the slowest of the
+three. Host transfers, constants, other collectives (all_slice; collective_permute and
+point_to_point, whose link time is left out) and stage transfers move their buffers whole and
+are timed by the plan's own model. The
 `#ttnn.sharded_buffer_config` of a transfer says how the host tensor is cut over the mesh, not
 where a device's piece sits on the chip, so it stays as it is.
 
@@ -26,6 +31,7 @@ not even DRAM, is a located error at its create_buffer naming it and why each pl
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -35,8 +41,18 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 
 from meshc.dialects import ttmetal
+from meshc.dialects.tt.module import (
+    DEVICES_ATTR,
+    enclosing_module,
+    module_device,
+    module_mesh_shape,
+    stage_device,
+    system_or_default,
+)
+from meshc.dialects.ttir.base import collective_args
 from meshc.dialects.ttmetal_program import kernel_tile_ops, matmul_weight_buffers, physical_cores
 from meshc.errors import LocatedError, location_of
+from meshc.layout.collectives import collective, collective_charge
 from meshc.layout.dtypes import get_dtype
 from meshc.layout.errors import LayoutError
 from meshc.layout.hardware import ARCH_FACTS
@@ -44,8 +60,16 @@ from meshc.layout.kernel_traffic import block_traffic
 from meshc.layout.memory_options import tensor_options
 from meshc.layout.memory_plan import PlanError, PlanOp, PlanTensor, Unplaceable, plan_memory
 from meshc.layout.placement import place
-from meshc.layout.system import get_arch
-from meshc.layout.timemodel import OpTime, dram_s, kernel_compute_s, matmul_dram_readers, noc_s
+from meshc.layout.system import get_arch, mesh_chips
+from meshc.layout.timemodel import (
+    CCL_KINDS,
+    OpTime,
+    collective_op_time,
+    dram_s,
+    kernel_compute_s,
+    matmul_dram_readers,
+    noc_s,
+)
 from meshc.passes.lowering_utils import chip_grid
 from meshc.passes.ttnn_check_l1 import (
     DeviceTensor,
@@ -112,6 +136,40 @@ class ProgramTime:
                       noc=noc_s(self.facts, noc, self.chip_cores), latency=self.facts.op_launch_s)
 
 
+class CclTime:
+    """The time of one `ttmetal.enqueue_ccl` of CCL_KINDS given its input's and output's options
+    (a `PlanOp.time`): the simulator's (`collective_op_time`), every chip reading its input and
+    writing its output, over its NoC and, for a buffer in DRAM, its DRAM banks."""
+
+    def __init__(self, arch: str, chip_cores: int, charge: tuple, links: int):
+        self.facts, self.cores, self.charge, self.links = ARCH_FACTS[get_arch(arch).name], chip_cores, charge, links
+
+    def __call__(self, options: list) -> OpTime:
+        held = [o for o in options if o is not None]
+        return collective_op_time(self.facts, *self.charge, self.links, sum(o.nbytes for o in held if o.dram),
+                                  sum(o.nbytes for o in held), self.cores)
+
+
+def ccl_time(op: ttmetal.EnqueueCclOp, tensor: PlanTensor, arch: str, chip_cores: int) -> CclTime | None:
+    """The `CclTime` of a collective of CCL_KINDS reading `tensor` (None for another kind): its
+    group's topology on the chips its function runs on, as the simulator's Machine places them."""
+    kind = op.kind.data
+    if kind not in CCL_KINDS:
+        return None
+    f = op.parent_op()
+    while not isinstance(f, func.FuncOp):
+        f = f.parent_op()
+    module = enclosing_module(f)
+    system = system_or_default(module)
+    dev = stage_device(f) if DEVICES_ATTR in module.attributes else module_device(module)
+    mesh = tuple(dev.mesh_shape) if dev is not None else (module_mesh_shape(module) or (1,))
+    chips = mesh_chips(system, mesh, None if dev is None else dev.chip_ids)
+    args = collective_args(op, collective(kind), len(tensor.shape))
+    charge = collective_charge(kind, mesh, args.axis, chips, frozenset(system.links), math.prod(tensor.shape),
+                               get_dtype(tensor.dtype).element_bytes)
+    return CclTime(arch, chip_cores, charge, system.links_per_pair)
+
+
 def _accesses(op: ttmetal.EnqueueProgramOp) -> tuple:
     """Per buffer operand, the selectors of every read_tiles / write_tiles of it in the kernel."""
     args = {a: k for k, a in enumerate(op.body.block.args)}
@@ -176,7 +234,10 @@ def program_of(buffers: list[DeviceTensor], block, arch: str, chip_cores: int) -
         elif isinstance(o, _TO_HOST):
             ops.append(PlanOp(None, bufs, (-1,)))
         elif isinstance(o, ttmetal.EnqueueCclOp):
-            ops.append(PlanOp(None, bufs[:1], bufs[1:]))
+            timer = ccl_time(o, plan_tensors[bufs[0]], arch, chip_cores) if bufs[0] >= 0 else None
+            if timer is not None:  # collectives alike share one timer
+                timer = timers.setdefault((timer.charge, timer.links), timer)
+            ops.append(PlanOp(None, bufs[:1], bufs[1:], time=timer))
         else:  # a stage transfer, ...: reads its buffers whole
             ops.append(PlanOp(None, bufs, ()))
     return plan_tensors, ops

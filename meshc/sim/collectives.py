@@ -29,9 +29,10 @@ import numpy as np
 
 from collections.abc import Callable
 
-from meshc.layout.collectives import CollectiveArgs, groups
+from meshc.layout.collectives import CollectiveArgs, collective_charge, groups, link_bytes, topology
 from meshc.layout.errors import LayoutError
 from meshc.layout.shapes import round_up
+from meshc.layout.timemodel import CCL_KINDS
 from meshc.sim.machine import Machine
 
 REDUCERS = {"sum": np.add, "max": np.maximum, "min": np.minimum, "prod": np.multiply}
@@ -67,7 +68,7 @@ class Collectives:
     def _bytes(self, piece: np.ndarray) -> int:
         if self.elem_bytes is None:
             return int(piece.nbytes)
-        return int(round(piece.size * self.elem_bytes))
+        return link_bytes(piece.size, self.elem_bytes)
 
     def _chips(self, group: list[int]) -> list[int]:
         return [self.m.devices[g] for g in group]
@@ -80,9 +81,10 @@ class Collectives:
         noc = self.m.traffic.counter("noc")
         noc[a] += nbytes
         noc[b] += nbytes
+        self.m.charge_send(a, b, nbytes)
 
     def _is_ring(self, chips: list[int]) -> bool:
-        return len(chips) > 2 and self.m.router.linked(chips[0], chips[-1])
+        return topology(chips, self.m.router.links) == "ring"
 
     def _split_groups(self, vals: list[np.ndarray], dim: int, cluster_axis: int | None, what: str):
         """For each group of devices along `cluster_axis`: the group, its chips, and each member's
@@ -235,9 +237,10 @@ class Collectives:
             raise LayoutError(f"the simulator has no traffic model for the collective '{kind}' "
                               f"(it has: {', '.join(RUNS)})")
         if kind in CCL_KINDS and vals:
-            group = groups(self.m.mesh_shape, args.axis)[0]
-            topology = "ring" if self._is_ring(self._chips(group)) else "line"
-            self.m.charge_collective(kind, topology, len(group), self._bytes(vals[group[0]]))
+            m = self.m
+            eb = vals[0].itemsize if self.elem_bytes is None else self.elem_bytes
+            m.charge_collective(*collective_charge(kind, m.mesh_shape, args.axis, m.devices, m.router.links,
+                                                   vals[0].size, eb))
         res = fn(self, vals, args)
         if args.reduce == "mean" and not self.m.abstract:
             n = np.float32(self.m.mesh_shape[args.axis])
@@ -253,8 +256,6 @@ def _reduction(args: CollectiveArgs) -> str:
     return "sum" if args.reduce == "mean" else args.reduce
 
 
-CCL_KINDS = ("all_gather", "reduce_scatter", "all_reduce", "all_to_all")
-"""The collectives the time model times as TT's CCL report fits them (meshc.layout.timemodel)."""
 
 RUNS: dict[str, Callable[[Collectives, list[np.ndarray], CollectiveArgs], list[np.ndarray]]] = {
     "all_gather": lambda c, vals, a: c.all_gather(vals, a.dims[0], a.axis),

@@ -23,11 +23,10 @@ holds no bytes: transfers only count, and tensors read back are shape-only (zero
 from __future__ import annotations
 
 import itertools
-import math
 import os
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -35,8 +34,8 @@ from meshc.layout.buffer_pieces import local_view, mesh_pieces
 from meshc.layout.dtypes import get_dtype
 from meshc.layout.errors import LayoutError
 from meshc.layout.hardware import arch_facts
-from meshc.layout.system import SystemDesc, mesh_view_chips, system as named_system
-from meshc.layout.timemodel import OpTime, collective_s, dram_s, host_s, link_s, noc_s
+from meshc.layout.system import SystemDesc, mesh_chips, system as named_system
+from meshc.layout.timemodel import OpTime, collective_op_time, dram_s, host_s, link_s, noc_s
 from meshc.sim.allocator import allocate_lockstep
 from meshc.sim.encoding import decode
 from meshc.sim.links import router_for
@@ -90,6 +89,8 @@ class _Charges:
     program: bool = False
     readers: int | None = None
     collective: tuple | None = None
+    sends: dict = field(default_factory=dict)
+    """Per chip, the NoC bytes of a collective's sends (inside its CCL fit, not its NoC time)."""
 
 
 class Machine:
@@ -105,17 +106,7 @@ class Machine:
         self._ids = itertools.count()
         self._count_keys: dict[tuple, tuple] = {}
         self.mesh_shape = tuple(mesh_shape) if mesh_shape else tuple(self.system.mesh_shape)
-        nchips = self.system.num_chips
-        if chip_ids is not None:
-            chip_ids = tuple(int(c) for c in chip_ids)
-            if len(chip_ids) != math.prod(self.mesh_shape):
-                raise LayoutError(f"{len(chip_ids)} chip ids for a {fmt_shape(self.mesh_shape)} device mesh")
-            bad = [c for c in chip_ids if not 0 <= c < nchips]
-            if bad:
-                raise LayoutError(f"chip id {bad[0]} is not a chip of the {nchips}-chip system")
-            self.devices = chip_ids
-        else:
-            self.devices = mesh_view_chips(self.system, self.mesh_shape)
+        self.devices = mesh_chips(self.system, self.mesh_shape, chip_ids)
         chips = self.system.chips
         self.desc = chips[self.devices[0]]
         kinds = {(c.arch, c.grid, c.l1_size, c.dram_banks, c.dram_bank_size) for c in (chips[d] for d in self.devices)}
@@ -256,28 +247,37 @@ class Machine:
         if self._charges is not None:
             self._charges.collective = (kind, topology, n, input_bytes)
 
+    def charge_send(self, a: int, b: int, nbytes: int) -> None:
+        """A collective's send of `nbytes` from chip a to chip b crossed both chips' NoCs."""
+        if self._charges is not None:
+            s = self._charges.sends
+            s[a], s[b] = s.get(a, 0) + nbytes, s.get(b, 0) + nbytes
+
     def op_time(self, t: Traffic, charges: _Charges | None = None) -> OpTime:
         """One op's time (meshc.layout.timemodel): compute as charged; DRAM and NOC of the
         busiest chip; a charged collective as alpha-beta, other link traffic as its busiest link
-        direction; host bytes over the system's host links; a device program's launch."""
+        direction; host bytes over the system's host links; a device program's launch. A charged
+        collective is `collective_op_time` of its busiest chip's DRAM and NoC bytes, its sends' NoC
+        bytes (`charge_send`) taken out."""
         c = charges or _Charges()
         arch = self.arch
         per_chip: dict = {}
         for (chip, _bank), v in list(t.dram_read.items()) + list(t.dram_write.items()):
             per_chip[chip] = per_chip.get(chip, 0) + v
-        dram = dram_s(arch, max(per_chip.values(), default=0), c.readers)
-        noc = noc_s(arch, max(t.noc.values(), default=0), self.grid[0] * self.grid[1])
-        links = self.system.links_per_pair
-        if c.collective is not None:
-            latency, eth = collective_s(arch, *c.collective, links=links)
-        else:
-            latency, eth = link_s(arch, max(t.link.values(), default=0), links)
-            on_chip = bool(t.noc or t.dram_read or t.dram_write)
-            if c.program or (on_chip and not t.host_bytes):
-                latency += arch.op_launch_s
+        cores, links = self.grid[0] * self.grid[1], self.system.links_per_pair
         hosts = min(self.system.host_links or self.num_devices, self.num_devices)
-        return OpTime(compute=c.compute, dram=dram, noc=noc, ethernet=eth, latency=latency,
-                      host=host_s(arch, t.host_bytes, hosts))
+        host = host_s(arch, t.host_bytes, hosts)
+        if c.collective is not None:  # the CCL fit holds its sends' NoC moves
+            own = max((v - c.sends.get(k, 0) for k, v in t.noc.items()), default=0)
+            ot = collective_op_time(arch, *c.collective, links, max(per_chip.values(), default=0), own, cores)
+            return replace(ot, compute=c.compute, host=host)
+        dram = dram_s(arch, max(per_chip.values(), default=0), c.readers)
+        noc = noc_s(arch, max(t.noc.values(), default=0), cores)
+        latency, eth = link_s(arch, max(t.link.values(), default=0), links)
+        on_chip = bool(t.noc or t.dram_read or t.dram_write)
+        if c.program or (on_chip and not t.host_bytes):
+            latency += arch.op_launch_s
+        return OpTime(compute=c.compute, dram=dram, noc=noc, ethernet=eth, latency=latency, host=host)
 
     @property
     def time_estimate(self) -> float:
