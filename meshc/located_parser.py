@@ -15,7 +15,8 @@ from bisect import bisect_right
 import ml_dtypes
 import numpy as np
 from xdsl.dialects.builtin import (BFloat16Type, BytesAttr, DenseIntOrFPElementsAttr, FileLineColLoc, Float16Type,
-                                   Float32Type, Float64Type, Float80Type, Float128Type, FloatAttr)
+                                   Float32Type, Float64Type, Float80Type, Float128Type, FloatAttr,
+                                   FunctionType)
 from xdsl.ir import Attribute, Block, Operation
 from xdsl.parser import Parser
 from xdsl.utils.exceptions import ParseError, VerifyException
@@ -92,8 +93,15 @@ def read_source(prog: str, path: str | None) -> tuple[str, str] | None:
         return None
 
 
-_PLAIN_TENSOR = re.compile(r"tensor<(?:(?:\d+|\?)x)*[a-z][a-z0-9]*>")
+_PLAIN = r"tensor<(?:(?:\d+|\?)x)*[a-z][a-z0-9]*>"
+_PLAIN_TENSOR = re.compile(_PLAIN)
 """A ranked tensor type of a builtin element type without an encoding (`tensor<64x128xf32>`)."""
+_PLAIN_LIST = rf"\((?:{_PLAIN}(?:, {_PLAIN})*)?\)"
+_PLAIN_FUNCTION_TYPE = re.compile(rf"{_PLAIN_LIST} -> (?:{_PLAIN}|{_PLAIN_LIST})")
+"""A function type of plain tensor types (`(tensor<8xf32>, tensor<8xf32>) -> tensor<8xf32>`), the
+trailing type of nearly every generic op of a ttir program."""
+_FLAT_DICT = re.compile(r'\{[^{}"/]*\}')
+"""An attribute dictionary with no dictionary, string or comment in it (`{dim_arg = [1 : i32], keep_dim = true}`)."""
 
 
 _FLOAT_BITS = {BFloat16Type: (np.uint16, ml_dtypes.bfloat16), Float16Type: (np.uint16, np.float16),
@@ -111,12 +119,18 @@ def float_from_bits(bits: int, element_type: Attribute) -> float:
 class LocatingParser(Parser):
     """xDSL's parser, with locations on ops and located attribute verification errors.
 
-    A plain tensor type (`_PLAIN_TENSOR`) is parsed once per spelling: later occurrences reuse the
-    type parsed first (types are immutable values; MLIR uniques them the same way), which spares
-    re-lexing and re-verifying the type every op of a long program repeats."""
+    A plain tensor type (`_PLAIN_TENSOR`), a function type of them (`_PLAIN_FUNCTION_TYPE`) and a
+    generic op's attribute dictionary without nested dictionaries or strings (`_FLAT_DICT`) are
+    parsed once per spelling: later occurrences reuse the values parsed first (types and attributes
+    are immutable values; MLIR uniques them the same way; an alias a spelling names cannot be
+    redefined), which spares re-lexing and re-verifying what every op of a long program repeats.
+    Only a spelling parsed without error, to exactly its end, is reused, so errors are those of
+    xDSL's parser."""
 
     _line_starts: list[int] | None = None
     _types: dict[str, Attribute] | None = None
+    _function_types: dict[str, FunctionType] | None = None
+    _attr_dicts: dict[str, dict[str, Attribute]] | None = None
     _literal_spans: list | None = None
     """The spans of the elements of the dense literal being parsed, in order (to find hex ones)."""
 
@@ -179,9 +193,47 @@ class LocatingParser(Parser):
             self._resume_from(m.end())
             return hit
         value = self._located(super().parse_optional_type, "type")
-        if value is not None and self._current_token.span.start >= m.end():
+        if value is not None and self._parsed_to(m.end()):
             self._types[m.group()] = value
         return value
+
+    def parse_optional_function_type(self) -> FunctionType | None:  # type: ignore[override]
+        start = self._current_token.span.start
+        content = self.lexer.input.content
+        if not content.startswith("(", start) or (m := _PLAIN_FUNCTION_TYPE.match(content, start)) is None:
+            return super().parse_optional_function_type()
+        if self._function_types is None:
+            self._function_types = {}
+        hit = self._function_types.get(m.group())
+        if hit is not None:
+            self._resume_from(m.end())
+            return hit
+        value = super().parse_optional_function_type()
+        if value is not None and self._parsed_to(m.end()):
+            self._function_types[m.group()] = value
+        return value
+
+    def parse_optional_attr_dict(self) -> dict[str, Attribute]:
+        start = self._current_token.span.start
+        content = self.lexer.input.content
+        if not content.startswith("{", start) or (m := _FLAT_DICT.match(content, start)) is None:
+            return super().parse_optional_attr_dict()
+        if self._attr_dicts is None:
+            self._attr_dicts = {}
+        hit = self._attr_dicts.get(m.group())
+        if hit is not None:
+            self._resume_from(m.end())
+            return dict(hit)  # the caller moves properties out of it
+        value = super().parse_optional_attr_dict()
+        if self._parsed_to(m.end()):
+            self._attr_dicts[m.group()] = dict(value)
+        return value
+
+    def _parsed_to(self, end: int) -> bool:
+        """Whether the last token parsed ends at `end`: only white space lies between `end` and the
+        next token (a token running past `end`, or a comment after it, leaves other text there)."""
+        start = self._current_token.span.start
+        return start >= end and not self.lexer.input.content[end:start].strip()
 
     def _located(self, parse, kind: str):
         """Run `parse`; a value xDSL refuses while building the attribute or type (an integer out of
