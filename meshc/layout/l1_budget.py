@@ -66,6 +66,20 @@ def _footprint(shape: tuple[int, ...], dtype: str, config: MemoryConfig, tile, a
     return tuple(tuple(o) for o in p.owners), _align_up(max(int(nbytes), 1), get_arch(arch).l1_alignment)
 
 
+def footprints(tensors: list[LiveTensor], arch: str = DEFAULT_ARCH) -> list[tuple]:
+    """`l1_footprint` of each tensor, looked up once per shape, data type, tile and config object
+    (a program's tensors share a few config objects; the memo keeps each alive)."""
+    seen: dict[tuple, tuple] = {}
+    out = []
+    for t in tensors:
+        key = (id(t.config), t.shape, t.dtype, t.tile)
+        hit = seen.get(key)
+        if hit is None:
+            hit = seen[key] = (t.l1_footprint(arch), t.config)
+        out.append(hit[0])
+    return out
+
+
 @dataclass
 class L1Point:
     """The L1 of one core at one step: `bytes` held by the tensors `live` (indices into the
@@ -125,31 +139,50 @@ class L1Use:
         self.arch = arch
         self.capacity = get_arch(arch).l1_size if capacity is None else int(capacity)
         self.tensors = list(tensors)
-        self.footprints = [t.l1_footprint(arch) for t in self.tensors]
+        self.footprints = footprints(self.tensors, arch)
         self._add_up()
 
     def _add_up(self) -> None:
-        """Every tensor added up (`use`: (steps + 1, cores) bytes; `holds`: tensor x core)."""
+        """Every tensor added up (`use`: (steps + 1, cores) bytes; `holds`: tensor x core), a
+        footprint at a time: the tensors of one footprint (the same cores and bytes) add their
+        bytes at their starts and take them off after their ends in one column of steps, which
+        goes onto those cores' columns once."""
         tensors, footprints = self.tensors, self.footprints
-        self.cores = sorted({c for cs, _ in set(footprints) for c in cs})
+        n = len(tensors)
+        group: dict[int, int] = {}  # footprint (by identity: `footprints` shares equal ones) -> its number
+        kinds: list[tuple] = []
+        of = np.empty(n, dtype=np.int64)
+        for i, fp in enumerate(footprints):
+            g = group.get(id(fp))
+            if g is None:
+                g = group[id(fp)] = len(kinds)
+                kinds.append(fp)
+            of[i] = g
+        self.cores = sorted({c for cs, _ in kinds for c in cs})
         self.col = {c: i for i, c in enumerate(self.cores)}
-        self.starts = np.fromiter((t.start for t in tensors), dtype=np.int64, count=len(tensors))
-        self.ends = np.fromiter((t.end for t in tensors), dtype=np.int64, count=len(tensors))
-        self.holds = np.zeros((len(tensors), len(self.cores)), dtype=bool)
+        self.starts = np.fromiter((t.start for t in tensors), dtype=np.int64, count=n)
+        self.ends = np.fromiter((t.end for t in tensors), dtype=np.int64, count=n)
+        self.holds = np.zeros((n, len(self.cores)), dtype=bool)
         if not self.cores:
             self.use = None
             return
         steps = int(self.ends.max()) + 2
         delta = np.zeros((steps, len(self.cores)), dtype=np.int64)
-        columns: dict[tuple, np.ndarray] = {}
-        for i, (t, (cs, nbytes)) in enumerate(zip(tensors, footprints)):
-            if cs:
-                cols = columns.get(cs)
-                if cols is None:
-                    cols = columns[cs] = np.fromiter((self.col[c] for c in cs), dtype=np.int64, count=len(cs))
-                delta[t.start, cols] += nbytes
-                delta[t.end + 1, cols] -= nbytes
-                self.holds[i, cols] = True
+        order = np.argsort(of, kind="stable")
+        bounds = np.searchsorted(of[order], np.arange(len(kinds) + 1))
+        by_cores: dict[tuple, np.ndarray] = {}  # the column of steps of each set of cores
+        for g, (cs, nbytes) in enumerate(kinds):
+            if not cs:
+                continue
+            members = order[bounds[g]:bounds[g + 1]]
+            column = by_cores.get(cs)
+            if column is None:
+                column = by_cores[cs] = np.zeros(steps, dtype=np.int64)
+            np.add.at(column, self.starts[members], nbytes)
+            np.subtract.at(column, self.ends[members] + 1, nbytes)
+            self.holds[np.ix_(members, [self.col[c] for c in cs])] = True
+        for cs, column in by_cores.items():
+            delta[:, [self.col[c] for c in cs]] += column[:, None]
         self.use = np.cumsum(delta, axis=0)
 
     def move(self, i: int, tensor: LiveTensor) -> None:

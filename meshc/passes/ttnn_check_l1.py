@@ -85,26 +85,52 @@ class DeviceTensor:
 
 
 def _placer():
-    """result_placement memoised by attribute identity (a type object is shared by many values)."""
+    """result_placement memoised by attribute identity (a type object is shared by many values)
+    and the default's: equal placements it returns are one object, so a tensor's placement, the
+    default of the ops it feeds, is found by identity too (the memo keeps what it keys by alive,
+    so an identity is never reused within it)."""
     seen: dict[tuple, tuple] = {}
+    same: dict[tuple, tuple] = {}
 
     def placement(o: Operation, default, k: int = 0):
         rt = o.results[k].type if len(o.results) > k else None
-        key = (id(rt), id(o.attributes.get("memory_config")), default)
+        attr = o.attributes.get("memory_config")
+        key = (id(rt), id(attr), id(default))
         hit = seen.get(key)
         if hit is None:
-            hit = seen[key] = (result_placement(o, default, k), rt, o.attributes.get("memory_config"))
+            where = result_placement(o, default, k)
+            hit = seen[key] = (same.setdefault(where, where), rt, attr, default)
         return hit[0]
     return placement
+
+
+_HOST, _MOVE, _COMPUTE_OP, _OTHER = range(4)
+_CATEGORY: dict[type, int] = {}
+
+
+def _category(o: Operation) -> int:
+    """What kind of buffer maker op o is, by its class (isinstance against the 66 compute op
+    classes is slow; each class is looked up once)."""
+    c = _CATEGORY.get(type(o))
+    if c is None:
+        t = type(o)
+        c = _CATEGORY[t] = (_HOST if issubclass(t, _HOST_RESULTS) else
+                            _MOVE if issubclass(t, (ttnn.ToDeviceOp, ttnn.ToMemoryConfigOp, ttnn.ToLayoutOp)) else
+                            _COMPUTE_OP if issubclass(t, _COMPUTE) else _OTHER)
+    return c
+
+
+_NO_SOURCE = (DRAM, None)
 
 
 def _makes(o: Operation, src: DeviceTensor | None, placement) -> list[tuple[SSAValue, tuple | None]]:
     """The device buffers op o makes, given `src`, the buffer of its first device operand (None:
     it has none): per result, its placement, or None when it is `src`'s buffer itself."""
-    if isinstance(o, _HOST_RESULTS) or not o.results:
+    category = _category(o)
+    if category == _HOST or not o.results:
         return []
-    default = src.where if src is not None else (DRAM, None)
-    if isinstance(o, (ttnn.ToDeviceOp, ttnn.ToMemoryConfigOp, ttnn.ToLayoutOp)):
+    default = src.where if src is not None else _NO_SOURCE
+    if category == _MOVE:
         where = placement(o, default)
         if isinstance(o, ttnn.ToLayoutOp):
             layout = o.attributes["layout"].data
@@ -113,22 +139,29 @@ def _makes(o: Operation, src: DeviceTensor | None, placement) -> list[tuple[SSAV
         if src is not None and (isinstance(o, ttnn.ToDeviceOp) or where == src.where):
             return [(o.results[0], None)]
         return [(o.results[0], where)]
-    if isinstance(o, _COMPUTE) and src is None:
+    if category == _COMPUTE_OP and src is None:
         return []  # computed on the host
     return [(r, placement(o, default, k)) for k, r in enumerate(o.results) if isinstance(r.type, TensorType)]
 
 
 def _source(o: Operation, of: dict) -> DeviceTensor | None:
-    return next((of[v] for v in o.operands if v in of), None)
+    for v in o.operands:
+        t = of.get(v)
+        if t is not None:
+            return t
+    return None
 
 
 def device_tensors(block: Block) -> list[DeviceTensor]:
     """The device buffers of one function body in allocation order, as the simulator makes them."""
     ops = list(block.ops)
+    end = len(ops)
     last = {}
     for i, o in enumerate(ops):
+        if isinstance(o, func.ReturnOp):
+            i = end
         for v in o.operands:
-            last[v] = len(ops) if isinstance(o, func.ReturnOp) else i
+            last[v] = i
     of: dict[SSAValue, DeviceTensor] = {}
     out: list[DeviceTensor] = []
     placement = _placer()
@@ -200,6 +233,42 @@ def tensor_name(t: DeviceTensor) -> str:
     shape = fmt_shape(v.type.get_shape())
     what = f"%{v.name_hint}" if v.name_hint else f"result {v.index} of '{t.op.name}'"
     return f"{what} ({shape}x{tensor_dtype(v)})"
+
+
+def type_facts():
+    """A memo of (shape, data type name, the "(shape x dtype)" `tensor_name` ends with) per value
+    type, by identity (a program's values share a few type objects; the memo keeps each alive);
+    a located error at the tensor's op for an element type no device holds, as `live_tensor`."""
+    seen: dict[int, tuple] = {}
+
+    def facts(t: DeviceTensor) -> tuple:
+        ty = t.value.type
+        hit = seen.get(id(ty))
+        if hit is None:
+            try:
+                dtype = tensor_dtype(t.value)
+            except LayoutError as e:
+                raise LocatedError(str(e), t.op) from None
+            shape = tuple(ty.get_shape())
+            hit = seen[id(ty)] = (shape, dtype, f"({fmt_shape(shape)}x{dtype})", ty)
+        return hit
+    return facts
+
+
+def tensor_names(tensors: list[DeviceTensor]) -> list[str]:
+    """`tensor_name` of each tensor (the shape and data type formatted once per type)."""
+    facts = type_facts()
+    return [f"%{t.value.name_hint} {facts(t)[2]}" if t.value.name_hint else tensor_name(t) for t in tensors]
+
+
+def live_tensors(tensors: list[DeviceTensor]) -> list[LiveTensor]:
+    """`live_tensor` of each tensor (the shape and data type read once per type)."""
+    facts = type_facts()
+    out = []
+    for t in tensors:
+        shape, dtype = facts(t)[:2]
+        out.append(LiveTensor("", shape, dtype, t.where[0], t.where[1], t.start, t.end))
+    return out
 
 
 def live_tensor(t: DeviceTensor) -> LiveTensor:
@@ -305,7 +374,7 @@ class TTNNCheckL1Pass(ModulePass):
             while True:
                 if tensors is None:  # derive every buffer and add up the L1 (again)
                     tensors = device_buffers(block) if metal else device_tensors(block)
-                    lives = [live_tensor(t) for t in tensors]
+                    lives = live_tensors(tensors)
                     if _unplaceable(tensors, lives, arch, self.spill_to_dram):
                         spilled, tensors = True, None
                         continue

@@ -40,10 +40,11 @@ from meshc.passes.lowering_utils import fix_function_types
 from meshc.passes.ttnn_check_l1 import (
     DeviceTensor,
     device_tensors,
-    live_tensor,
     module_l1,
     place_tensor,
     tensor_name,
+    tensor_names,
+    type_facts,
 )
 
 _KIND = {cls: kind for kind, cls in ttnn.COMPUTE_OPS.items()}
@@ -55,7 +56,7 @@ def _fixed(t: DeviceTensor, reinterpreted: set[Operation]) -> str | None:
         return "kept: a later to_memory_config / to_layout reads it as this same buffer"
     if cfg.layout != "interleaved" and cfg.orientation == "col_major":
         return "kept: on a core grid reinterpreted as transposed (ttir-reinterpret-grid)"
-    if any(u.operation in reinterpreted for u in t.value.uses):
+    if reinterpreted and any(u.operation in reinterpreted for u in t.value.uses):
         return "kept: a transpose on the reinterpreted grid reads it where it is"
     if t.value.index > 0:
         return "kept: a second result of its op"
@@ -76,22 +77,25 @@ def program_ops(tensors: list[DeviceTensor], block) -> tuple[list[PlanTensor], l
                      if t.where[0].layout != "interleaved" and t.where[0].orientation == "col_major"}
     plan_tensors = []
     index = {}
-    for i, t in enumerate(tensors):
-        lt = live_tensor(t)
-        plan_tensors.append(PlanTensor(tensor_name(t), lt.shape, str(getattr(lt.dtype, "name", lt.dtype)), lt.tile,
-                                       t.start, t.end, lt.config, _fixed(t, reinterpreted)))
-        for v in (t.value, *t.aliases):
+    facts = type_facts()
+    for i, (t, name) in enumerate(zip(tensors, tensor_names(tensors))):
+        shape, dtype = facts(t)[:2]
+        plan_tensors.append(PlanTensor(name, shape, dtype, t.where[1], t.start, t.end, t.where[0],
+                                       _fixed(t, reinterpreted)))
+        index[t.value] = i
+        for v in t.aliases:
             index[v] = i
     ops, where = [], []
+    get = index.get
     for o in block.ops:
-        ins = tuple(index.get(v, -1) for v in o.operands)
-        outs = tuple(index.get(v, -1) for v in o.results)
+        ins = tuple([get(v, -1) for v in o.operands])
+        outs = tuple([get(v, -1) for v in o.results])
         if max(ins + outs, default=-1) < 0:
             continue
         kind = _KIND.get(type(o))
         host = {k: tuple(v.type.get_shape()) for k, (i, v) in enumerate(zip(ins, o.operands))
                 if i < 0 and isinstance(v.type, TensorType)} if -1 in ins else {}
-        ops.append(PlanOp(kind, ins, outs, kernel_flags(o) if kind else {}, host))
+        ops.append(PlanOp(kind, ins, outs, kernel_flags(o) if kind and o.attributes else {}, host))
         where.append(o)
     return plan_tensors, ops, where
 
