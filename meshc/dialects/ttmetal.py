@@ -55,7 +55,9 @@ from meshc.dialects.ttir import HostTransfer, check_attr_name, tensor_shape
 from meshc.dialects.ttmetal_select import TileConcatOp, TileEmbeddingOp, TileSliceOp, check_block_holds
 from meshc.layout.collectives import COLLECTIVES
 from meshc.layout.compute_ops import tile_ops
+from meshc.layout.errors import LayoutError
 from meshc.layout.hardware import FIDELITY_PHASES
+from meshc.layout.kernel_traffic import SELECTORS, block_dims
 from meshc.layout.shapes import fold_2d
 
 # ----------------------------------------------------------------------------- types
@@ -303,25 +305,13 @@ class EnqueueProgramOp(IRDLOperation):
             raise VerifyException("the kernel must end with ttmetal.kernel_end")
 
 
-_SELECTORS = ("y", "x", "all")
-
-
 def block_shape(shape: tuple[int, ...], select: Sequence[str], grid: tuple[int, int]) -> tuple[int, int]:
-    """Shape of the block a core sees of a buffer folded to 2-d, under (row, col) selectors."""
-    h, w = fold_2d(shape)
-    out = []
-    for n, sel, what in ((h, select[0], "rows"), (w, select[1], "cols")):
-        if sel == "all":
-            out.append(n)
-        else:
-            k = grid[0] if sel == "y" else grid[1]
-            if k < 1:
-                raise VerifyException(f"the program's core grid {rules.fmt(grid)} has no cores to split the "
-                                      f"buffer {what} over for selector '{sel}'")
-            if n % k:
-                raise VerifyException(f"buffer {what} ({n}) do not split into {k} blocks for selector '{sel}'")
-            out.append(n // k)
-    return out[0], out[1]
+    """Shape of the block a core sees of a buffer folded to 2-d, under (row, col) selectors
+    (meshc.layout.kernel_traffic.block_dims)."""
+    try:
+        return block_dims(fold_2d(shape), (select[0], select[1]), grid)
+    except LayoutError as e:
+        raise VerifyException(str(e)) from None
 
 
 class _BlockAccess(IRDLOperation):
@@ -331,7 +321,7 @@ class _BlockAccess(IRDLOperation):
 
     def selectors(self) -> tuple[str, str]:
         s = [a.data if isinstance(a, StringAttr) else None for a in self.select.data]
-        if len(s) != 2 or any(x not in _SELECTORS for x in s):
+        if len(s) != 2 or any(x not in SELECTORS for x in s):
             raise VerifyException(f"select must be two of \"y\", \"x\", \"all\" (rows, cols), got {self.select}")
         return s[0], s[1]  # type: ignore[return-value]
 

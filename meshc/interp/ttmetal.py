@@ -42,7 +42,7 @@ from meshc.interp.spmd_sim import run_moves
 from meshc.interp.stage_transfer_impls import TTMetalStageTransferImpls
 from meshc.interp.ttir import dense_value
 from meshc.interp.ttnn import run_collective
-from meshc.layout.kernel_traffic import block_traffic
+from meshc.layout.kernel_traffic import block_slices, block_traffic
 from meshc.layout.shapes import fold_2d
 from meshc.layout.timemodel import kernel_compute_s, matmul_dram_readers
 from meshc.sim.compute import run_kernel
@@ -71,18 +71,6 @@ class KernelContext:
         self.grid = (1, 1)
         self.arrays: dict[int, np.ndarray] = {}  # buffer id -> this device's tensor, folded 2-d
         self.written: set[int] = set()
-
-
-def _block(shape2d: tuple[int, int], select: tuple[str, str], ctx: KernelContext) -> tuple[slice, slice]:
-    out = []
-    for n, sel in zip(shape2d, select):
-        if sel == "all":
-            out.append(slice(0, n))
-            continue
-        k, i = (ctx.grid[0], ctx.core[0]) if sel == "y" else (ctx.grid[1], ctx.core[1])
-        step = n // k
-        out.append(slice(i * step, (i + 1) * step))
-    return out[0], out[1]
 
 
 def _result_dtype(op) -> str:
@@ -298,7 +286,7 @@ class TTMetalSimFunctions(TTMetalStageTransferImpls, TTMetalSelectImpls):
     def run_read_tiles(self, interpreter, op, args):
         (buf,) = args
         arr = self.ctx.arrays[buf.id]
-        rows, cols = _block(arr.shape, op.selectors(), self.ctx)
+        rows, cols = block_slices(arr.shape, op.selectors(), self.ctx.grid, self.ctx.core)
         return (arr[rows, cols],)
 
     @impl(ttmetal.WriteTilesOp)
@@ -306,7 +294,7 @@ class TTMetalSimFunctions(TTMetalStageTransferImpls, TTMetalSelectImpls):
     def run_write_tiles(self, interpreter, op, args):
         blk, buf = args
         arr = self.ctx.arrays[buf.id]
-        rows, cols = _block(arr.shape, op.selectors(), self.ctx)
+        rows, cols = block_slices(arr.shape, op.selectors(), self.ctx.grid, self.ctx.core)
         arr[rows, cols] = quantize(np.asarray(blk), _buffer_dtype(op.buffer.type))
         self.ctx.written.add(buf.id)
         return ()

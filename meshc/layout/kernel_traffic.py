@@ -3,7 +3,10 @@
 
 A program runs its kernel on every core (y, x) of its grid; a block access selects, of the
 buffer folded to 2-d (rows = every dim but the last, cols = the last), the rows band `y` (or `x`)
-of the grid's rows (or cols) and likewise the cols ("all": every row / col). The core brings the
+of the grid's rows (or cols) and likewise the cols ("all": every row / col). How a dim is cut
+into equal bands over the grid and which band a core takes is stated here once (`bands`,
+`core_band`, `block_dims`, `block_slices`): the ttmetal verifier's block shapes, the ttmetal
+interpreter's block of each core and the counts below all read it. The core brings the
 block in (or stores it): every element of it held by another owner crosses the chip's NoC. For
 an L1 buffer that is every element not on the core itself; for a DRAM buffer every element
 crosses the NoC and is read from (written to) the bank that holds it. A byte count is the element
@@ -27,26 +30,59 @@ import numpy as np
 
 from meshc.layout.errors import LayoutError
 from meshc.layout.placement import Placement
+from meshc.layout.shapes import fmt_shape
 
 SELECTORS = ("y", "x", "all")
 """A block selector: the band of the grid's row index `y`, of its col index `x`, or everything."""
 
 
-def _bands(n: int, sel: str, grid: tuple[int, int], what: str) -> int:
-    """How many bands a dim of `n` splits into under selector `sel` (checked)."""
+def bands(n: int, sel: str, grid: tuple[int, int], what: str) -> int:
+    """How many equal bands of consecutive lines a dim of `n` lines (`what`: the buffer's rows or
+    cols) is cut into under selector `sel` on a `grid` of cores: the grid's rows under "y", its
+    cols under "x", one under "all". LayoutError when `sel` is not a selector, the grid has no
+    cores that way, or the bands are not equal."""
     if sel not in SELECTORS:
         raise LayoutError(f"a block selector is one of {', '.join(SELECTORS)}; got '{sel}'")
     k = 1 if sel == "all" else int(grid[0] if sel == "y" else grid[1])
-    if k < 1 or n % k:
-        raise LayoutError(f"the buffer's {n} {what} do not split into {k} blocks for selector '{sel}'")
+    if k < 1:
+        raise LayoutError(f"the program's core grid {fmt_shape(grid)} has no cores to split the buffer {what} "
+                          f"over for selector '{sel}'")
+    if n % k:
+        raise LayoutError(f"buffer {what} ({n}) do not split into {k} blocks for selector '{sel}'")
     return k
 
 
-def _band_weights(line_page: np.ndarray, bands: int, pages: int) -> np.ndarray:
-    """(bands, pages) int64: elements of each band (of equal consecutive lines) in each page line."""
-    step = len(line_page) // bands
-    band = np.arange(len(line_page), dtype=np.int64) // step
-    return np.bincount(band * pages + line_page, minlength=bands * pages).reshape(bands, pages)
+def core_band(sel: str, y, x):
+    """The band core (y, x) takes under selector `sel`: y under "y", x under "x", the one band
+    (0) under "all"; ints, or arrays of cores."""
+    return y if sel == "y" else x if sel == "x" else y * 0
+
+
+def line_bands(n: int, k: int) -> np.ndarray:
+    """(n,) int64: the band each line of a dim of n lines cut into k equal bands falls in."""
+    return np.arange(n, dtype=np.int64) // (n // k)
+
+
+def block_dims(shape2d: tuple[int, int], selectors: tuple[str, str], grid: tuple[int, int]) -> tuple[int, int]:
+    """The block a core sees of a buffer folded to 2-d (rows, cols) under (row, col) selectors:
+    one band of each dim (`bands`, checked)."""
+    return (shape2d[0] // bands(shape2d[0], selectors[0], grid, "rows"),
+            shape2d[1] // bands(shape2d[1], selectors[1], grid, "cols"))
+
+
+def block_slices(shape2d: tuple[int, int], selectors: tuple[str, str], grid: tuple[int, int],
+                 core: tuple[int, int]) -> tuple[slice, slice]:
+    """The rows and cols of a buffer folded to 2-d that core (y, x) of a `grid` reads or writes
+    under (row, col) selectors: its band (`core_band`) of each dim's `block_dims`."""
+    h, w = block_dims(shape2d, selectors, grid)
+    i, j = core_band(selectors[0], *core), core_band(selectors[1], *core)
+    return slice(i * h, (i + 1) * h), slice(j * w, (j + 1) * w)
+
+
+def _band_weights(line_page: np.ndarray, k: int, pages: int) -> np.ndarray:
+    """(k, pages) int64: elements of each of k equal bands (`line_bands`) in each page line."""
+    band = line_bands(len(line_page), k)
+    return np.bincount(band * pages + line_page, minlength=k * pages).reshape(k, pages)
 
 
 def band_owner_counts(placement: Placement, grid: tuple[int, int], selectors: tuple[str, str]) -> np.ndarray:
@@ -54,8 +90,8 @@ def band_owner_counts(placement: Placement, grid: tuple[int, int], selectors: tu
     the selectors cut the buffer (folded to 2-d) into on a `grid` of cores."""
     lay = placement.layout
     rows, cols = lay.outer * lay.height, lay.width
-    rb = _bands(rows, selectors[0], grid, "rows")
-    cb = _bands(cols, selectors[1], grid, "cols")
+    rb = bands(rows, selectors[0], grid, "rows")
+    cb = bands(cols, selectors[1], grid, "cols")
     ph, pw = lay.page_shape
     prow_n, pcol_n = lay.page_grid
     r = np.arange(rows, dtype=np.int64)
@@ -99,10 +135,10 @@ def block_traffic(placement: Placement, grid: tuple[int, int], selectors: tuple[
     gy, gx = int(grid[0]), int(grid[1])
     counts = band_owner_counts(placement, (gy, gx), selectors)
     ys, xs = np.divmod(np.arange(gy * gx, dtype=np.int64), gx)
-    pick = {"y": ys, "x": xs, "all": np.zeros_like(ys)}
-    ri, ci = pick[selectors[0]], pick[selectors[1]]
+    ri, ci = core_band(selectors[0], ys, xs), core_band(selectors[1], ys, xs)
     lay = placement.layout
-    block = (lay.outer * lay.height // counts.shape[0]) * (lay.width // counts.shape[1])
+    h, w = block_dims((lay.outer * lay.height, lay.width), selectors, (gy, gx))
+    block = h * w
     per_elem = placement.page_bytes / lay.page_elems
     k = len(placement.owners)
     if placement.config.buffer == "dram":

@@ -9,7 +9,7 @@ import pytest
 
 from meshc.layout import MemoryConfig, place
 from meshc.layout.errors import LayoutError
-from meshc.layout.kernel_traffic import band_owner_counts, block_traffic
+from meshc.layout.kernel_traffic import band_owner_counts, block_slices, block_traffic, core_band
 
 
 def _reference(p, grid, selectors, phys):
@@ -103,3 +103,29 @@ def test_a_block_that_does_not_split_is_refused():
         block_traffic(p, (3, 1), ("y", "all"), _cores((3, 1)))
     with pytest.raises(LayoutError, match="block selector"):
         block_traffic(p, (1, 1), ("z", "all"), _cores((1, 1)))
+
+
+def test_a_cores_block_is_its_band_of_each_dim():
+    # 96 rows x 64 cols on a 3x2 grid: "y" cuts the rows into 3 bands of 32 (core row y takes band
+    # y), "x" the cols into 2 of 32; "x" on the rows cuts them into 2 bands of 48; "all" is one band
+    assert block_slices((96, 64), ("y", "x"), (3, 2), (2, 1)) == (slice(64, 96), slice(32, 64))
+    assert block_slices((96, 64), ("y", "x"), (3, 2), (0, 0)) == (slice(0, 32), slice(0, 32))
+    assert block_slices((96, 64), ("x", "all"), (3, 2), (2, 1)) == (slice(48, 96), slice(0, 64))
+    assert block_slices((96, 64), ("all", "y"), (2, 2), (1, 0)) == (slice(0, 96), slice(32, 64))
+    with pytest.raises(LayoutError, match=r"buffer rows \(64\) do not split into 3 blocks for selector 'y'"):
+        block_slices((64, 64), ("y", "all"), (3, 2), (0, 0))
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda c: f"{c[2].buffer}-{c[2].layout}-{'x'.join(map(str, c[0]))}-{c[1]}")
+def test_the_element_blocks_and_the_page_band_counts_cut_alike(case):
+    """Each core's element block (`block_slices`, what the interpreter reads and writes) holds,
+    owner by owner, the elements `band_owner_counts` (page granularity) gives its band pair."""
+    shape, dtype, cfg, tile, grid, sel, _, _ = case
+    p = place(shape, dtype, cfg, tile=tile)
+    owner = p.element_owner().reshape(int(np.prod(shape[:-1])), shape[-1])
+    counts = band_owner_counts(p, grid, sel)
+    for y in range(grid[0]):
+        for x in range(grid[1]):
+            rows, cols = block_slices(owner.shape, sel, grid, (y, x))
+            got = np.bincount(owner[rows, cols].reshape(-1), minlength=len(p.owners))
+            assert got.tolist() == counts[core_band(sel[0], y, x), core_band(sel[1], y, x)].tolist()
