@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 
-from xdsl.ir import Attribute, OpResult, Operation
+from xdsl.ir import Attribute, ErasedSSAValue, OpResult, Operation
+from xdsl.irdl import IRDLOperation
 from xdsl.traits import NoTerminator
 from xdsl.utils.exceptions import VerifyException
 
@@ -27,6 +28,65 @@ def _check_types(op: Operation, checked: dict[int, Attribute]) -> None:
         for check in type_checkers():
             check(t)
         checked[id(t)] = t
+
+
+def _irdl_parts(cls: type) -> tuple | None:
+    """(op definition, its custom verifier or None) that xDSL's `verify_` of an IRDL op class runs
+    (`op_def.verify(op)`, then the class's own `verify_`), or None when the class's `verify_` is
+    not the one irdl_op_definition made (then an op of it is always verified whole)."""
+    fn = cls.__dict__.get("verify_") if issubclass(cls, IRDLOperation) else None
+    code, cells = getattr(fn, "__code__", None), getattr(fn, "__closure__", None)
+    if code is None or cells is None or set(code.co_freevars) - {"op_def", "custom_verify"}:
+        return None
+    parts = dict(zip(code.co_freevars, (c.cell_contents for c in cells)))
+    op_def = parts.get("op_def")
+    if op_def is None or op_def is not cls.get_irdl_definition():
+        return None
+    return op_def, parts.get("custom_verify")
+
+
+class _ConstraintMemo:
+    """IRDL constraint checks already passed in one verification.
+
+    xDSL's `OpDef.verify` checks an op's operand, result, attribute and property values against its
+    definition (and its region and successor counts), then its traits; the constraint part depends
+    on the op's class and those values alone. A program repeats a handful of (class, types,
+    attributes) on thousands of ops, so once an op of a combination has verified whole, an op of
+    the same combination (values by identity, held here so their ids stay theirs) runs only the
+    rest of Operation.verify: its traits and its class's own verifier. Any failure there is
+    re-verified whole, so a diagnostic is the one xDSL's full verification gives."""
+
+    def __init__(self):
+        self._passed: dict[tuple, tuple] = {}
+        self._parts: dict[type, tuple | None] = {}
+
+    def verify(self, op: Operation) -> None:
+        cls = type(op)
+        parts = self._parts.get(cls, False)
+        if parts is False:
+            parts = self._parts[cls] = _irdl_parts(cls)
+        block = op.parent
+        if parts is None or op.regions or op.successors or block is None or block.last_op is op:
+            return op.verify(verify_nested_ops=False)  # (a block's last op: the terminator checks)
+        key = (cls, tuple(id(v.type) for v in op.operands), tuple(id(r.type) for r in op.results),
+               tuple((k, id(v)) for k, v in op.attributes.items()),
+               tuple((k, id(v)) for k, v in op.properties.items()))
+        if key not in self._passed:
+            op.verify(verify_nested_ops=False)
+            self._passed[key] = ([v.type for v in op.operands], [r.type for r in op.results],
+                                 dict(op.attributes), dict(op.properties))
+            return
+        op_def, custom = parts
+        try:
+            if any(isinstance(v, ErasedSSAValue) for v in op.operands):
+                raise ValueError("erased operand")
+            for trait in op_def.traits:
+                trait.verify(op)
+            if custom is not None:
+                custom(op)
+        except Exception:
+            op.verify(verify_nested_ops=False)  # raises what xDSL's verification raises
+            raise
 
 
 def _walk_skipping(op: Operation, skip: Callable[[Operation], bool]) -> Iterable[Operation]:
@@ -51,6 +111,7 @@ def verify_located(module: Operation, file: str = "<unknown>",
     diags: list[Diagnostic] = []
     defined: set[int] = set()
     checked: dict[int, Attribute] = {}
+    memo = _ConstraintMemo()
     broken: set[int] = set()
     for op in (module.walk() if skip is None else _walk_skipping(module, skip)):  # pre-order: parents first
         parent = op.parent_op()
@@ -63,7 +124,7 @@ def verify_located(module: Operation, file: str = "<unknown>",
             diags.append(late)
         try:
             try:
-                op.verify(verify_nested_ops=False)
+                memo.verify(op)
             except (LocatedError, VerifyException):
                 if op.regions:
                     broken.add(id(op))
