@@ -239,36 +239,53 @@ def plan_memory(tensors: list[PlanTensor], ops: list[PlanOp], arch: str, capacit
     cache: dict = {}
     opts: list[dict[str, Option]] = []
     refused: list[dict[str, str]] = []
+    rank: list[dict[str, int]] = []
+    choice: list[Option] = []
+    left: list[frozenset[str]] = []
+    # the tensors of one shape, data type, tile and place (config object) share their options,
+    # reasons, tie ranking, start and kinds left (the sweep replaces a tensor's kinds left)
+    groups: dict[tuple, tuple] = {}
     for n, t in enumerate(tensors):
-        if t.fixed:
-            try:
-                own = _own_option(t, arch, cache)
-            except LayoutError as e:
-                raise Unplaceable(f"{t.name} cannot be placed where it must stay: {e}", n) from None
-            opts.append({kind_of(t.current): own})
-            refused.append({})
-        else:
-            o, why = _fitting_options(t, arch, capacity, cache)
-            if not o:
-                raise Unplaceable(f"{t.name} fits nowhere: " + "; ".join(f"{k}: {w}" for k, w in why.items()), n)
-            opts.append(o)
-            refused.append(why)
-    ranks: dict = {}  # one ranking per own kind and option kinds
-    rank = [ranks.get(key) or ranks.setdefault(key, _ranking(t, o))
-            for t, o in zip(tensors, opts) for key in [(kind_of(t.current), *o)]]
-    choice: list[Option] = [_start(t, o) for t, o in zip(tensors, opts)]
-    left: list[set[str]] = [set(o) for o in opts]
+        key = (t.shape, t.dtype, t.tile, id(t.current), not t.fixed)
+        g = groups.get(key)
+        if g is None:
+            if t.fixed:
+                try:
+                    own = _own_option(t, arch, cache)
+                except LayoutError as e:
+                    raise Unplaceable(f"{t.name} cannot be placed where it must stay: {e}", n) from None
+                o, why = {kind_of(t.current): own}, {}
+            else:
+                o, why = _fitting_options(t, arch, capacity, cache)
+                if not o:
+                    raise Unplaceable(f"{t.name} fits nowhere: " + "; ".join(f"{k}: {w}" for k, w in why.items()), n)
+            g = groups[key] = (o, why, _ranking(t, o), _start(t, o), frozenset(o), t.current)
+        opts.append(g[0])
+        refused.append(g[1])
+        rank.append(g[2])
+        choice.append(g[3])
+        left.append(g[4])
     moved: dict[int, str] = {}
 
     cost = model.cost
+    sig, idx = model.sig, model.idx
     order = sorted(range(len(tensors)), key=lambda i: (tensors[i].start, i))
     todo = set(range(len(tensors)))
+    # a tensor's choice depends only on its options and tie ranking and, per op touching it, the op's
+    # signature and its other tensors' options (the model's memo key): programs repeat, so a choice
+    # is made once per such context
+    decided: dict[tuple, Option] = {}
     for _ in range(2):
         changed: set[int] = set()
         for i in order:
             if i in todo and not tensors[i].fixed and len(left[i]) > 1:
-                mine, ranked = opts[i], rank[i]
-                best = min((mine[k] for k in left[i]), key=lambda o: (cost(i, o, choice), ranked[o.kind]))
+                context = (id(opts[i]), id(rank[i]),
+                           *[(sig[j], *[-1 if k == i else id(choice[k]) for k in idx[j]]) for j in touching[i]])
+                best = decided.get(context)
+                if best is None:
+                    mine, ranked = opts[i], rank[i]
+                    best = decided[context] = min((mine[k] for k in left[i]),
+                                                  key=lambda o: (cost(i, o, choice), ranked[o.kind]))
                 if best is not choice[i]:
                     choice[i] = best
                     changed.add(i)
@@ -282,7 +299,7 @@ def plan_memory(tensors: list[PlanTensor], ops: list[PlanOp], arch: str, capacit
 
 
 def _sweep(tensors: list[PlanTensor], ops: list[PlanOp], choice: list[Option], opts: list[dict[str, Option]],
-           left: list[set[str]], rank: list[dict[str, int]], moved: dict[int, str], model: _Model, arch: str,
+           left: list[frozenset[str]], rank: list[dict[str, int]], moved: dict[int, str], model: _Model, arch: str,
            capacity: int) -> None:
     """Step 2 of the search (module docstring), moving tensors in `choice` one at a time. The L1
     use of every core at every step is kept by `l1_budget.L1Use`, which updates it over the moved
@@ -327,7 +344,7 @@ def _sweep(tensors: list[PlanTensor], ops: list[PlanOp], choice: list[Option], o
                             f"{capacity:,} B, and no tensor live there can move",
                             L1Point(step, core, held, live, {i: choice[i].per_core for i in live}))
         _, i, o = min(moves, key=lambda m: m[0])
-        left[i].discard(choice[i].kind)
+        left[i] = left[i] - {choice[i].kind}
         moved[i] = (f"moved off {choice[i].describe()} at step {step}: core ({core[0]}, {core[1]}) held "
                     f"{held:,} B, over its {capacity:,} B L1; this move adds the least time a byte freed")
         t = tensors[i]

@@ -91,7 +91,7 @@ def plan_reshards(tensors: list[PlanTensor], ops: list[PlanOp], plan: MemoryPlan
     steps = list(range(len(ops))) if steps is None else list(steps)
     choice, model = plan.choice, plan.model
     op_seconds = list(plan.op_seconds)
-    use, col = _l1_use(tensors, choice, arch, capacity)
+    use = col = None  # the L1 use, added up when a copy first pays
     view = list(choice)  # the options one consumer reads (its copies in place of the tensors)
     options: dict[int, list[Option]] = {}
     others: dict[tuple, list[Option]] = {}  # by the tensor's options and choice (shared by tensors of one shape)
@@ -103,7 +103,13 @@ def plan_reshards(tensors: list[PlanTensor], ops: list[PlanOp], plan: MemoryPlan
             continue
         at = 2 * steps[j]
         taken = []
+        # A new copy pays only if the consumer reading the tensor where it is takes more than the
+        # copy (a transfer on the device: at least a launch) and the consumer reading the copy (a
+        # compute op with a device result: at least a launch); so not below two launches
+        floor = 2 * model.arch.op_launch_s if any(r >= 0 for r in o.results) else -1.0
         for i in dict.fromkeys(k for k in o.operands if k >= 0):
+            if i not in made and model.op_time(j, view) <= floor:
+                continue
             if i not in options:
                 mine = (id(choice[i]), *map(id, plan.options[i].values()))
                 if mine not in others:
@@ -127,6 +133,8 @@ def plan_reshards(tensors: list[PlanTensor], ops: list[PlanOp], plan: MemoryPlan
                     ranked.append((copies[key] + after - before, n, 1, x, after, None))
             for _, _, _, x, after, k in sorted(ranked, key=lambda r: r[:3]):
                 first = at if k is None else 2 * steps[out[k].consumers[-1]] + 2
+                if use is None:
+                    use, col = _l1_use(tensors, choice, arch, capacity)
                 if not _fits(use, col, x, first, at + 1, capacity):
                     continue
                 _take(use, col, x, first, at + 1, tensors[i], choice[i], steps[j])
