@@ -19,9 +19,11 @@
   cannot hold (a DRAM grid larger than 1x1, a non-transposing core map, a grid of rank > 2)
   are located errors.
 
-The rewriting is xDSL's: one RewritePattern an op family (mesh_shard, to_layout, the table's
-one-for-one ops, func.return, and a last one naming a ttir op nothing lowers), applied in
-order by a GreedyRewritePatternApplier over each func's ops in program order.
+Each func's ops, as they were before the pass, are lowered once each in program order by one
+function an op family (mesh_shard, to_layout, the table's one-for-one ops, func.return; a ttir
+op none of them lowers is a located error), each new op inserted where the op was: what xDSL's
+PatternRewriteWalker did with one pattern a family (apply_recursively=False), without its
+worklist and listener bookkeeping.
 """
 
 from __future__ import annotations
@@ -34,13 +36,6 @@ from xdsl.dialects import func
 from xdsl.dialects.builtin import AffineMapAttr, DenseArrayBase, ModuleOp, TensorType, i64
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
 from xdsl.passes import ModulePass
-from xdsl.pattern_rewriter import (
-    GreedyRewritePatternApplier,
-    PatternRewriter,
-    PatternRewriteWalker,
-    RewritePattern,
-    op_type_rewrite_pattern,
-)
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from meshc.errors import LocatedError
@@ -101,7 +96,7 @@ def _presharded_arg(v: SSAValue) -> bool:
 
 @dataclass
 class TTNNLowering:
-    """What the patterns share while one func is lowered: the module's mesh, the func's
+    """What the lowering of one func's ops shares: the module's mesh, the func's
     `ttnn.get_device`, the host arguments already moved to the device, and the device values
     the pass made (a `func.return` of one brings it back to the host)."""
 
@@ -117,7 +112,7 @@ class TTNNLowering:
     def multi(self) -> bool:
         return prod(self.mesh) > 1
 
-    def to_device(self, v: SSAValue, user: Operation, rewriter: PatternRewriter) -> SSAValue:
+    def to_device(self, v: SSAValue, user: Operation) -> SSAValue:
         """A host value (function argument) moved to the device, once, right after get_device."""
         hit = self.on_device.get(v)
         if hit is not None:
@@ -130,11 +125,11 @@ class TTNNLowering:
         else:  # one device, or a presharded argument: its pieces go to their devices as they are
             new = ttnn.ToDeviceOp.create(operands=[v, device], result_types=[t])
         new.location = user.location
-        rewriter.insert(new, InsertPoint.after(self.device_op))
+        Rewriter.insert_op(new, InsertPoint.after(self.device_op))
         self.on_device[v] = new.results[0]
         return new.results[0]
 
-    def read_back(self, v: SSAValue, user: Operation, rewriter: PatternRewriter) -> SSAValue:
+    def read_back(self, v: SSAValue, user: Operation) -> SSAValue:
         """A whole tensor every device holds, read back to the host before `user` (one copy:
         `ttnn.aggregate_tensor` of the replicated tensor; `ttnn.from_device` on one device)."""
         t = host_type(v.type)
@@ -144,12 +139,12 @@ class TTNNLowering:
         else:
             new = ttnn.FromDeviceOp.create(operands=[v], result_types=[t])
         new.location = user.location
-        rewriter.insert(new, InsertPoint.before(user))
+        Rewriter.insert_op(new, InsertPoint.before(user))
         return new.results[0]
 
-    def device_operands(self, op: Operation, rewriter: PatternRewriter) -> list[SSAValue]:
+    def device_operands(self, op: Operation) -> list[SSAValue]:
         """The operands of `op`, host arguments moved to the device."""
-        return [self.to_device(v, op, rewriter) if isinstance(v.owner, Block) else v for v in op.operands]
+        return [self.to_device(v, op) if isinstance(v.owner, Block) else v for v in op.operands]
 
     def convert_type(self, t: Attribute, op: Operation) -> Attribute:
         """A `#tt.metal_layout` tensor type as the `#ttnn.ttnn_layout` type TTNN holds it in."""
@@ -166,11 +161,19 @@ class TTNNLowering:
             self.type_cache[(id(t), id(cm))] = hit
         return hit[2]
 
-    def replace(self, op: Operation, new: Operation, rewriter: PatternRewriter) -> None:
+    def replace(self, op: Operation, new: Operation) -> None:
+        """`op` replaced by `new` (inserted before it, its results' uses and name hints taken over,
+        as xDSL's PatternRewriter.replace does)."""
         new.location = op.location
         if op.results and op.results[0] in self.whole:
             self.whole.update(new.results)
-        rewriter.replace(op, new)
+        block = op.parent
+        block.insert_op_before(new, op)
+        for old, value in zip(op.results, new.results, strict=True):
+            old.replace_all_uses_with(value)
+            if not value.name_hint:
+                value.name_hint = old.name_hint
+        block.erase_op(op)
         if not isinstance(new, ttnn.AggregateTensorOp):
             self.device_values.update(new.results)
 
@@ -181,73 +184,52 @@ def memory_config_attr(t: Attribute) -> Attribute | None:
     return enc.memory_config if isinstance(enc, ttnn.TTNNLayoutAttr) else None
 
 
-# ----------------------------------------------------------------------------- patterns
+# ----------------------------------------------------------------------------- one op each
 
 
-class TTNNPattern(RewritePattern):
-    """A pattern of this pass: it reads and updates the func's `TTNNLowering`."""
-
-    def __init__(self, lowering: TTNNLowering):
-        self.lowering = lowering
-
-
-class MeshShardToDistribution(TTNNPattern):
+def lower_mesh_shard(lo: TTNNLowering, op: ttir.MeshShardOp) -> None:
     """`ttir.mesh_shard` -> `ttnn.distribute_tensor` (full_to_shard) / `ttnn.aggregate_tensor`
     (shard_to_full), with its shard_dims and the ShardedBufferConfig they lower to."""
-
-    @op_type_rewrite_pattern
-    def match_and_rewrite(self, op: ttir.MeshShardOp, rewriter: PatternRewriter) -> None:
-        lo = self.lowering
-        full = op.input if op.is_full_to_shard else op.result
-        attrs = distribution_attrs(full.type, op.sharding(lo.mesh), op)
-        if op.is_full_to_shard:
-            rt = lo.convert_type(op.result.type, op)
-            mc = memory_config_attr(rt)
-            if mc is not None:
-                attrs["memory_config"] = mc
-            host = lo.read_back(op.input, op, rewriter) if reads_back_to_distribute(op) else op.input
-            new = ttnn.DistributeTensorOp.create(operands=[host, lo.device_op.results[0]], result_types=[rt],
-                                                 attributes=attrs)
-        else:
-            new = ttnn.AggregateTensorOp.create(operands=[op.input], result_types=[host_type(op.result.type)],
-                                                attributes=attrs)
-        lo.replace(op, new, rewriter)
+    full = op.input if op.is_full_to_shard else op.result
+    attrs = distribution_attrs(full.type, op.sharding(lo.mesh), op)
+    if op.is_full_to_shard:
+        rt = lo.convert_type(op.result.type, op)
+        mc = memory_config_attr(rt)
+        if mc is not None:
+            attrs["memory_config"] = mc
+        host = lo.read_back(op.input, op) if reads_back_to_distribute(op) else op.input
+        new = ttnn.DistributeTensorOp.create(operands=[host, lo.device_op.results[0]], result_types=[rt],
+                                             attributes=attrs)
+    else:
+        new = ttnn.AggregateTensorOp.create(operands=[op.input], result_types=[host_type(op.result.type)],
+                                            attributes=attrs)
+    lo.replace(op, new)
 
 
-class ToLayoutToMemoryConfig(TTNNPattern):
+def lower_to_layout(lo: TTNNLowering, op: ttir.ToLayoutOp) -> None:
     """`ttir.to_layout` -> `ttnn.to_memory_config` into the memory config of its result layout."""
-
-    @op_type_rewrite_pattern
-    def match_and_rewrite(self, op: ttir.ToLayoutOp, rewriter: PatternRewriter) -> None:
-        lo = self.lowering
-        operands = lo.device_operands(op, rewriter)
-        rts = [lo.convert_type(r.type, op) for r in op.results]
-        mc = memory_config_attr(rts[0])
-        if mc is None:
-            raise LocatedError("convert-ttir-to-ttnn: ttir.to_layout needs a result layout", op)
-        attrs = {k: v for k, v in op.attributes.items() if k != "core_map"}
-        attrs["memory_config"] = mc
-        lo.replace(op, ttnn.ToMemoryConfigOp.create(operands=operands, result_types=rts, attributes=attrs), rewriter)
+    operands = lo.device_operands(op)
+    rts = [lo.convert_type(r.type, op) for r in op.results]
+    mc = memory_config_attr(rts[0])
+    if mc is None:
+        raise LocatedError("convert-ttir-to-ttnn: ttir.to_layout needs a result layout", op)
+    attrs = {k: v for k, v in op.attributes.items() if k != "core_map"}
+    attrs["memory_config"] = mc
+    lo.replace(op, ttnn.ToMemoryConfigOp.create(operands=operands, result_types=rts, attributes=attrs))
 
 
-class TableOpToTTNN(TTNNPattern):
-    """A ttir op of `TTIR_TO_TTNN` -> its ttnn op: the same operands (host arguments moved to
-    the device) and attributes (but the core map, which the result layout now carries)."""
-
-    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
-        target = TTIR_TO_TTNN.get(type(op))
-        if target is None:
-            return
-        lo = self.lowering
-        operands = lo.device_operands(op, rewriter)
-        for i, rank in getattr(target, "TTNN_OPERAND_RANKS", {}).items():
-            operands[i] = _squeezed(operands[i], rank, op, rewriter)
-        rts = [lo.convert_type(r.type, op) for r in op.results]
-        attrs = {k: v for k, v in op.attributes.items() if k != "core_map"}
-        lo.replace(op, target.create(operands=operands, result_types=rts, attributes=attrs), rewriter)
+def lower_table_op(lo: TTNNLowering, op: Operation, target: type[Operation]) -> None:
+    """A ttir op of `TTIR_TO_TTNN` -> its ttnn op `target`: the same operands (host arguments moved
+    to the device) and attributes (but the core map, which the result layout now carries)."""
+    operands = lo.device_operands(op)
+    for i, rank in getattr(target, "TTNN_OPERAND_RANKS", {}).items():
+        operands[i] = _squeezed(operands[i], rank, op)
+    rts = [lo.convert_type(r.type, op) for r in op.results]
+    attrs = {k: v for k, v in op.attributes.items() if k != "core_map"}
+    lo.replace(op, target.create(operands=operands, result_types=rts, attributes=attrs))
 
 
-def _squeezed(v: SSAValue, rank: int, user: Operation, rewriter: PatternRewriter) -> SSAValue:
+def _squeezed(v: SSAValue, rank: int, user: Operation) -> SSAValue:
     """`v` reshaped to its last `rank` dims (the leading ones are 1) by a `ttnn.reshape` before
     `user`: a ttnn op whose operand TTNN takes with fewer dims than the ttir op (the class's
     `TTNN_OPERAND_RANKS`, e.g. all_to_all_dispatch_metadata's `[1, 1, D, E]` mapping as `[D, E]`)."""
@@ -258,38 +240,39 @@ def _squeezed(v: SSAValue, rank: int, user: Operation, rewriter: PatternRewriter
     new_t = TensorType(t.element_type, shape[-rank:], t.encoding)
     op = ttnn.COMPUTE_OPS["reshape"].create(operands=[v], result_types=[new_t])
     op.location = user.location
-    rewriter.insert(op, InsertPoint.before(user))  # insert_op is deprecated (a DeprecationWarning)
+    Rewriter.insert_op(op, InsertPoint.before(user))
     return op.results[0]
 
 
-class UnloweredTTIROp(RewritePattern):
-    """Last in line: a ttir op no pattern lowered has no TTNN op (a located error)."""
-
-    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
-        if op.dialect_name() == "ttir" and type(op) not in SPECIAL_OPS:
-            raise LocatedError(f"convert-ttir-to-ttnn: no TTNN op for '{op.name}'", op)
-
-
-class ReturnToHost(TTNNPattern):
+def return_to_host(lo: TTNNLowering, op: func.ReturnOp) -> None:
     """A `func.return` of device tensors this pass made brings them back with `ttnn.from_device`
     (on a mesh the result stays distributed: one host tensor a device, as TTNN's from_device of a
     multi-device tensor gives)."""
+    for i, v in enumerate(op.operands):
+        if v not in lo.device_values:
+            continue
+        if v in lo.whole:  # a whole tensor every device holds: one copy is the result
+            op.operands[i] = lo.read_back(v, op)
+            continue
+        new = ttnn.FromDeviceOp.create(operands=[v], result_types=[host_type(v.type)])
+        new.location = op.location
+        Rewriter.insert_op(new, InsertPoint.before(op))
+        op.operands[i] = new.results[0]
 
-    @op_type_rewrite_pattern
-    def match_and_rewrite(self, op: func.ReturnOp, rewriter: PatternRewriter) -> None:
-        lo = self.lowering
-        for i, v in enumerate(op.operands):
-            if v not in lo.device_values:
-                continue
-            if v in lo.whole:  # a whole tensor every device holds: one copy is the result
-                op.operands[i] = lo.read_back(v, op, rewriter)
-                rewriter.notify_op_modified(op)
-                continue
-            new = ttnn.FromDeviceOp.create(operands=[v], result_types=[host_type(v.type)])
-            new.location = op.location
-            rewriter.insert(new, InsertPoint.before(op))
-            op.operands[i] = new.results[0]
-            rewriter.notify_op_modified(op)
+
+def lower_op(lo: TTNNLowering, op: Operation) -> None:
+    """Lower one op of the func: the first of mesh_shard, to_layout, the table's one-for-one ops
+    and func.return that is `op`'s; a ttir op none of them lowers has no TTNN op (a located error)."""
+    if isinstance(op, ttir.MeshShardOp):
+        lower_mesh_shard(lo, op)
+    elif isinstance(op, ttir.ToLayoutOp):
+        lower_to_layout(lo, op)
+    elif (target := TTIR_TO_TTNN.get(type(op))) is not None:
+        lower_table_op(lo, op, target)
+    elif isinstance(op, func.ReturnOp):
+        return_to_host(lo, op)
+    elif op.dialect_name() == "ttir" and type(op) not in SPECIAL_OPS:
+        raise LocatedError(f"convert-ttir-to-ttnn: no TTNN op for '{op.name}'", op)
 
 
 # ----------------------------------------------------------------------------- the pass
@@ -321,12 +304,6 @@ class ConvertTTIRToTTNNPass(ModulePass):
                 continue
             check_host_distributions(f, self.name)
             lowering = TTNNLowering(mesh, open_device(f, mesh), type_cache, whole=whole_values(f))
-            patterns = GreedyRewritePatternApplier([
-                MeshShardToDistribution(lowering),
-                ToLayoutToMemoryConfig(lowering),
-                TableOpToTTNN(lowering),
-                ReturnToHost(lowering),
-                UnloweredTTIROp(),
-            ], dce_enabled=False)
-            PatternRewriteWalker(patterns, apply_recursively=False).rewrite_region(f.body)
+            for o in list(f.body.walk()):  # the ops as they were, in program order
+                lower_op(lowering, o)
         fix_function_types(op)
