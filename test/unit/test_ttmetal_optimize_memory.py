@@ -55,6 +55,22 @@ def _configs(module) -> list:
     return [o.memory_config.model() for o in module.walk() if isinstance(o, ttmetal.CreateBufferOp)]
 
 
+# Every collective of the CCL fit on a galaxy (8x4 chips, 4 links a pair), along both mesh axes.
+CCL_GALAXY = """
+module attributes {tt.device = #tt.device<workerGrid = #tt.grid<64x32, (d0, d1) -> (d1 floordiv 8 + (d0 floordiv 8) * 4, d0 mod 8, d1 mod 8)>, meshShape = 8x4, chipIds = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31]>} {
+  func.func @main(%x: tensor<512x256xbf16>) -> tensor<512x256xbf16> {
+    %0 = "ttir.mesh_shard"(%x) {shard_type = #ttir.shard_type<devices>, shard_direction = #ttir.shard_direction<full_to_shard>, shard_shape = array<i64: 8, 4>, shard_dims = array<i64: 0, 1>} : (tensor<512x256xbf16>) -> tensor<64x64xbf16>
+    %1 = "ttir.all_gather"(%0) {all_gather_dim = 0 : si32, cluster_axis = 0 : ui32} : (tensor<64x64xbf16>) -> tensor<512x64xbf16>
+    %2 = "ttir.reduce_scatter"(%1) {scatter_dim = 0 : si32, cluster_axis = 0 : ui32, reduce_type = #ttir.reduce_type<sum>} : (tensor<512x64xbf16>) -> tensor<64x64xbf16>
+    %3 = "ttir.all_reduce"(%2) {cluster_axis = 1 : ui32, reduce_type = #ttir.reduce_type<sum>} : (tensor<64x64xbf16>) -> tensor<64x64xbf16>
+    %4 = "ttir.all_to_all"(%3) {split_dim = 0 : si32, concat_dim = 1 : si32, cluster_axis = 1 : ui32} : (tensor<64x64xbf16>) -> tensor<16x256xbf16>
+    %5 = "ttir.all_gather"(%4) {all_gather_dim = 0 : si32, cluster_axis = 1 : ui32} : (tensor<16x256xbf16>) -> tensor<64x256xbf16>
+    %6 = "ttir.mesh_shard"(%5) {shard_type = #ttir.shard_type<devices>, shard_direction = #ttir.shard_direction<shard_to_full>, shard_shape = array<i64: 8, 1>, shard_dims = array<i64: 0, -1>} : (tensor<64x256xbf16>) -> tensor<512x256xbf16>
+    func.return %6 : tensor<512x256xbf16>
+  }
+}
+"""
+
 SOURCES = {"one_core": ONE_CORE, "three": THREE, "mlp_global": (ROOT / "examples/mlp_global.mlir").read_text(),
            "flagship_t3k": (ROOT / "examples/flagship_transformer_t3k.mlir").read_text()}
 
@@ -71,9 +87,9 @@ def test_a_buffers_place_never_changes_a_result(name):
             assert np.asarray(u).tobytes() == np.asarray(v).tobytes()
 
 
-@pytest.mark.parametrize("name", ["one_core", "mlp_global", "three", "flagship_t3k"])
+@pytest.mark.parametrize("name", ["one_core", "mlp_global", "three", "flagship_t3k", "ccl_galaxy"])
 def test_the_plans_op_times_are_the_simulators(name):
-    module, _, tensors, ops, arch, capacity = _program(SOURCES[name])
+    module, _, tensors, ops, arch, capacity = _program(CCL_GALAXY if name == "ccl_galaxy" else SOURCES[name])
     for t in tensors:
         t.fixed = "as lowered"  # time the program as it stands
     plan = plan_memory(tensors, ops, arch, capacity)
@@ -83,7 +99,9 @@ def test_the_plans_op_times_are_the_simulators(name):
         assert s == pytest.approx(record.time.device_s, rel=1e-9, abs=1e-15), record.name
     assert sum(plan.op_seconds) == pytest.approx(sum(r.time.device_s for r in sim), rel=1e-9)
     assert any(o.time is not None for o in ops)  # programs (and collectives) time themselves
-    assert name in ("one_core", "three") or any(r.name.startswith("ttmetal.enqueue_ccl") for r in sim)
+    kinds = {r.name.split()[-1] for r in sim if r.name.startswith("ttmetal.enqueue_ccl")}
+    assert kinds == {"one_core": set(), "three": set(), "mlp_global": {"all_reduce"}, "flagship_t3k": {"all_gather"},
+                     "ccl_galaxy": {"all_gather", "reduce_scatter", "all_reduce", "all_to_all"}}[name]
 
 
 def test_a_collectives_time_by_hand():
@@ -186,3 +204,18 @@ def test_llama70b_mlp_layer_compiles_with_the_default_ttmetal_pipeline_on_a_gala
     moved = (8 * 8192 * 8192 + 9 * 8192 * 7168) * 2
     gain = MISS * (moved / (8 * 23.2e9) - moved / (12 * 23.2e9))
     assert w1.times["dram_interleaved"] - w1.times["dram_sharded"] == pytest.approx(gain, rel=1e-9)
+    # The all_reduce of y over each row of 4 chips (a line, 4 links a pair) with both buffers in
+    # DRAM: every chip reads and writes 8192 x 8192 x 2 = 134,217,728 B, 268,435,456 B through
+    # its DRAM at 288 GB/s (0.932 ms); the busiest link carries 2 x 3 / 4 of the input,
+    # 201,326,592 B, at 4 x 12.5 GB/s x 0.83 (4.851 ms): the ethernet bounds it, after the fit's
+    # 6.5 + 7.75 x 3 us. The plan's op times, this one included, are the simulator's (abstract run).
+    y = 8192 * 8192 * 2
+    (ccl,) = [o for o in ops if isinstance(o.time, CclTime)]
+    t = ccl.time([d[ccl.operands[0]].option, d[ccl.results[0]].option])
+    assert t.dram == pytest.approx(2 * y / DRAM_RATE, rel=1e-9)
+    assert t.device_s == pytest.approx((6.5 + 7.75 * 3) * 1e-6 + 1.5 * y / (4 * 12.5e9 * 0.83), rel=1e-9)
+    for t in tensors:
+        t.fixed = "as lowered"
+    plan = plan_memory(tensors, ops, arch, capacity)
+    sim = meshc.run(module, abstract=True).ops
+    assert [pytest.approx(r.time.device_s, rel=1e-9) for r in sim] == plan.op_seconds
