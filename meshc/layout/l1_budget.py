@@ -135,11 +135,16 @@ class L1Use:
     tensor held, or to another live range, adds everything up again. `first_overflow()` and
     `budget()` are what `l1_budget` of the tensors as they now are gives."""
 
-    def __init__(self, tensors: list[LiveTensor], arch: str = DEFAULT_ARCH, capacity: int | None = None):
+    def __init__(self, tensors: list[LiveTensor], arch: str = DEFAULT_ARCH, capacity: int | None = None,
+                 footprints_of: list[tuple] | None = None):
+        """`footprints_of`: each tensor's `l1_footprint` when the caller has it (the same object
+        for equal ones; the cores in any order); then `tensors` need only their start and end."""
         self.arch = arch
         self.capacity = get_arch(arch).l1_size if capacity is None else int(capacity)
-        self.tensors = list(tensors)
-        self.footprints = footprints(self.tensors, arch)
+        self.footprints = footprints(tensors, arch) if footprints_of is None else list(footprints_of)
+        n = len(self.footprints)
+        self.starts = np.fromiter((t.start for t in tensors), dtype=np.int64, count=n)
+        self.ends = np.fromiter((t.end for t in tensors), dtype=np.int64, count=n)
         self._add_up()
 
     def _add_up(self) -> None:
@@ -147,8 +152,8 @@ class L1Use:
         footprint at a time: the tensors of one footprint (the same cores and bytes) add their
         bytes at their starts and take them off after their ends in one column of steps, which
         goes onto those cores' columns once."""
-        tensors, footprints = self.tensors, self.footprints
-        n = len(tensors)
+        footprints = self.footprints
+        n = len(footprints)
         group: dict[int, int] = {}  # footprint (by identity: `footprints` shares equal ones) -> its number
         kinds: list[tuple] = []
         of = np.empty(n, dtype=np.int64)
@@ -160,8 +165,6 @@ class L1Use:
             of[i] = g
         self.cores = sorted({c for cs, _ in kinds for c in cs})
         self.col = {c: i for i, c in enumerate(self.cores)}
-        self.starts = np.fromiter((t.start for t in tensors), dtype=np.int64, count=n)
-        self.ends = np.fromiter((t.end for t in tensors), dtype=np.int64, count=n)
         self.holds = np.zeros((n, len(self.cores)), dtype=bool)
         if not self.cores:
             self.use = None
@@ -185,12 +188,14 @@ class L1Use:
             delta[:, [self.col[c] for c in cs]] += column[:, None]
         self.use = np.cumsum(delta, axis=0)
 
-    def move(self, i: int, tensor: LiveTensor) -> None:
-        """Tensor i is now `tensor` (another place; a LayoutError if it fits no core)."""
-        (was_cs, was_bytes), old = self.footprints[i], self.tensors[i]
-        cs, nbytes = footprint = tensor.l1_footprint(self.arch)
-        self.tensors[i], self.footprints[i] = tensor, footprint
-        if (tensor.start, tensor.end) != (old.start, old.end) or any(c not in self.col for c in cs):
+    def move(self, i: int, tensor: LiveTensor, footprint: tuple | None = None) -> None:
+        """Tensor i is now `tensor` (another place; a LayoutError if it fits no core), of
+        `footprint` when the caller has it."""
+        was_cs, was_bytes = self.footprints[i]
+        cs, nbytes = footprint = tensor.l1_footprint(self.arch) if footprint is None else footprint
+        self.footprints[i] = footprint
+        if (tensor.start, tensor.end) != (self.starts[i], self.ends[i]) or any(c not in self.col for c in cs):
+            self.starts[i], self.ends[i] = tensor.start, tensor.end
             self._add_up()
             return
         rows = slice(tensor.start, tensor.end + 1)

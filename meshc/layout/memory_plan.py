@@ -149,9 +149,24 @@ class _Model:
         self.cores = self.chip[0] * self.chip[1]
         self.memo: dict = {}
         sigs: dict = {}  # each distinct signature a small int, so a memo key hashes fast
-        self.sig = [sigs.setdefault(self._signature(o), len(sigs)) for o in ops]
-        self.idx = [tuple(i for i in (*o.operands, *o.results) if i >= 0) for o in ops]
-        self.touching = _touching(tensors, ops)
+        seen: dict = {}  # the same by the identity of the op's kind and shapes (programs share shape objects)
+        shape = [t.shape for t in tensors]
+        self.sig, self.idx = [], []
+        self.touching: list[list[int]] = [[] for _ in tensors]
+        for j, o in enumerate(ops):
+            members = (*o.operands, *o.results)
+            quick = None if o.attrs or o.host_shapes else \
+                (o.kind, o.time, *[id(shape[i]) if i >= 0 else None for i in members])
+            s = seen.get(quick) if quick is not None else None
+            if s is None:
+                s = sigs.setdefault(self._signature(o), len(sigs))
+                if quick is not None:
+                    seen[quick] = s
+            self.sig.append(s)
+            ix = tuple([i for i in members if i >= 0])
+            self.idx.append(ix)
+            for i in dict.fromkeys(ix):
+                self.touching[i].append(j)
 
     def _signature(self, o: PlanOp) -> tuple:
         shapes = tuple(self.t[i].shape if i >= 0 else None for i in (*o.operands, *o.results))
@@ -217,15 +232,6 @@ class _Model:
             dram += r.nbytes
         return OpTime(compute=compute, dram=dram_s(self.arch, dram, readers), noc=noc_s(self.arch, noc, self.cores),
                       latency=self.arch.op_launch_s)
-
-
-def _touching(tensors: list[PlanTensor], ops: list[PlanOp]) -> list[list[int]]:
-    out: list[list[int]] = [[] for _ in tensors]
-    for j, o in enumerate(ops):
-        for i in dict.fromkeys((*o.operands, *o.results)):
-            if i >= 0:
-                out[i].append(j)
-    return out
 
 
 def plan_memory(tensors: list[PlanTensor], ops: list[PlanOp], arch: str, capacity: int | None = None,
@@ -306,8 +312,15 @@ def _sweep(tensors: list[PlanTensor], ops: list[PlanOp], choice: list[Option], o
     tensor's live range instead of adding it up again (as ttnn-check-l1's spill does); a tensor's option times,
     and its cheapest move off a core, are kept until a tensor beside it (sharing an op) moves: a
     TTMetal program, whose buffers all live to its end, moves hundreds of them."""
-    l1 = L1Use([LiveTensor(t.name, t.shape, t.dtype, c.config, t.tile, t.start, t.end)
-                for t, c in zip(tensors, choice)], arch, capacity)
+    footprints: dict[int, tuple] = {}  # an option's L1 footprint (make_option's: its cores and bytes a core)
+
+    def footprint(o: Option) -> tuple:
+        hit = footprints.get(id(o))
+        if hit is None:
+            hit = footprints[id(o)] = (o.cores, o.per_core)
+        return hit
+
+    l1 = L1Use(tensors, arch, capacity, [footprint(c) for c in choice])
     costs: dict[tuple[int, str], float] = {}
     best_of: dict[int, dict] = {}
 
@@ -349,7 +362,7 @@ def _sweep(tensors: list[PlanTensor], ops: list[PlanOp], choice: list[Option], o
                     f"{held:,} B, over its {capacity:,} B L1; this move adds the least time a byte freed")
         t = tensors[i]
         choice[i] = o
-        l1.move(i, LiveTensor(t.name, t.shape, t.dtype, o.config, t.tile, t.start, t.end))
+        l1.move(i, LiveTensor(t.name, t.shape, t.dtype, o.config, t.tile, t.start, t.end), footprint(o))
         for j in model.touching[i]:  # the option times of the tensors beside it change
             for k in (*ops[j].operands, *ops[j].results):
                 if k >= 0:

@@ -152,29 +152,42 @@ def _source(o: Operation, of: dict) -> DeviceTensor | None:
     return None
 
 
-def device_tensors(block: Block) -> list[DeviceTensor]:
-    """The device buffers of one function body in allocation order, as the simulator makes them."""
-    ops = list(block.ops)
-    end = len(ops)
-    last = {}
-    for i, o in enumerate(ops):
-        if isinstance(o, func.ReturnOp):
-            i = end
-        for v in o.operands:
-            last[v] = i
-    of: dict[SSAValue, DeviceTensor] = {}
+def device_tensors(block: Block, touching: list | None = None) -> list[DeviceTensor]:
+    """The device buffers of one function body in allocation order, as the simulator makes them.
+    `touching`: filled with (step, op, its operands' buffers, its results' buffers) of each op
+    that reads or makes one (a buffer by its index in the list; -1 for any other value). One
+    walk over the body: a buffer's end is its last reader's step (the end of the body for a
+    returned one), whichever of its values (itself or an alias) the reader reads."""
+    of: dict[SSAValue, int] = {}
     out: list[DeviceTensor] = []
     placement = _placer()
-    for i, o in enumerate(ops):
-        src = _source(o, of)
-        for r, where in _makes(o, src, placement):
-            if where is None:  # the same buffer as its source
-                of[r] = src
-                src.aliases.append(r)
-                src.end = max(src.end, last.get(r, src.start))
-            else:
-                t = of[r] = DeviceTensor(o, r, where, i, last.get(r, i))
-                out.append(t)
+    returned: list[DeviceTensor] = []
+    i = -1
+    for i, o in enumerate(block.ops):
+        src = None
+        ins = [of.get(v, -1) for v in o.operands]
+        for n in ins:
+            if n >= 0:
+                t = out[n]
+                if src is None:
+                    src = t
+                if t.end < i:
+                    t.end = i
+        if src is not None and isinstance(o, func.ReturnOp):
+            returned += [out[n] for n in ins if n >= 0]
+        made = _makes(o, src, placement)
+        if made:
+            for r, where in made:
+                if where is None:  # the same buffer as its source
+                    of[r] = of[src.value]
+                    src.aliases.append(r)
+                else:
+                    of[r] = len(out)
+                    out.append(DeviceTensor(o, r, where, i, i))
+        if touching is not None and (src is not None or made):
+            touching.append((i, o, tuple(ins), tuple([of.get(r, -1) for r in o.results])))
+    for t in returned:  # read by the return: live to the end of the body
+        t.end = i + 1
     return out
 
 

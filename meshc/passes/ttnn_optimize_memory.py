@@ -70,34 +70,40 @@ def program_of(tensors: list[DeviceTensor], block) -> tuple[list[PlanTensor], li
     return plan_tensors, ops
 
 
-def program_ops(tensors: list[DeviceTensor], block) -> tuple[list[PlanTensor], list[PlanOp], list[Operation]]:
+def program_ops(tensors: list[DeviceTensor], block, touching: list | None = None) \
+        -> tuple[list[PlanTensor], list[PlanOp], list[Operation]]:
     """`program_of`, with the operation of each plan op (its index in the block is its step, as the
-    tensors' live ranges count)."""
+    tensors' live ranges count). `touching`: the ops `device_tensors` listed deriving `tensors`
+    (else they are found again)."""
     reinterpreted = {t.op for t in tensors
                      if t.where[0].layout != "interleaved" and t.where[0].orientation == "col_major"}
     plan_tensors = []
-    index = {}
     facts = type_facts()
-    for i, (t, name) in enumerate(zip(tensors, tensor_names(tensors))):
+    for t, name in zip(tensors, tensor_names(tensors)):
         shape, dtype = facts(t)[:2]
         plan_tensors.append(PlanTensor(name, shape, dtype, t.where[1], t.start, t.end, t.where[0],
                                        _fixed(t, reinterpreted)))
-        index[t.value] = i
-        for v in t.aliases:
-            index[v] = i
     ops, where = [], []
-    get = index.get
-    for o in block.ops:
-        ins = tuple([get(v, -1) for v in o.operands])
-        outs = tuple([get(v, -1) for v in o.results])
-        if max(ins + outs, default=-1) < 0:
-            continue
+    for _, o, ins, outs in _touching(tensors, block) if touching is None else touching:
         kind = _KIND.get(type(o))
         host = {k: tuple(v.type.get_shape()) for k, (i, v) in enumerate(zip(ins, o.operands))
                 if i < 0 and isinstance(v.type, TensorType)} if -1 in ins else {}
         ops.append(PlanOp(kind, ins, outs, kernel_flags(o) if kind and o.attributes else {}, host))
         where.append(o)
     return plan_tensors, ops, where
+
+
+def _touching(tensors: list[DeviceTensor], block) -> list[tuple]:
+    """(step, op, operand tensors, result tensors) of each op of the block reading or making one
+    of `tensors` (-1: another value), as `device_tensors` lists them."""
+    index = {v: i for i, t in enumerate(tensors) for v in (t.value, *t.aliases)}
+    out = []
+    for step, o in enumerate(block.ops):
+        ins = tuple([index.get(v, -1) for v in o.operands])
+        outs = tuple([index.get(v, -1) for v in o.results])
+        if max(ins + outs, default=-1) >= 0:
+            out.append((step, o, ins, outs))
+    return out
 
 
 def _insert_reshards(reshards: list[Reshard], tensors: list[DeviceTensor], where: list[Operation],
@@ -147,10 +153,11 @@ class TTNNOptimizeMemoryPass(ModulePass):
             block = f.body.blocks[0]
             if any(isinstance(o, ttmetal.CreateBufferOp) for o in block.ops):
                 continue
-            tensors = device_tensors(block)
+            touching: list = []
+            tensors = device_tensors(block, touching)
             if not tensors:
                 continue
-            plan_tensors, ops, where = program_ops(tensors, block)
+            plan_tensors, ops, where = program_ops(tensors, block, touching)
             try:
                 plan = plan_memory(plan_tensors, ops, arch, capacity, explained=False)
             except Unplaceable:
@@ -170,9 +177,8 @@ class TTNNOptimizeMemoryPass(ModulePass):
                     place_tensor(t, o.config, types)
                     changed = True
             if self.reshard:
-                step = {id(o): n for n, o in enumerate(block.ops)}
                 try:
-                    reshards = plan_reshards(plan_tensors, ops, plan, arch, capacity, [step[id(o)] for o in where])
+                    reshards = plan_reshards(plan_tensors, ops, plan, arch, capacity, [t[0] for t in touching])
                 except LayoutError as e:
                     raise LocatedError(f"ttnn-optimize-memory: {e}", f) from None
                 _insert_reshards(reshards.reshards, tensors, where, types)
