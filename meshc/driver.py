@@ -253,7 +253,8 @@ class AliasPrinter(ElidingPrinter):
 
     Attributes are recognised while printing (by identity first, then by value), so a layout
     repeated on thousands of tensor types is rendered once, not re-printed and then scanned.
-    Tensor types are rendered once each the same way (their text, aliases in it, is reused)."""
+    Tensor types are rendered once each the same way (their text, aliases in it, is reused), and
+    so is an op's function type of tensor types (by the identities of its types)."""
 
     _by_id: dict[int, tuple[Attribute, str]] = field(default_factory=dict, init=False)
     _by_value: dict[Attribute, str] = field(default_factory=dict, init=False)
@@ -261,6 +262,30 @@ class AliasPrinter(ElidingPrinter):
     _counts: dict[str, int] = field(default_factory=dict, init=False)
     _types_by_id: dict[int, tuple[Attribute, str]] = field(default_factory=dict, init=False)
     _types_by_value: dict[Attribute, str] = field(default_factory=dict, init=False)
+    _function_types: dict[tuple, tuple[tuple, str]] = field(default_factory=dict, init=False)
+
+    def print_string(self, text: str, *, indent: int | None = None) -> None:
+        if "\n" in text:
+            return super().print_string(text, indent=indent)
+        self._current_column += len(text)  # what xDSL's print_string does for a text without line breaks
+        self.stream.write(text)
+
+    def print_function_type(self, input_types, output_types) -> None:
+        ins, outs = tuple(input_types), tuple(output_types)
+        if not all(type(t) is TensorType for t in ins + outs):
+            return super().print_function_type(ins, outs)
+        key = (tuple(map(id, ins)), tuple(map(id, outs)))
+        hit = self._function_types.get(key)
+        if hit is None:
+            stream, column = self.stream, self._current_column
+            self.stream = StringIO()
+            try:
+                super().print_function_type(ins, outs)  # the types' aliases are made here, in order
+            finally:
+                text = self.stream.getvalue()
+                self.stream, self._current_column = stream, column
+            hit = self._function_types[key] = ((ins, outs), text)  # holding the types keeps their ids
+        self.print_string(hit[1])
 
     def _print_tensor_type(self, t: TensorType) -> None:
         hit = self._types_by_id.get(id(t))

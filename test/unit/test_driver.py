@@ -148,3 +148,24 @@ def test_type_checks_run_once_per_good_type_and_again_for_a_bad_one():
         checkers.unregister_type_checker(check)
     assert [d.line for d in diags] == [1, 3, 4]  # every op holding the bad type is reported
     assert seen.count("tensor<4xf32>") == 1
+
+
+def test_aliased_text_is_the_inline_text_with_each_alias_defined_once():
+    """The aliased output (a function type of tensor types rendered once per set of types, the
+    aliases made as they are met) is the inline output with the `#alias = ...` lines substituted
+    back, for a lowered program whose types carry layouts."""
+    import re
+    from pathlib import Path
+
+    from meshc import compile as compile_
+
+    text = (Path(__file__).parents[2] / "examples" / "mlp_global.mlir").read_text()
+    m = compile_(text, "ttir-to-ttnn-pipeline{system=t3k mesh-shape=2,4}")
+    aliased, inline = print_module(m), print_module(m, aliases=False)
+    head = [line for line in aliased.split("\n") if re.match(r"#\w+ = ", line)]
+    defs = dict(line.split(" = ", 1) for line in head)
+    assert len(defs) == len(set(defs.values())) >= 3  # each distinct attribute once
+    body = aliased.split("\n", len(head))[-1]
+    names = sorted(defs, key=len, reverse=True)  # #ttnn_layout10 before #ttnn_layout1
+    expanded = re.sub("|".join(re.escape(n) + r"\b" for n in names), lambda a: defs[a.group()], body)
+    assert expanded == inline
