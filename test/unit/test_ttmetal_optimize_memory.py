@@ -9,6 +9,10 @@ spec]; a worker core puts 28.1 B a cycle on the NoC and a core reads 23.2 B a cy
 [NPE]; an op's launch 5 us; the unoverlapped part of the shorter of compute and data movement 0.6
 (fitted on the GEMM report); the matrix engine's LoFi tile 16 cycles, HiFi4 4 phases of it at 0.95
 efficiency [GEMM], and f32's unpack floor 76 cycles a tile (hardware.py's fit of the GEMM table).
+Collectives [CCL, TT's CCL bandwidth report]: a Wormhole ethernet link 100 Gb/s = 12.5 GB/s a
+direction; a t3k joins neighbouring chips by 2 usable links, a galaxy by 4 [MESH]; an all_reduce
+on a line of n chips starts in 6.5 us, adds 7.75 us a hop (n - 1 hops) and moves 2 (n - 1) / n of
+a device's input through the busiest link at 0.83 of the links' rate (the report's fit).
 """
 
 from __future__ import annotations
