@@ -104,7 +104,7 @@ def _placer():
     return placement
 
 
-_HOST, _MOVE, _COMPUTE_OP, _OTHER = range(4)
+_HOST, _MOVE, _COMPUTE_OP, _RETURN, _CREATE_BUFFER, _OTHER = range(6)
 _CATEGORY: dict[type, int] = {}
 
 
@@ -116,8 +116,31 @@ def _category(o: Operation) -> int:
         t = type(o)
         c = _CATEGORY[t] = (_HOST if issubclass(t, _HOST_RESULTS) else
                             _MOVE if issubclass(t, (ttnn.ToDeviceOp, ttnn.ToMemoryConfigOp, ttnn.ToLayoutOp)) else
-                            _COMPUTE_OP if issubclass(t, _COMPUTE) else _OTHER)
+                            _COMPUTE_OP if issubclass(t, _COMPUTE) else
+                            _RETURN if issubclass(t, func.ReturnOp) else
+                            _CREATE_BUFFER if issubclass(t, ttmetal.CreateBufferOp) else _OTHER)
     return c
+
+
+def creates_buffers(block: Block) -> bool:
+    """Whether a function body allocates its own buffers (`ttmetal.create_buffer`: a ttmetal program)."""
+    return any(_category(o) == _CREATE_BUFFER for o in block.ops)
+
+
+def functions(module: Operation) -> list[func.FuncOp]:
+    """The functions with a body in `module`, in walk order (an op without regions holds none)."""
+    out = []
+
+    def visit(o: Operation) -> None:
+        if isinstance(o, func.FuncOp) and o.body.blocks:
+            out.append(o)
+        for region in o.regions:
+            for block in region.blocks:
+                for x in block.ops:
+                    if x.regions:
+                        visit(x)
+    visit(module)
+    return out
 
 
 _NO_SOURCE = (DRAM, None)
@@ -173,7 +196,7 @@ def device_tensors(block: Block, touching: list | None = None) -> list[DeviceTen
                     src = t
                 if t.end < i:
                     t.end = i
-        if src is not None and isinstance(o, func.ReturnOp):
+        if src is not None and _category(o) == _RETURN:
             returned += [out[n] for n in ins if n >= 0]
         made = _makes(o, src, placement)
         if made:
@@ -297,18 +320,27 @@ def _unplaceable(tensors: list[DeviceTensor], lives: list[LiveTensor], arch: str
     """Spill (or report) the L1 tensors whose shard fits no core at all (the placement model's
     CapacityError); True if one was spilled."""
     spilled = False
+    placed: dict[tuple, tuple] = {}  # the placement model's answer per shape, data type, tile and config object
     for t, lt in zip(tensors, lives):
-        try:
-            lt.l1_footprint(arch)
-        except CapacityError as e:
-            if not spill:
-                raise LocatedError(f"ttnn-check-l1: {tensor_name(t)} does not fit in L1: {e}; put it in DRAM "
-                                   f"interleaved, or let the pass do it with ttnn-check-l1{{spill-to-dram=true}}",
-                                   t.op) from None
-            _spill(t)
-            spilled = True
-        except LayoutError as e:
+        key = (id(lt.config), lt.shape, lt.dtype, lt.tile)
+        hit = placed.get(key)
+        if hit is None:
+            try:
+                lt.l1_footprint(arch)
+                hit = placed[key] = (None, lt.config)
+            except LayoutError as e:
+                hit = placed[key] = (e, lt.config)
+        e = hit[0]
+        if e is None:
+            continue
+        if not isinstance(e, CapacityError):
             raise LocatedError(f"ttnn-check-l1: {tensor_name(t)} cannot be placed: {e}", t.op) from None
+        if not spill:
+            raise LocatedError(f"ttnn-check-l1: {tensor_name(t)} does not fit in L1: {e}; put it in DRAM "
+                               f"interleaved, or let the pass do it with ttnn-check-l1{{spill-to-dram=true}}",
+                               t.op) from None
+        _spill(t)
+        spilled = True
     return spilled
 
 
@@ -379,10 +411,10 @@ class TTNNCheckL1Pass(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         arch, capacity = module_l1(op)
-        for f in [x for x in op.walk() if isinstance(x, func.FuncOp) and x.body.blocks]:
+        for f in functions(op):
             block = f.body.blocks[0]
             spilled = False
-            metal = any(isinstance(o, ttmetal.CreateBufferOp) for o in block.ops)
+            metal = creates_buffers(block)
             tensors = None
             while True:
                 if tensors is None:  # derive every buffer and add up the L1 (again)

@@ -29,7 +29,7 @@ from xdsl.dialects.builtin import ModuleOp, TensorType
 from xdsl.ir import Operation
 from xdsl.passes import ModulePass
 
-from meshc.dialects import ttmetal, ttnn
+from meshc.dialects import ttnn
 from meshc.errors import LocatedError, location_of
 from meshc.layout.errors import LayoutError
 from meshc.dialects.ttnn.memory import MemoryConfigAttr, TTNNLayoutAttr
@@ -39,7 +39,9 @@ from meshc.passes.auto_shard_cost import kernel_flags
 from meshc.passes.lowering_utils import fix_function_types
 from meshc.passes.ttnn_check_l1 import (
     DeviceTensor,
+    creates_buffers,
     device_tensors,
+    functions,
     module_l1,
     place_tensor,
     tensor_name,
@@ -149,9 +151,9 @@ class TTNNOptimizeMemoryPass(ModulePass):
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         arch, capacity = module_l1(op)
         changed = False
-        for f in [x for x in op.walk() if isinstance(x, func.FuncOp) and x.body.blocks]:
+        for f in functions(op):
             block = f.body.blocks[0]
-            if any(isinstance(o, ttmetal.CreateBufferOp) for o in block.ops):
+            if creates_buffers(block):
                 continue
             touching: list = []
             tensors = device_tensors(block, touching)
@@ -192,7 +194,7 @@ def reshard_lines(module: ModuleOp, entry: func.FuncOp) -> list[str]:
     from where to where, before which op, and the modelled time it saves there (the ops reading
     the copy read the tensor where it is instead, less the copy's own time); [] without copies."""
     block = entry.body.blocks.first if entry.body.blocks else None
-    if block is None or any(isinstance(o, ttmetal.CreateBufferOp) for o in block.ops):
+    if block is None or creates_buffers(block):
         return []
     tensors = device_tensors(block)
     plan_tensors, ops, where = program_ops(tensors, block)
