@@ -150,23 +150,23 @@ class _Model:
         self.memo: dict = {}
         sigs: dict = {}  # each distinct signature a small int, so a memo key hashes fast
         seen: dict = {}  # the same by the identity of the op's kind and shapes (programs share shape objects)
-        shape = [t.shape for t in tensors]
+        shape = [id(t.shape) for t in tensors] + [None]  # [-1]: a host value's
         self.sig, self.idx = [], []
-        self.touching: list[list[int]] = [[] for _ in tensors]
+        touching: list[list[int]] = [[] for _ in tensors]
         for j, o in enumerate(ops):
             members = (*o.operands, *o.results)
-            quick = None if o.attrs or o.host_shapes else \
-                (o.kind, o.time, *[id(shape[i]) if i >= 0 else None for i in members])
+            quick = None if o.attrs or o.host_shapes else (o.kind, o.time, *map(shape.__getitem__, members))
             s = seen.get(quick) if quick is not None else None
             if s is None:
                 s = sigs.setdefault(self._signature(o), len(sigs))
                 if quick is not None:
                     seen[quick] = s
             self.sig.append(s)
-            ix = tuple([i for i in members if i >= 0])
+            ix = members if min(members, default=0) >= 0 else tuple([i for i in members if i >= 0])
             self.idx.append(ix)
-            for i in dict.fromkeys(ix):
-                self.touching[i].append(j)
+            for i in (ix if len(ix) < 2 or (len(ix) == 2 and ix[0] != ix[1]) else dict.fromkeys(ix)):
+                touching[i].append(j)
+        self.touching = touching
 
     def _signature(self, o: PlanOp) -> tuple:
         shapes = tuple(self.t[i].shape if i >= 0 else None for i in (*o.operands, *o.results))

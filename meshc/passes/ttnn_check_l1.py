@@ -101,6 +101,7 @@ def _placer():
             where = result_placement(o, default, k)
             hit = seen[key] = (same.setdefault(where, where), rt, attr, default)
         return hit[0]
+    placement.seen = seen  # type: ignore[attr-defined]  # for device_tensors' inlined lookup
     return placement
 
 
@@ -184,6 +185,8 @@ def device_tensors(block: Block, touching: list | None = None) -> list[DeviceTen
     of: dict[SSAValue, int] = {}
     out: list[DeviceTensor] = []
     placement = _placer()
+    seen = placement.seen
+    category = _CATEGORY.get
     returned: list[DeviceTensor] = []
     i = -1
     for i, o in enumerate(block.ops):
@@ -196,9 +199,22 @@ def device_tensors(block: Block, touching: list | None = None) -> list[DeviceTen
                     src = t
                 if t.end < i:
                     t.end = i
-        if src is not None and _category(o) == _RETURN:
+        c = category(type(o))
+        if c is None:
+            c = _category(o)
+        if src is not None and c == _RETURN:
             returned += [out[n] for n in ins if n >= 0]
-        made = _makes(o, src, placement)
+        if c == _OTHER or c == _COMPUTE_OP and src is not None:  # _makes' last line, inlined
+            made = []
+            default = src.where if src is not None else _NO_SOURCE
+            attr = o.attributes.get("memory_config")
+            for k, r in enumerate(o.results):
+                rt = r.type
+                if isinstance(rt, TensorType):
+                    hit = seen.get((id(rt), id(attr), id(default)))
+                    made.append((r, hit[0] if hit is not None else placement(o, default, k)))
+        else:
+            made = _makes(o, src, placement)
         if made:
             for r, where in made:
                 if where is None:  # the same buffer as its source
@@ -424,7 +440,7 @@ class TTNNCheckL1Pass(ModulePass):
                         spilled, tensors = True, None
                         continue
                     use = L1Use(lives, arch, capacity)
-                    of = {v: t for t in tensors for v in (t.value, *t.aliases)}
+                    of = None  # each value's buffer, made at the first spill
                     costs: dict[int, float] = {}
                 at = use.first_overflow()
                 if at is None:
@@ -442,6 +458,9 @@ class TTNNCheckL1Pass(ModulePass):
                 t, was = tensors[victim], tensors[victim].value
                 _spill(t)
                 spilled = True
+                if not metal and of is None:
+                    of = {v: b for b in tensors for v in (b.value, *b.aliases)}
+                    of[was] = t  # t.value is the new value: _respill moves it
                 if metal:
                     t.where = _buffer_where(t.op)
                 elif not _respill(block, t, of, was):
