@@ -16,12 +16,12 @@ import ml_dtypes
 import numpy as np
 from xdsl.dialects.builtin import (BFloat16Type, BytesAttr, DenseIntOrFPElementsAttr, FileLineColLoc, Float16Type,
                                    Float32Type, Float64Type, Float80Type, Float128Type, FloatAttr,
-                                   FunctionType)
+                                   FunctionType, IntAttr, StringAttr)
 from xdsl.ir import Attribute, Block, Operation
 from xdsl.parser import Parser
 from xdsl.utils.exceptions import ParseError, VerifyException
 
-from meshc.errors import Diagnostic, DiagnosticError, first_line as _first_line, stamp_location
+from meshc.errors import Diagnostic, DiagnosticError, first_line as _first_line
 from meshc.layout.errors import LayoutError
 from meshc.layout.limits import MAX_ATTRIBUTE_ELEMENTS, MAX_NESTING, check_count
 
@@ -134,6 +134,24 @@ class LocatingParser(Parser):
     _literal_spans: list | None = None
     """The spans of the elements of the dense literal being parsed, in order (to find hex ones)."""
 
+    _file: StringAttr | None = None
+    _ints: dict[int, IntAttr] | None = None
+
+    def _file_attr(self) -> StringAttr:
+        """The input's name as the one StringAttr every location of this parse shares."""
+        if self._file is None:
+            self._file = StringAttr(self.lexer.input.name)
+        return self._file
+
+    def _int_attr(self, n: int) -> IntAttr:
+        """IntAttr(n), made once for each column the ops start at."""
+        if self._ints is None:
+            self._ints = {}
+        hit = self._ints.get(n)
+        if hit is None:
+            hit = self._ints[n] = IntAttr(n)
+        return hit
+
     def _line_col(self, offset: int) -> tuple[int, int]:
         """1-based (line, col) of an input offset, by bisection over the line starts (linear overall;
         xDSL's Span.get_location counts newlines from the file's start on every call)."""
@@ -157,7 +175,7 @@ class LocatingParser(Parser):
             self.raise_error(_first_line(str(e)), start, max(self.pos, start + 1))
         if not isinstance(op.location, FileLineColLoc):
             line, col = self._line_col(start)
-            stamp_location(op, self.lexer.input.name, line, col)
+            op.location = FileLineColLoc(self._file_attr(), IntAttr(line), self._int_attr(col))
         return op
 
     def _parse_block(self) -> Block:

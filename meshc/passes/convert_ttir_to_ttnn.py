@@ -302,8 +302,9 @@ class ConvertTTIRToTTNNPass(ModulePass):
         for f in [x for x in op.walk() if isinstance(x, func.FuncOp)]:
             if not f.body.blocks:
                 continue
-            check_host_distributions(f, self.name)
-            lowering = TTNNLowering(mesh, open_device(f, mesh), type_cache, whole=whole_values(f))
+            whole = whole_values(f)
+            check_host_distributions(f, self.name, whole)
+            lowering = TTNNLowering(mesh, open_device(f, mesh), type_cache, whole=whole)
             for o in list(f.body.walk()):  # the ops as they were, in program order
                 lower_op(lowering, o)
         fix_function_types(op)

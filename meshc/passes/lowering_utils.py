@@ -151,14 +151,14 @@ def reads_back_to_distribute(op: ttir.MeshShardOp) -> bool:
         isinstance(owner, ttir.MeshShardOp) and not owner.is_full_to_shard)
 
 
-def check_host_distributions(f: func.FuncOp, pass_name: str) -> None:
+def check_host_distributions(f: func.FuncOp, pass_name: str, whole: set[SSAValue] | None = None) -> None:
     """Every full_to_shard `ttir.mesh_shard` of `f` distributes a whole tensor: a function
     argument, what a shard_to_full mesh_shard gathered back to the host, or what ops computed
     from those (the lowerings compute such an op on every device, read one copy back to the host
     and distribute it: a host round trip, counted). Distributing a value computed from
     per-device pieces would read each device's own piece as the whole tensor: refused, located
-    at the mesh_shard, before anything is rewritten."""
-    whole = whole_values(f)
+    at the mesh_shard, before anything is rewritten. `whole`: `whole_values(f)`, when the caller has it."""
+    whole = whole_values(f) if whole is None else whole
     for op in f.walk():
         if not isinstance(op, ttir.MeshShardOp) or not op.is_full_to_shard or op.input in whole:
             continue
