@@ -27,6 +27,7 @@ from meshc.interp.common import Distributed, charged, element_dtype_name
 from meshc.interp.runtime import DEFAULT_WHERE, SimTensor, where_of
 from meshc.interp.spmd import moe_combine_values, moe_dispatch_values, moe_route_values, point_to_point_plan
 from meshc.layout.reshard import execute_plan
+from meshc.layout.collectives import link_bytes
 from meshc.layout.dtypes import get_dtype
 from meshc.sim.encoding import quantize
 
@@ -47,7 +48,7 @@ def run_moves(m, plan, values: list, buffer_shape: tuple[int, ...], dtype: str) 
         out = execute_plan(plan, values, padded=True)
     eb = get_dtype(dtype).element_bytes
     for tr in plan.transfers:
-        nbytes = int(round(int(np.prod([hi - lo for lo, hi in tr.box])) * eb))
+        nbytes = link_bytes(int(np.prod([hi - lo for lo, hi in tr.box])), eb)
         a, b = m.devices[tr.src], m.devices[tr.dst]
         m.send(a, b, nbytes)
         m.traffic.noc[a] += nbytes

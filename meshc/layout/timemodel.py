@@ -270,6 +270,19 @@ def collective_op_time(arch: ArchFacts, kind: str, topology: str, n: int, input_
     return OpTime(dram=dram_s(arch, dram_bytes), noc=noc_s(arch, noc_bytes, cores), ethernet=eth, latency=latency)
 
 
+def traffic_op_time(arch: ArchFacts, dram_bytes: float, noc_bytes: float, cores: int, link_bytes: float = 0,
+                    links: int = 1, launch: bool = True, compute: float = 0.0, readers: int | None = None,
+                    host: float = 0.0) -> OpTime:
+    """One op that is not a collective of CCL_KINDS, as the simulator times it (meshc/sim/machine.py)
+    and the TTMetal memory plan does (its programs and other collectives): `compute` seconds, the
+    busiest chip's DRAM bytes (streamed by `readers` cores when given) and NoC bytes, the busiest
+    link direction's bytes over `links` links (`link_s`: a hop's latency), a device program's
+    launch when `launch`, and `host` seconds of host transfer."""
+    latency, eth = link_s(arch, link_bytes, links)
+    return OpTime(compute=compute, dram=dram_s(arch, dram_bytes, readers), noc=noc_s(arch, noc_bytes, cores),
+                  ethernet=eth, latency=latency + (arch.op_launch_s if launch else 0.0), host=host)
+
+
 def link_s(arch: ArchFacts, busiest_direction_bytes: float, links: int = 1, hops: int = 1) -> tuple[float, float]:
     """(latency, ethernet seconds) of point-to-point moves: the busiest link direction's bytes at
     the payload rate of the usable links, plus the hops' forwarding latency."""

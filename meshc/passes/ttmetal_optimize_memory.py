@@ -18,9 +18,11 @@ program op carries that time as its `PlanOp.time` (`ProgramTime`). A collective 
 `timemodel.collective_op_time` of its charge (`layout.collectives.collective_charge` on the
 function's chips) and its two buffers' bytes under their options (`CclTime`): its ethernet time
 is the same in every place, its DRAM and NoC terms are not, and its time is the slowest of the
-three. Host transfers, constants, other collectives (all_slice; collective_permute and
-point_to_point, whose link time is left out) and stage transfers move their buffers whole and
-are timed by the plan's own model. The
+three. Another collective (all_slice, collective_permute, point_to_point) is timed as the
+simulator times any other op, `timemodel.traffic_op_time` of its buffers' bytes and of the
+sends the simulator makes for it over the routes it takes (`layout.links.send_loads`,
+`MoveTime`). Host transfers, constants and stage transfers move their buffers whole and are
+timed by the plan's own model. The
 `#ttnn.sharded_buffer_config` of a transfer says how the host tensor is cut over the mesh, not
 where a device's piece sits on the chip, so it stays as it is.
 
@@ -50,13 +52,15 @@ from meshc.dialects.tt.module import (
     system_or_default,
 )
 from meshc.dialects.ttir.base import collective_args
+from meshc.dialects.ttir.reshard import transfer_rows
 from meshc.dialects.ttmetal_program import kernel_tile_ops, matmul_weight_buffers, physical_cores
 from meshc.errors import LocatedError, location_of
-from meshc.layout.collectives import collective, collective_charge
+from meshc.layout.collectives import collective, collective_charge, link_bytes
 from meshc.layout.dtypes import get_dtype
 from meshc.layout.errors import LayoutError
 from meshc.layout.hardware import ARCH_FACTS
 from meshc.layout.kernel_traffic import block_traffic
+from meshc.layout.links import router_for, send_loads
 from meshc.layout.memory_options import tensor_options
 from meshc.layout.memory_plan import PlanError, PlanOp, PlanTensor, Unplaceable, plan_memory
 from meshc.layout.placement import place
@@ -65,10 +69,9 @@ from meshc.layout.timemodel import (
     CCL_KINDS,
     OpTime,
     collective_op_time,
-    dram_s,
     kernel_compute_s,
     matmul_dram_readers,
-    noc_s,
+    traffic_op_time,
 )
 from meshc.passes.lowering_utils import chip_grid
 from meshc.passes.ttnn_check_l1 import (
@@ -132,8 +135,26 @@ class ProgramTime:
             opt = options[k] if k is not None else None
             sharded = opt is not None and opt.dram and not opt.interleaved  # a DRAM-sharded B: a core a bank
             readers = matmul_dram_readers(self.grid, len(self.placement(k, opt).owners) if sharded else None)
-        return OpTime(compute=self.compute, dram=dram_s(self.facts, dram, readers),
-                      noc=noc_s(self.facts, noc, self.chip_cores), latency=self.facts.op_launch_s)
+        return traffic_op_time(self.facts, dram, noc, self.chip_cores, compute=self.compute, readers=readers)
+
+
+class MoveTime:
+    """The time of one `ttmetal.enqueue_ccl` of another kind (all_slice, collective_permute,
+    point_to_point) given its input's and output's options (a `PlanOp.time`): the simulator's
+    (`traffic_op_time`): every chip reads its input and writes its output, its sends (none for
+    all_slice) cross their routes' links and both end chips' NoCs (`layout.links.send_loads`:
+    `link` bytes on the busiest link direction, `sends` NoC bytes on the busiest chip), and it
+    launches."""
+
+    def __init__(self, arch: str, chip_cores: int, link: int, sends: int, links: int):
+        self.facts, self.cores = ARCH_FACTS[get_arch(arch).name], chip_cores
+        self.link, self.sends, self.links = link, sends, links
+        self.key = ("move", link, sends, links)
+
+    def __call__(self, options: list) -> OpTime:
+        held = [o for o in options if o is not None]
+        return traffic_op_time(self.facts, sum(o.nbytes for o in held if o.dram), sum(o.nbytes for o in held) + self.sends,
+                               self.cores, self.link, self.links)
 
 
 class CclTime:
@@ -143,6 +164,7 @@ class CclTime:
 
     def __init__(self, arch: str, chip_cores: int, charge: tuple, links: int):
         self.facts, self.cores, self.charge, self.links = ARCH_FACTS[get_arch(arch).name], chip_cores, charge, links
+        self.key = ("ccl", charge, links)
 
     def __call__(self, options: list) -> OpTime:
         held = [o for o in options if o is not None]
@@ -150,12 +172,12 @@ class CclTime:
                                   sum(o.nbytes for o in held), self.cores)
 
 
-def ccl_time(op: ttmetal.EnqueueCclOp, tensor: PlanTensor, arch: str, chip_cores: int) -> CclTime | None:
-    """The `CclTime` of a collective of CCL_KINDS reading `tensor` (None for another kind): its
-    group's topology on the chips its function runs on, as the simulator's Machine places them."""
+def ccl_time(op: ttmetal.EnqueueCclOp, tensor: PlanTensor, arch: str, chip_cores: int) -> CclTime | MoveTime | None:
+    """The time of a collective reading `tensor` (None for a kind the simulator has no traffic
+    model of): a `CclTime` for CCL_KINDS, its group's topology on the chips its function runs on,
+    as the simulator's Machine places them; else a `MoveTime` of the sends the simulator makes
+    (a point_to_point's transfers, a collective_permute's whole tensor a pair of chips)."""
     kind = op.kind.data
-    if kind not in CCL_KINDS:
-        return None
     f = op.parent_op()
     while not isinstance(f, func.FuncOp):
         f = f.parent_op()
@@ -164,10 +186,25 @@ def ccl_time(op: ttmetal.EnqueueCclOp, tensor: PlanTensor, arch: str, chip_cores
     dev = stage_device(f) if DEVICES_ATTR in module.attributes else module_device(module)
     mesh = tuple(dev.mesh_shape) if dev is not None else (module_mesh_shape(module) or (1,))
     chips = mesh_chips(system, mesh, None if dev is None else dev.chip_ids)
-    args = collective_args(op, collective(kind), len(tensor.shape))
-    charge = collective_charge(kind, mesh, args.axis, chips, frozenset(system.links), math.prod(tensor.shape),
-                               get_dtype(tensor.dtype).element_bytes)
-    return CclTime(arch, chip_cores, charge, system.links_per_pair)
+    eb = get_dtype(tensor.dtype).element_bytes
+    if kind == "point_to_point":
+        rows = transfer_rows(op.attributes["transfers"], len(tensor.shape))
+        sends = [(chips[r[1]], chips[r[2]], link_bytes(int(np.prod(r[4::2] - r[3::2])), eb)) for r in rows]
+    else:
+        args = collective_args(op, collective(kind), len(tensor.shape))
+        if kind in CCL_KINDS:
+            charge = collective_charge(kind, mesh, args.axis, chips, frozenset(system.links),
+                                       math.prod(tensor.shape), eb)
+            return CclTime(arch, chip_cores, charge, system.links_per_pair)
+        if kind == "collective_permute":  # a chip sending to itself (or nothing) moves nothing
+            n = link_bytes(math.prod(tensor.shape), eb)
+            sends = [(chips[a], chips[b], n) for a, b in args.pairs if chips[a] != chips[b] and n]
+        elif not collective(kind).moves_data:
+            sends = []
+        else:
+            return None
+    link, noc = send_loads(router_for(system), sends)
+    return MoveTime(arch, chip_cores, link, max(noc.values(), default=0), system.links_per_pair)
 
 
 def _accesses(op: ttmetal.EnqueueProgramOp) -> tuple:
@@ -236,7 +273,7 @@ def program_of(buffers: list[DeviceTensor], block, arch: str, chip_cores: int) -
         elif isinstance(o, ttmetal.EnqueueCclOp):
             timer = ccl_time(o, plan_tensors[bufs[0]], arch, chip_cores) if bufs[0] >= 0 else None
             if timer is not None:  # collectives alike share one timer
-                timer = timers.setdefault((timer.charge, timer.links), timer)
+                timer = timers.setdefault(timer.key, timer)
             ops.append(PlanOp(None, bufs[:1], bufs[1:], time=timer))
         else:  # a stage transfer, ...: reads its buffers whole
             ops.append(PlanOp(None, bufs, ()))

@@ -35,10 +35,10 @@ from meshc.layout.dtypes import get_dtype
 from meshc.layout.errors import LayoutError
 from meshc.layout.hardware import arch_facts
 from meshc.layout.system import SystemDesc, mesh_chips, system as named_system
-from meshc.layout.timemodel import OpTime, collective_op_time, dram_s, host_s, link_s, noc_s
+from meshc.layout.timemodel import OpTime, collective_op_time, host_s, traffic_op_time
 from meshc.sim.allocator import allocate_lockstep
 from meshc.sim.encoding import decode
-from meshc.sim.links import router_for
+from meshc.layout.links import router_for
 from meshc.sim.memory import MeshBuffer, ShardLayout, as_items, memory_config as as_memory_config, shard_layout
 from meshc.sim.store import Memory
 from meshc.sim.traffic import Traffic
@@ -271,13 +271,10 @@ class Machine:
             own = max((v - c.sends.get(k, 0) for k, v in t.noc.items()), default=0)
             ot = collective_op_time(arch, *c.collective, links, max(per_chip.values(), default=0), own, cores)
             return replace(ot, compute=c.compute, host=host)
-        dram = dram_s(arch, max(per_chip.values(), default=0), c.readers)
-        noc = noc_s(arch, max(t.noc.values(), default=0), cores)
-        latency, eth = link_s(arch, max(t.link.values(), default=0), links)
         on_chip = bool(t.noc or t.dram_read or t.dram_write)
-        if c.program or (on_chip and not t.host_bytes):
-            latency += arch.op_launch_s
-        return OpTime(compute=c.compute, dram=dram, noc=noc, ethernet=eth, latency=latency, host=host)
+        return traffic_op_time(arch, max(per_chip.values(), default=0), max(t.noc.values(), default=0), cores,
+                               max(t.link.values(), default=0), links, c.program or (on_chip and not t.host_bytes),
+                               c.compute, c.readers, host)
 
     @property
     def time_estimate(self) -> float:

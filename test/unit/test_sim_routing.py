@@ -6,7 +6,7 @@ import pytest
 
 from meshc.layout.errors import LayoutError
 from meshc.layout.system import SystemDesc, mesh_system, system
-from meshc.sim.links import Router
+from meshc.layout.links import Router
 
 
 def test_t3k_route_goes_along_axis_0_then_axis_1():

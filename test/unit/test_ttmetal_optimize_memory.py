@@ -29,7 +29,7 @@ from meshc.dialects import ttmetal
 from meshc.interp.common import find_entry
 from meshc.layout.memory_options import tensor_options
 from meshc.layout.memory_plan import explain, plan_memory
-from meshc.passes.ttmetal_optimize_memory import CclTime, chip_cores, program_of
+from meshc.passes.ttmetal_optimize_memory import CclTime, MoveTime, chip_cores, program_of
 from meshc.passes.ttnn_check_l1 import device_buffers, module_l1
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -75,6 +75,29 @@ module attributes {tt.device = #tt.device<workerGrid = #tt.grid<64x32, (d0, d1) 
 }
 """
 
+# A collective_permute on a t3k (2x4 chips): 0 <-> 3 along row 0, 1 <-> 6 across the rows, 4 <-> 5,
+# and two chips keeping their piece.
+PERMUTE_T3K = """
+module attributes {tt.device = #tt.device<workerGrid = #tt.grid<16x32, (d0, d1) -> (d1 floordiv 8 + (d0 floordiv 8) * 4, d0 mod 8, d1 mod 8)>, meshShape = 2x4, chipIds = [0, 1, 2, 3, 4, 5, 6, 7]>} {
+  func.func @main(%x: tensor<64x256xbf16>) -> tensor<64x256xbf16> {
+    %0 = "ttir.mesh_shard"(%x) {shard_type = #ttir.shard_type<devices>, shard_direction = #ttir.shard_direction<full_to_shard>, shard_shape = array<i64: 2, 4>, shard_dims = array<i64: 0, 1>} : (tensor<64x256xbf16>) -> tensor<32x64xbf16>
+    %1 = "ttir.collective_permute"(%0) {source_target_pairs = dense<[[0, 3], [3, 0], [1, 6], [6, 1], [2, 2], [4, 5], [5, 4], [7, 7]]> : tensor<8x2xi64>} : (tensor<32x64xbf16>) -> tensor<32x64xbf16>
+    %2 = "ttir.mesh_shard"(%1) {shard_type = #ttir.shard_type<devices>, shard_direction = #ttir.shard_direction<shard_to_full>, shard_shape = array<i64: 2, 4>, shard_dims = array<i64: 0, 1>} : (tensor<32x64xbf16>) -> tensor<64x256xbf16>
+    func.return %2 : tensor<64x256xbf16>
+  }
+}
+"""
+
+# An uneven split (330 columns over 4 chips: pieces of 83, 83, 83, 81) reshards by point_to_point moves.
+UNEVEN_T3K = """
+module attributes {tt.device = #tt.device<workerGrid = #tt.grid<16x32, (d0, d1) -> (d1 floordiv 8 + (d0 floordiv 8) * 4, d0 mod 8, d1 mod 8)>, meshShape = 2x4, chipIds = [0, 1, 2, 3, 4, 5, 6, 7]>} {
+  func.func @main(%x: tensor<64x330xf32> {tt.sharding = #tt.sharding<[R, S1]>}) -> tensor<64x330xf32> {
+    %0 = "ttir.relu"(%x) : (tensor<64x330xf32>) -> tensor<64x330xf32>
+    return %0 : tensor<64x330xf32>
+  }
+}
+"""
+
 SOURCES = {"one_core": ONE_CORE, "three": THREE, "mlp_global": (ROOT / "examples/mlp_global.mlir").read_text(),
            "flagship_t3k": (ROOT / "examples/flagship_transformer_t3k.mlir").read_text()}
 
@@ -91,9 +114,14 @@ def test_a_buffers_place_never_changes_a_result(name):
             assert np.asarray(u).tobytes() == np.asarray(v).tobytes()
 
 
-@pytest.mark.parametrize("name", ["one_core", "mlp_global", "three", "flagship_t3k", "ccl_galaxy"])
+TIMED = {**SOURCES, "ccl_galaxy": CCL_GALAXY, "permute_t3k": PERMUTE_T3K, "uneven_t3k": UNEVEN_T3K,
+         "flagship_global": (ROOT / "examples/flagship_transformer_global.mlir").read_text()}
+
+
+@pytest.mark.parametrize("name", ["one_core", "mlp_global", "three", "flagship_t3k", "ccl_galaxy", "permute_t3k",
+                                  "uneven_t3k", "flagship_global"])
 def test_the_plans_op_times_are_the_simulators(name):
-    module, _, tensors, ops, arch, capacity = _program(CCL_GALAXY if name == "ccl_galaxy" else SOURCES[name])
+    module, _, tensors, ops, arch, capacity = _program(TIMED[name])
     for t in tensors:
         t.fixed = "as lowered"  # time the program as it stands
     plan = plan_memory(tensors, ops, arch, capacity)
@@ -105,7 +133,9 @@ def test_the_plans_op_times_are_the_simulators(name):
     assert any(o.time is not None for o in ops)  # programs (and collectives) time themselves
     kinds = {r.name.split()[-1] for r in sim if r.name.startswith("ttmetal.enqueue_ccl")}
     assert kinds == {"one_core": set(), "three": set(), "mlp_global": {"all_reduce"}, "flagship_t3k": {"all_gather"},
-                     "ccl_galaxy": {"all_gather", "reduce_scatter", "all_reduce", "all_to_all"}}[name]
+                     "ccl_galaxy": {"all_gather", "reduce_scatter", "all_reduce", "all_to_all"},
+                     "permute_t3k": {"collective_permute"}, "uneven_t3k": {"point_to_point"},
+                     "flagship_global": {"all_gather", "all_slice"}}[name]
 
 
 def test_a_collectives_time_by_hand():
@@ -173,6 +203,27 @@ def test_one_cores_operands_sit_on_that_core():
     # 23.2 B a cycle, 353 ns, longer than the compute
     dram_read = 8192 / 23.2e9
     assert t["dram_interleaved"] == pytest.approx(8192 / DRAM_RATE + LAUNCH + dram_read + MISS * compute, rel=1e-9)
+
+
+def test_a_collective_permutes_time_by_hand():
+    # PERMUTE_T3K: each pair sends its device's whole 32x64 bf16 piece (4,096 B) over the t3k's
+    # dimension-ordered routes (mesh axis 0 first, then axis 1; a 2x4 chip mesh, chip = 4 row +
+    # col, no wrap-around link): 0 -> 3 over 0-1-2-3, 3 -> 0 over 3-2-1-0, 1 -> 6 over 1-5-6,
+    # 6 -> 1 over 6-2-1, 4 <-> 5 one hop each; 2 and 7 keep theirs (nothing moves). The link
+    # direction 2 -> 1 carries 3 -> 0's and 6 -> 1's pieces, 8,192 B, the busiest: over 2 links x
+    # 12.5 GB/s x 0.96 (the fabric's payload efficiency [CCL]) 0.3413 us, after a hop's 711 ns
+    # [CCL] and the 5 us launch. Chip 1 sends and receives a piece (8,192 B) besides reading and
+    # writing its own two buffers (8,192 B): 16,384 B on its NoC, the busiest, 9.1 ns.
+    module, _, tensors, ops, arch, capacity = _program(PERMUTE_T3K)
+    (move,) = [o for o in ops if isinstance(o.time, MoveTime)]
+    opts = [tensor_options(tensors[i].shape, tensors[i].dtype, tensors[i].tile, arch, tensors[i].current, {})[0]
+            for i in (move.operands[0], move.results[0])]
+    t = move.time([opts[0]["l1_interleaved"], opts[1]["dram_interleaved"]])
+    eth = 8192 / (2 * 12.5e9 * 0.96)
+    assert t.ethernet == pytest.approx(eth, rel=1e-9)
+    assert t.noc == pytest.approx(16384 / NOC_RATE, rel=1e-9)
+    assert t.dram == pytest.approx(4096 / DRAM_RATE, rel=1e-9)
+    assert t.device_s == pytest.approx(711e-9 + LAUNCH + eth, rel=1e-9)
 
 
 sys.path.insert(0, str(ROOT / "bench"))

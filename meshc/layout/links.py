@@ -5,6 +5,10 @@ matches, then along axis 1, and so on (dimension-ordered routing, deadlock free 
 Along an axis it steps to the neighbouring chip in the direction of the target, or through the
 wrap-around link when the system has one and that way is shorter. Every hop must be a link of
 the system; a route that needs a missing link is an error naming it.
+
+The simulator's machine sends over these routes (meshc/sim/machine.py); the TTMetal memory plan
+prices a collective_permute's or point_to_point's sends over the same routes (`send_loads`).
+Pure Python: no IR.
 """
 
 from __future__ import annotations
@@ -72,3 +76,18 @@ class Router:
 @lru_cache(maxsize=16)
 def router_for(system: SystemDesc) -> Router:
     return Router(system)
+
+
+def send_loads(router: Router, sends) -> tuple[int, dict[int, int]]:
+    """(the busiest link direction's bytes, per chip its NoC bytes) of point-to-point sends
+    (source chip, target chip, bytes): a send crosses every hop of its route and the NoCs of both
+    its end chips, as the simulator counts one (meshc/sim/machine.py `send`, and the NoC counts
+    beside it)."""
+    link: dict = {}
+    noc: dict = {}
+    for a, b, n in sends:
+        for hop in router.route(a, b):
+            link[hop] = link.get(hop, 0) + n
+        noc[a] = noc.get(a, 0) + n
+        noc[b] = noc.get(b, 0) + n
+    return max(link.values(), default=0), noc
