@@ -49,7 +49,10 @@ def _at(data: bytes, offset: int, name: str, message: str) -> Diagnostic:
 _NOT_BRACKETS = re.compile(rb'"(?:[^"\\\n]|\\.)*"|//[^\n]*|->|>=|<=')
 """What holds bracket characters that open or close nothing: string literals, comments, `->`
 (function types, affine maps) and the comparisons of integer sets."""
-_OPENS, _CLOSES = np.frombuffer(b"([{<", np.uint8), np.frombuffer(b")]}>", np.uint8)
+_DEPTH_STEP = np.zeros(256, np.int8)
+"""+1 for a byte that opens a bracket, -1 for one that closes it, 0 for the others."""
+_DEPTH_STEP[np.frombuffer(b"([{<", np.uint8)] = 1
+_DEPTH_STEP[np.frombuffer(b")]}>", np.uint8)] = -1
 _SCAN_BLOCK = 1 << 24
 
 
@@ -61,9 +64,9 @@ def check_nesting(data: bytes, name: str) -> None:
         return  # cannot nest deeper than it has brackets
     blank = _NOT_BRACKETS.sub(lambda m: b" " * len(m.group()), data)
     depth = 0
-    for start in range(0, len(blank), _SCAN_BLOCK):  # blocks bound the int32 arrays' memory
+    for start in range(0, len(blank), _SCAN_BLOCK):  # blocks bound the int64 running sums' memory
         a = np.frombuffer(blank, np.uint8, count=min(_SCAN_BLOCK, len(blank) - start), offset=start)
-        running = depth + np.cumsum(np.isin(a, _OPENS).astype(np.int32) - np.isin(a, _CLOSES), dtype=np.int64)
+        running = depth + np.cumsum(_DEPTH_STEP[a], dtype=np.int64)
         over = np.flatnonzero(running > MAX_NESTING)
         if over.size:
             raise DiagnosticError([_at(data, start + int(over[0]), name,
