@@ -52,6 +52,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import cached_property
 
 import numpy as np
 
@@ -131,12 +132,16 @@ class Decision:
 class MemoryPlan:
     choice: list[Option]
     decisions: list[Decision] | None
-    op_seconds: list[float]
-    """Modelled device time of each op given (`PlanOp`s, in order), as planned."""
-    model: "_Model | None" = None
+    model: "_Model"
     """The op times (for the reshard phase, meshc.layout.memory_reshard)."""
     options: list[dict[str, Option]] | None = None
     """Each tensor's options (those that fit a core's L1; a fixed tensor's own)."""
+
+    @cached_property
+    def op_seconds(self) -> list[float]:
+        """Modelled device time of each op given (`PlanOp`s, in order), as planned (timed when
+        first asked: the pass itself needs only the choice)."""
+        return [self.model.op_time(j, self.choice) for j in range(len(self.model.ops))]
 
 
 class _Model:
@@ -301,7 +306,7 @@ def plan_memory(tensors: list[PlanTensor], ops: list[PlanOp], arch: str, capacit
     _sweep(tensors, ops, choice, opts, left, rank, moved, model, arch, capacity)
 
     decisions = explain(tensors, ops, choice, arch, capacity, opts, refused, model, moved) if explained else None
-    return MemoryPlan(choice, decisions, [model.op_time(j, choice) for j in range(len(ops))], model, opts)
+    return MemoryPlan(choice, decisions, model, opts)
 
 
 def _sweep(tensors: list[PlanTensor], ops: list[PlanOp], choice: list[Option], opts: list[dict[str, Option]],

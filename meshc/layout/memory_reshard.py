@@ -67,8 +67,17 @@ class Reshard:
 @dataclass
 class ReshardPlan:
     reshards: list[Reshard]
-    op_seconds: list[float]
-    """Modelled seconds of each op with the copies (a copy's own time is its Reshard's)."""
+    plan: MemoryPlan
+    changed: dict[int, float]
+    """The modelled seconds of the ops reading a copy (the others' are the plan's)."""
+
+    @property
+    def op_seconds(self) -> list[float]:
+        """Modelled seconds of each op with the copies (a copy's own time is its Reshard's)."""
+        out = list(self.plan.op_seconds)
+        for j, s in self.changed.items():
+            out[j] = s
+        return out
 
     @property
     def saved_s(self) -> float:
@@ -90,7 +99,7 @@ def plan_reshards(tensors: list[PlanTensor], ops: list[PlanOp], plan: MemoryPlan
     capacity = get_arch(arch).l1_size if capacity is None else int(capacity)
     steps = list(range(len(ops))) if steps is None else list(steps)
     choice, model = plan.choice, plan.model
-    op_seconds = list(plan.op_seconds)
+    changed: dict[int, float] = {}
     use = col = None  # the L1 use, added up when a copy first pays
     view = list(choice)  # the options one consumer reads (its copies in place of the tensors)
     options: dict[int, list[Option]] = {}
@@ -149,10 +158,10 @@ def plan_reshards(tensors: list[PlanTensor], ops: list[PlanOp], plan: MemoryPlan
                                      r.after_s + after)
                 break
         if taken:
-            op_seconds[j] = model.op_time(j, view)
+            changed[j] = model.op_time(j, view)
             for i in taken:
                 view[i] = choice[i]
-    return ReshardPlan(out, op_seconds)
+    return ReshardPlan(out, plan, changed)
 
 
 def _l1_use(tensors: list[PlanTensor], choice: list[Option], arch: str, capacity: int):

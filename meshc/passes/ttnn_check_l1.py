@@ -105,7 +105,7 @@ def _placer():
     return placement
 
 
-_HOST, _MOVE, _COMPUTE_OP, _RETURN, _CREATE_BUFFER, _OTHER = range(6)
+_HOST, _MOVE, _COMPUTE_OP, _RETURN, _OTHER = range(5)
 _CATEGORY: dict[type, int] = {}
 
 
@@ -118,14 +118,13 @@ def _category(o: Operation) -> int:
         c = _CATEGORY[t] = (_HOST if issubclass(t, _HOST_RESULTS) else
                             _MOVE if issubclass(t, (ttnn.ToDeviceOp, ttnn.ToMemoryConfigOp, ttnn.ToLayoutOp)) else
                             _COMPUTE_OP if issubclass(t, _COMPUTE) else
-                            _RETURN if issubclass(t, func.ReturnOp) else
-                            _CREATE_BUFFER if issubclass(t, ttmetal.CreateBufferOp) else _OTHER)
+                            _RETURN if issubclass(t, func.ReturnOp) else _OTHER)
     return c
 
 
 def creates_buffers(block: Block) -> bool:
     """Whether a function body allocates its own buffers (`ttmetal.create_buffer`: a ttmetal program)."""
-    return any(_category(o) == _CREATE_BUFFER for o in block.ops)
+    return any(issubclass(t, ttmetal.CreateBufferOp) for t in set(map(type, block.ops)))
 
 
 def functions(module: Operation) -> list[func.FuncOp]:

@@ -175,7 +175,7 @@ class TTNNOptimizeMemoryPass(ModulePass):
                 raise LocatedError(f"ttnn-optimize-memory: {e}", f) from None
             types: dict = {}
             for t, pt, o in zip(tensors, plan_tensors, plan.choice):
-                if o.config != pt.current:
+                if o.config is not pt.current and o.config != pt.current:
                     place_tensor(t, o.config, types)
                     changed = True
             if self.reshard:
