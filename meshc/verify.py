@@ -68,9 +68,10 @@ class _ConstraintMemo:
         block = op.parent
         if parts is None or op.regions or op.successors or block is None or block.last_op is op:
             return op.verify(verify_nested_ops=False)  # (a block's last op: the terminator checks)
-        key = (cls, tuple(id(v.type) for v in op.operands), tuple(id(r.type) for r in op.results),
-               tuple((k, id(v)) for k, v in op.attributes.items()),
-               tuple((k, id(v)) for k, v in op.properties.items()))
+        attrs, props = op.attributes, op.properties
+        key = (cls, *[id(v.type) for v in op.operands], None, *[id(r.type) for r in op.results], None,
+               *([(k, id(v)) for k, v in attrs.items()] if attrs else ()), None,
+               *([(k, id(v)) for k, v in props.items()] if props else ()))
         if key not in self._passed:
             op.verify(verify_nested_ops=False)
             self._passed[key] = ([v.type for v in op.operands], [r.type for r in op.results],
