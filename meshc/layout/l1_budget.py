@@ -148,10 +148,12 @@ class L1Use:
         self._add_up()
 
     def _add_up(self) -> None:
-        """Every tensor added up (`use`: (steps + 1, cores) bytes; `holds`: tensor x core), a
-        footprint at a time: the tensors of one footprint (the same cores and bytes) add their
-        bytes at their starts and take them off after their ends in one column of steps, which
-        goes onto those cores' columns once."""
+        """Every tensor added up, a footprint at a time: the tensors of one footprint (the same
+        cores and bytes) add their bytes at their starts and take them off after their ends in one
+        column of steps, which goes onto those cores once. The cores are kept as atoms: the cores
+        that every set of cores held takes whole or not at all hold the same bytes at every step,
+        so the use is one column an atom (`_use`: (steps + 1, atoms); `holds`: tensor x atom), a
+        few columns instead of a chip's cores, however long the program."""
         footprints = self.footprints
         n = len(footprints)
         group: dict[int, int] = {}  # footprint (by identity: `footprints` shares equal ones) -> its number
@@ -165,28 +167,49 @@ class L1Use:
             of[i] = g
         self.cores = sorted({c for cs, _ in kinds for c in cs})
         self.col = {c: i for i, c in enumerate(self.cores)}
-        self.holds = np.zeros((n, len(self.cores)), dtype=bool)
+        sets = list(dict.fromkeys(frozenset(cs) for cs, _ in kinds if cs))
+        atoms: dict[tuple, int] = {}  # the sets a core is in -> its atom
+        self.atom = np.array([atoms.setdefault(tuple(k for k, s in enumerate(sets) if c in s), len(atoms))
+                              for c in self.cores], dtype=np.int64)
+        self.atom_size = np.bincount(self.atom, minlength=len(atoms))
+        self._atoms: dict = {}
+        self.holds = np.zeros((n, len(atoms)), dtype=bool)
         if not self.cores:
-            self.use = None
+            self._use = None
             return
         steps = int(self.ends.max()) + 2
-        delta = np.zeros((steps, len(self.cores)), dtype=np.int64)
+        delta = np.zeros((steps, len(atoms)), dtype=np.int64)
         order = np.argsort(of, kind="stable")
         bounds = np.searchsorted(of[order], np.arange(len(kinds) + 1))
-        by_cores: dict[tuple, np.ndarray] = {}  # the column of steps of each set of cores
+        by_atoms: dict[tuple, np.ndarray] = {}  # the column of steps of each set of atoms
         for g, (cs, nbytes) in enumerate(kinds):
             if not cs:
                 continue
             members = order[bounds[g]:bounds[g + 1]]
-            column = by_cores.get(cs)
+            ats = tuple(self._atoms_of(cs))
+            column = by_atoms.get(ats)
             if column is None:
-                column = by_cores[cs] = np.zeros(steps, dtype=np.int64)
+                column = by_atoms[ats] = np.zeros(steps, dtype=np.int64)
             np.add.at(column, self.starts[members], nbytes)
             np.subtract.at(column, self.ends[members] + 1, nbytes)
-            self.holds[np.ix_(members, [self.col[c] for c in cs])] = True
-        for cs, column in by_cores.items():
-            delta[:, [self.col[c] for c in cs]] += column[:, None]
-        self.use = np.cumsum(delta, axis=0)
+            self.holds[np.ix_(members, ats)] = True
+        for ats, column in by_atoms.items():
+            delta[:, list(ats)] += column[:, None]
+        self._use = np.cumsum(delta, axis=0)
+
+    def _atoms_of(self, cs) -> list[int] | None:
+        """The atoms a set of (known) cores is made of; None when it takes part of an atom."""
+        hit = self._atoms.get(cs)
+        if hit is None:
+            ats = sorted({int(self.atom[self.col[c]]) for c in cs})
+            whole = int(self.atom_size[ats].sum()) == len(set(cs))
+            hit = self._atoms[cs] = ats if whole else []
+        return hit or None
+
+    @property
+    def use(self) -> np.ndarray | None:
+        """Bytes each core holds at each step: (steps + 1, len(cores))."""
+        return None if self._use is None else self._use[:, self.atom]
 
     def move(self, i: int, tensor: LiveTensor, footprint: tuple | None = None) -> None:
         """Tensor i is now `tensor` (another place; a LayoutError if it fits no core), of
@@ -194,46 +217,48 @@ class L1Use:
         was_cs, was_bytes = self.footprints[i]
         cs, nbytes = footprint = tensor.l1_footprint(self.arch) if footprint is None else footprint
         self.footprints[i] = footprint
-        if (tensor.start, tensor.end) != (self.starts[i], self.ends[i]) or any(c not in self.col for c in cs):
+        if (tensor.start, tensor.end) != (self.starts[i], self.ends[i]) or any(c not in self.col for c in cs) \
+                or (cs and self._atoms_of(cs) is None):
             self.starts[i], self.ends[i] = tensor.start, tensor.end
             self._add_up()
             return
         rows = slice(tensor.start, tensor.end + 1)
         if was_cs:
-            was_cols = [self.col[c] for c in was_cs]
-            self.use[rows, was_cols] -= was_bytes
-            self.holds[i, was_cols] = False
+            was = self._atoms_of(was_cs)
+            self._use[rows, was] -= was_bytes
+            self.holds[i, was] = False
         if cs:
-            cols = [self.col[c] for c in cs]
-            self.use[rows, cols] += nbytes
-            self.holds[i, cols] = True
+            now = self._atoms_of(cs)
+            self._use[rows, now] += nbytes
+            self.holds[i, now] = True
 
     def _point(self, step: int, col: int) -> L1Point:
-        live = [int(i) for i in np.flatnonzero((self.starts <= step) & (self.ends >= step) & self.holds[:, col])]
-        return L1Point(step, self.cores[col], int(self.use[step, col]), live,
+        a = self.atom[col]
+        live = [int(i) for i in np.flatnonzero((self.starts <= step) & (self.ends >= step) & self.holds[:, a])]
+        return L1Point(step, self.cores[col], int(self._use[step, a]), live,
                        {i: self.footprints[i][1] for i in live})
 
     def first_overflow(self) -> L1Point | None:
         """The earliest step at which some core holds more than the capacity, at that step's
         busiest core (ties: the lowest core); None when every core fits."""
-        if self.use is None:
+        if self._use is None:
             return None
-        over = (self.use > self.capacity).any(axis=1)
+        over = (self._use > self.capacity).any(axis=1)
         if not over.any():
             return None
         step = int(np.argmax(over))
-        return self._point(step, int(np.argmax(self.use[step])))
+        return self._point(step, int(np.argmax(self._use[step, self.atom])))
 
     def budget(self) -> L1Budget:
         """The whole budget (peak, first overflow, every core's peak) of the tensors as they are."""
-        held = self.holds.any(axis=0)
+        held = self.holds.any(axis=0)[self.atom] if self.cores else np.zeros(0, dtype=bool)
         if not held.any():
             return L1Budget(self.capacity, None, None)
         cols = np.flatnonzero(held)
         cores = [self.cores[c] for c in cols]
-        use = self.use[:, cols]
+        use = self._use[:, self.atom[cols]]
         per_core = use.max(axis=0)
         col = int(cols[int(np.argmax(per_core))])
-        peak = self._point(int(np.argmax(self.use[:, col])), col)
+        peak = self._point(int(np.argmax(self._use[:, self.atom[col]])), col)
         return L1Budget(self.capacity, peak, self.first_overflow(), {c: int(p) for c, p in zip(cores, per_core)},
                         use, cores)

@@ -188,3 +188,35 @@ def test_incremental_use_is_the_sum_after_every_move():
                 f = full.first_overflow
                 assert (f.step, f.core, f.live, f.bytes) == (at.step, at.core, at.live, at.bytes)
     assert checked_overflows > 10  # the moves cross the capacity both ways
+
+
+def test_use_is_kept_per_atom_of_cores():
+    # 512x512 f32 block-sharded on 2x2 cores (256x256 shards: 262,144 B a core), height-sharded on
+    # 4x1 cores (128-row shards: 262,144 B), and interleaved over the 64 L1 banks (256 tiles of
+    # 4,096 B: 4 a core, 16,384 B). The cores split into four atoms, each taken whole by every
+    # set: (0,0) and (1,0) are in all three sets, (0,1) and (1,1) in the block's and the
+    # interleaved one's, (2,0) and (3,0) in the height's and the interleaved one's, the other 58 in
+    # the interleaved one's only; every core of an atom holds the same bytes at every step.
+    block = MemoryConfig("l1", "block_sharded", grid=(2, 2), shard_shape=(256, 256))
+    height = MemoryConfig("l1", "height_sharded", grid=(4, 1), shard_shape=(128, 512))
+    tensors = [LiveTensor("b", (512, 512), "f32", block, (32, 32), 0, 1),
+               LiveTensor("h", (512, 512), "f32", height, (32, 32), 1, 2),
+               LiveTensor("i", (512, 512), "f32", MemoryConfig("l1", "interleaved"), (32, 32), 2, 2)]
+    use = L1Use(tensors)
+    assert use._use.shape[1] == 4
+    per_core = use.use
+    col = {c: k for k, c in enumerate(use.cores)}
+    b, h, i = 262_144, 262_144, 16_384
+    assert [int(per_core[s, col[(0, 0)]]) for s in range(3)] == [b, b + h, h + i]
+    assert [int(per_core[s, col[(1, 1)]]) for s in range(3)] == [b, b, i]
+    assert [int(per_core[s, col[(3, 0)]]) for s in range(3)] == [0, h, h + i]
+    assert [int(per_core[s, col[(7, 7)]]) for s in range(3)] == [0, 0, i]
+    # moving the interleaved tensor onto cores (0,0)-(0,1) only (a set cutting the atoms of
+    # (0,0)+(1,0) and (0,1)+(1,1)) adds everything up again, atoms refined: the same sums as l1_budget's
+    moved = replace(tensors[2], config=MemoryConfig("l1", "width_sharded", grid=CoreRange((0, 0), (0, 1)),
+                                                    shard_shape=(512, 256)))
+    use.move(2, moved)
+    full = l1_budget([*tensors[:2], moved])
+    got = use.budget()
+    assert got.cores == full.cores and (got.use == full.use).all()
+    assert int(got.use[2, got.cores.index((0, 1))]) == 512 * 256 * 4
