@@ -78,6 +78,8 @@ from meshc.passes.convert_ttir_to_ttmetal_movement import (
     movement_kernel,
     reduce_grid,
     reduce_kernel,
+    softmax_grid,
+    softmax_kernel,
 )
 from meshc.passes.convert_ttir_to_ttmetal_table import BUFFER_OPS, TTIR_TO_TTMETAL, Kernel, ccl_kind
 from meshc.passes.convert_ttir_to_ttmetal_table import lowers_to_ccl  # noqa: F401 (this pass's answer to 'is it a collective?')
@@ -383,6 +385,27 @@ class OpToProgram(MetalPattern):
             lo.whole.add(op.results[0])
 
 
+def elementwise_grid(op: Operation, kernel: Kernel, grid: tuple[int, int]) -> tuple[int, int]:
+    """A binary op's or a where's grid: the result's (one core along a ragged dim), or one core
+    when an operand broadcasts other than as a row, a column or a scalar of the folded result
+    (a `[1, 13, 1]` mask over `[3, 13, 64]`): that core broadcasts it whole (`tile_broadcast`)."""
+    os = tuple(op.results[0].type.get_shape())
+    if any(block_broadcast(tuple(v.type.get_shape()), os) is None for v in op.operands):
+        return (1, 1)
+    return even_grid(fold_2d(os), grid)
+
+
+def operand_block(k: KernelBuilder, i: int, op: Operation) -> SSAValue:
+    """Operand `i`'s block of an elementwise kernel: its own block, a row, a column or a scalar
+    (numpy broadcasting in the tile op does the rest), or, on `elementwise_grid`'s one core, the
+    whole operand broadcast to the result."""
+    s, os = tuple(op.operands[i].type.get_shape()), tuple(op.results[0].type.get_shape())
+    sel = block_broadcast(s, os)
+    if sel is not None:
+        return k.read(i, sel)
+    return k.broadcast(k.read(i, ("all", "all")), (1,) * (len(os) - len(s)) + s, os, fold_2d(os))
+
+
 def broadcast_selectors(v: SSAValue, out_t: TensorType, op: Operation) -> tuple[str, str]:
     """The selectors a binary kernel reads operand `v` with: its own block, or all of a row, a
     column or a scalar broadcast to the result."""
@@ -410,15 +433,11 @@ def copy_kernel(op: Operation, kernel: Kernel, k: KernelBuilder, n: int) -> None
 
 
 def binary_kernel(op: Operation, kernel: Kernel, k: KernelBuilder, n: int) -> None:
-    out_t = op.results[0].type
-    a = k.read(0, broadcast_selectors(op.operands[0], out_t, op))
-    b = k.read(1, broadcast_selectors(op.operands[1], out_t, op))
-    k.write(k.binary(kernel.tile_op, a, b), n, YX)
+    k.write(k.binary(kernel.tile_op, operand_block(k, 0, op), operand_block(k, 1, op)), n, YX)
 
 
 def where_kernel(op: Operation, kernel: Kernel, k: KernelBuilder, n: int) -> None:
-    out_t = op.results[0].type
-    c, a, b = (k.read(i, broadcast_selectors(op.operands[i], out_t, op)) for i in range(3))
+    c, a, b = (operand_block(k, i, op) for i in range(3))
     k.write(k.where(c, a, b), n, YX)
 
 
@@ -454,16 +473,6 @@ def transpose_kernel(op: Operation, kernel: Kernel, k: KernelBuilder, n: int) ->
     k.write(k.transpose(k.read(0, ("x", "y"))), n, YX)
 
 
-def softmax_kernel(op: Operation, kernel: Kernel, k: KernelBuilder, n: int) -> None:
-    rank = len(op.results[0].type.get_shape())
-    d = ttir.rules.normalize_dim(ttir.int_value(op.dimension), rank, "dimension")
-    if d != rank - 1:
-        raise LocatedError(f"convert-ttir-to-ttmetal lowers softmax over the last dim only, not dim {d}", op)
-    x = k.read(0, ("y", "all"))
-    e = k.unary("exp", k.binary("subtract", x, k.reduce("max", x, 1)))
-    k.write(k.binary("div", e, k.reduce("sum", e, 1)), n, ("y", "all"))
-
-
 KERNEL_BODIES = {
     "unary": unary_kernel,
     "copy": copy_kernel,
@@ -483,8 +492,10 @@ KERNEL_BODIES = {
 """Kernel family (convert_ttir_to_ttmetal_table.Kernel.family) -> the function writing its body."""
 
 PROGRAM_GRIDS = {
+    "binary": elementwise_grid,
+    "where": elementwise_grid,
     "reduce": reduce_grid,
-    "softmax": lambda op, kernel, grid: (grid[0], 1),  # one column of cores: a core has whole rows
+    "softmax": softmax_grid,
     "reshape": movement_grid,
     "permute": movement_grid,
     "broadcast": broadcast_grid,

@@ -1,6 +1,6 @@
 """The TTMetal kernels of `convert-ttir-to-ttmetal` that move elements between a tensor's dims:
-reshape, permute, broadcast, reductions over any dims (kept or dropped, down to a 0-d tensor) and matmuls
-whose both operands carry batch dims.
+reshape, permute, broadcast, reductions over any dims (kept or dropped, down to a 0-d tensor),
+softmax over any dim and matmuls whose both operands carry batch dims.
 
 Each family has a grid function (the program's core grid, from the result's layout grid) and a
 kernel body. They split the work by blocks of whole rows of the buffers folded to 2-d: core `y`
@@ -140,12 +140,12 @@ def _reduction(op: Operation) -> tuple[tuple[int, ...], tuple[int, ...], bool]:
 def reduce_grid(op: Operation, kernel: Kernel, grid: tuple[int, int]) -> tuple[int, int]:
     shape, dims, keep = _reduction(op)
     rank = len(shape)
-    if rank == 2 and dims == (0,):
-        return (1, grid[1])
+    h, w = fold_2d(_shape(op.results[0]))
+    if rank == 2 and dims == (0,):  # column blocks; a ragged column count (784 over 5 cores) on one core
+        return even_grid((h, w), (1, grid[1]))
     if dims == (rank - 1,):
-        h, w = fold_2d(_shape(op.results[0]))
-        if keep:
-            return (grid[0], 1)
+        if keep:  # row blocks; a ragged row count (39 rows over 2 cores) on one core
+            return even_grid((h, w), (grid[0], 1))
         return (_cores(h if h > 1 else w, grid), 1)
     return (1, 1)
 
@@ -174,6 +174,56 @@ def reduce_kernel(op: Operation, kernel: Kernel, k: KernelBuilder, n: int) -> No
         flat = k.permute(k.read(0, ("all", "all")), shape, kept + dims, (outer, math.prod(shape) // max(outer, 1)))
         col = k.reduce(kernel.tile_op, flat, 1)
         k.write(k.permute(col, (outer,), (0,), (h, w)), n, ("all", "all"))
+
+
+# ----------------------------------------------------------------------------- softmax
+
+
+def _softmax_dim(op: Operation) -> tuple[tuple[int, ...], int]:
+    s = _shape(op.results[0])
+    return s, ttir.rules.normalize_dim(ttir.int_value(op.dimension), len(s), "dimension")
+
+
+def softmax_grid(op: Operation, kernel: Kernel, grid: tuple[int, int]) -> tuple[int, int]:
+    """Over the last dim, row blocks (`R x 1`, one core when the rows do not split evenly over
+    the result grid's rows: a ragged row count); over dim 0 of a 2-d tensor, column blocks
+    (`1 x C`, one core along ragged columns); over any other dim, `R x 1` with `R` splitting the
+    elements of the dims before it (one core for dim 0)."""
+    s, d = _softmax_dim(op)
+    h, w = fold_2d(s)
+    if d == len(s) - 1:
+        return even_grid((h, w), (grid[0], 1))
+    if len(s) == 2:
+        return even_grid((h, w), (1, grid[1]))
+    return (_cores(math.prod(s[:d]), grid), 1)
+
+
+def _softmax(k: KernelBuilder, x, dim: int):
+    """exp(x - max) / sum(exp(x - max)) along `dim` (0 rows, 1 cols) of the block."""
+    e = k.unary("exp", k.binary("subtract", x, k.reduce("max", x, dim)))
+    return k.binary("div", e, k.reduce("sum", e, dim))
+
+
+def softmax_kernel(op: Operation, kernel: Kernel, k: KernelBuilder, n: int) -> None:
+    """Softmax over any dim. The last: each core's rows, reduced along the block's cols. Dim 0
+    of a 2-d tensor: each core's columns, along the block's rows. Any other dim d: core y reads
+    its rows (its share of the elements of the dims before d, with everything after), turns d
+    last (`tile_permute`), takes the softmax along the cols and turns it back."""
+    s, d = _softmax_dim(op)
+    if d == len(s) - 1:
+        k.write(_softmax(k, k.read(0, ROWS), 1), n, ROWS)
+        return
+    if len(s) == 2:
+        k.write(_softmax(k, k.read(0, ("all", "x")), 0), n, ("all", "x"))
+        return
+    h, w = fold_2d(s)
+    r = k.grid[0]
+    view = (math.prod(s[:d]) // r, *s[d:])
+    m = len(view)
+    turned = (view[0], *view[2:], view[1])
+    flat = k.permute(k.read(0, ROWS), view, (0, *range(2, m), 1), (math.prod(view) // s[d], s[d]))
+    back = k.permute(_softmax(k, flat, 1), turned, (0, m - 1, *range(1, m - 1)), (h // r, w))
+    k.write(back, n, ROWS)
 
 
 # ----------------------------------------------------------------------------- batched matmul

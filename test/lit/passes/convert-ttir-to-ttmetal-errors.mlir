@@ -12,18 +12,6 @@ func.func @transposed_batched_a(%a: tensor<2x64x64xf32>, %b: tensor<64x64xf32>) 
   func.return
 }
 // -----
-func.func @softmax(%a: tensor<64x64xf32>) {
-  // expected-error @+1 {{convert-ttir-to-ttmetal lowers softmax over the last dim only, not dim 0}}
-  %0 = "ttir.softmax"(%a) {dimension = 0 : si32} : (tensor<64x64xf32>) -> tensor<64x64xf32>
-  func.return
-}
-// -----
-func.func @bcast(%a: tensor<2x64x64xf32>, %b: tensor<64x64xf32>) {
-  // expected-error @+1 {{convert-ttir-to-ttmetal broadcasts a row, a column or a scalar only; cannot broadcast [64, 64] to [2, 64, 64]}}
-  %0 = "ttir.add"(%a, %b) : (tensor<2x64x64xf32>, tensor<64x64xf32>) -> tensor<2x64x64xf32>
-  func.return
-}
-// -----
 func.func @grid3(%a: tensor<2x64x64xf32>) {
   // expected-error @+1 {{programs run on 2-d core grids of a chip; the layout grid 2x2x2 of}}
   %0 = "ttir.exp"(%a) : (tensor<2x64x64xf32>) -> tensor<2x64x64xf32, #tt.metal_layout<(d0, d1, d2) -> (d0, d1, d2), undef, <2x2x2>, memref<1x1x1x!tt.tile<32x32, f32>, #tt.memory_space<l1>>>>
