@@ -132,8 +132,10 @@ class L1Use:
     """The L1 each core holds at each step, kept up to date while tensors move (`move`): the use
     is additive, so a move takes the tensor's bytes off its old cores and puts them on its new
     ones over its live range instead of adding every tensor up again; only a move onto a core no
-    tensor held, or to another live range, adds everything up again. `first_overflow()` and
-    `budget()` are what `l1_budget` of the tensors as they now are gives."""
+    tensor held, or one changing the last step anything is held, adds everything up again
+    (`reserve` holds bytes besides the tensors, as a copy the reshard phase plans). Without
+    reserved bytes, `first_overflow()` and `budget()` are what `l1_budget` of the tensors as they
+    now are gives."""
 
     def __init__(self, tensors: list[LiveTensor], arch: str = DEFAULT_ARCH, capacity: int | None = None,
                  footprints_of: list[tuple] | None = None):
@@ -142,6 +144,8 @@ class L1Use:
         self.arch = arch
         self.capacity = get_arch(arch).l1_size if capacity is None else int(capacity)
         self.footprints = footprints(tensors, arch) if footprints_of is None else list(footprints_of)
+        self.reserved: list[tuple] = []
+        """Bytes held besides the tensors (`reserve`): (footprint, first step, last step)."""
         n = len(self.footprints)
         self.starts = np.fromiter((t.start for t in tensors), dtype=np.int64, count=n)
         self.ends = np.fromiter((t.end for t in tensors), dtype=np.int64, count=n)
@@ -165,9 +169,10 @@ class L1Use:
                 g = group[id(fp)] = len(kinds)
                 kinds.append(fp)
             of[i] = g
-        self.cores = sorted({c for cs, _ in kinds for c in cs})
+        held = kinds + [fp for fp, _, _ in self.reserved]
+        self.cores = sorted({c for cs, _ in held for c in cs})
         self.col = {c: i for i, c in enumerate(self.cores)}
-        sets = list(dict.fromkeys(frozenset(cs) for cs, _ in kinds if cs))
+        sets = list(dict.fromkeys(frozenset(cs) for cs, _ in held if cs))
         atoms: dict[tuple, int] = {}  # the sets a core is in -> its atom
         self.atom = np.array([atoms.setdefault(tuple(k for k, s in enumerate(sets) if c in s), len(atoms))
                               for c in self.cores], dtype=np.int64)
@@ -177,8 +182,13 @@ class L1Use:
         if not self.cores:
             self._use = None
             return
-        steps = int(self.ends.max()) + 2
+        steps = self._rows()
         delta = np.zeros((steps, len(atoms)), dtype=np.int64)
+        for (cs, nbytes), first, last in self.reserved:
+            if cs:
+                ats = self._atoms_of(cs)
+                delta[first, ats] += nbytes
+                delta[last + 1, ats] -= nbytes
         order = np.argsort(of, kind="stable")
         bounds = np.searchsorted(of[order], np.arange(len(kinds) + 1))
         by_atoms: dict[tuple, np.ndarray] = {}  # the column of steps of each set of atoms
@@ -196,6 +206,10 @@ class L1Use:
         for ats, column in by_atoms.items():
             delta[:, list(ats)] += column[:, None]
         self._use = np.cumsum(delta, axis=0)
+
+    def _rows(self) -> int:
+        """Steps the use has rows for: to the last step anything is held, and one past it."""
+        return max([int(self.ends.max(initial=0))] + [last for _, _, last in self.reserved]) + 2
 
     def _atoms_of(self, cs) -> list[int] | None:
         """The atoms a set of (known) cores is made of; None when it takes part of an atom."""
@@ -216,21 +230,48 @@ class L1Use:
         `footprint` when the caller has it."""
         was_cs, was_bytes = self.footprints[i]
         cs, nbytes = footprint = tensor.l1_footprint(self.arch) if footprint is None else footprint
+        was_rows = slice(int(self.starts[i]), int(self.ends[i]) + 1)
         self.footprints[i] = footprint
-        if (tensor.start, tensor.end) != (self.starts[i], self.ends[i]) or any(c not in self.col for c in cs) \
-                or (cs and self._atoms_of(cs) is None):
-            self.starts[i], self.ends[i] = tensor.start, tensor.end
+        self.starts[i], self.ends[i] = tensor.start, tensor.end
+        if self._use is None or (was_rows.stop - 1 != tensor.end and self._rows() != len(self._use)) \
+                or any(c not in self.col for c in cs) or (cs and self._atoms_of(cs) is None):  # rows or atoms change
             self._add_up()
             return
-        rows = slice(tensor.start, tensor.end + 1)
         if was_cs:
             was = self._atoms_of(was_cs)
-            self._use[rows, was] -= was_bytes
+            self._use[was_rows, was] -= was_bytes
             self.holds[i, was] = False
         if cs:
             now = self._atoms_of(cs)
-            self._use[rows, now] += nbytes
+            self._use[tensor.start:tensor.end + 1, now] += nbytes
             self.holds[i, now] = True
+
+    def fits(self, footprint: tuple, first: int, last: int) -> bool:
+        """Whether `footprint`'s bytes (cores, bytes a core) held over steps [first, last] besides
+        what is there keep every core within the capacity (a core nothing holds holds 0 B)."""
+        cs, nbytes = footprint
+        if not cs:
+            return True
+        known = [self.col[c] for c in cs if c in self.col]
+        if (len(known) < len(set(cs)) or self._use is None) and nbytes > self.capacity:
+            return False
+        if not known or self._use is None:
+            return True
+        ats = sorted({int(self.atom[k]) for k in known})
+        return bool((self._use[first:last + 1, ats] + nbytes <= self.capacity).all())
+
+    def reserve(self, footprint: tuple, first: int, last: int) -> None:
+        """Hold `footprint`'s bytes over steps [first, last] besides the tensors (a copy of one, as
+        the reshard phase plans them): in the use, not among any point's live tensors."""
+        self.reserved.append((footprint, first, last))
+        cs, nbytes = footprint
+        if not cs:
+            return
+        if self._use is None or last + 2 > len(self._use) or any(c not in self.col for c in cs) \
+                or self._atoms_of(cs) is None:
+            self._add_up()
+            return
+        self._use[first:last + 1, self._atoms_of(cs)] += nbytes
 
     def _point(self, step: int, col: int) -> L1Point:
         a = self.atom[col]

@@ -35,9 +35,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import numpy as np
-
-from meshc.layout.l1_budget import LiveTensor, l1_budget
+from meshc.layout.l1_budget import L1Use, LiveTensor
 from meshc.layout.memory_options import Option
 from meshc.layout.memory_plan import MemoryPlan, PlanOp, PlanTensor, plan_memory
 from meshc.layout.system import get_arch
@@ -100,7 +98,7 @@ def plan_reshards(tensors: list[PlanTensor], ops: list[PlanOp], plan: MemoryPlan
     steps = list(range(len(ops))) if steps is None else list(steps)
     choice, model = plan.choice, plan.model
     changed: dict[int, float] = {}
-    use = col = None  # the L1 use, added up when a copy first pays
+    use = None  # the L1 use over the doubled steps, added up when a copy first pays
     view = list(choice)  # the options one consumer reads (its copies in place of the tensors)
     options: dict[int, list[Option]] = {}
     others: dict[tuple, list[Option]] = {}  # by the tensor's options and choice (shared by tensors of one shape)
@@ -143,10 +141,10 @@ def plan_reshards(tensors: list[PlanTensor], ops: list[PlanOp], plan: MemoryPlan
             for _, _, _, x, after, k in sorted(ranked, key=lambda r: r[:3]):
                 first = at if k is None else 2 * steps[out[k].consumers[-1]] + 2
                 if use is None:
-                    use, col = _l1_use(tensors, choice, arch, capacity)
-                if not _fits(use, col, x, first, at + 1, capacity):
+                    use = _l1_use(tensors, choice, arch, capacity)
+                if not use.fits((x.cores, x.per_core), first, at + 1):
                     continue
-                _take(use, col, x, first, at + 1, tensors[i], choice[i], steps[j])
+                _take(use, x, first, at + 1, i, tensors[i], choice[i], steps[j])
                 view[i] = x
                 taken.append(i)
                 if k is None:
@@ -164,36 +162,19 @@ def plan_reshards(tensors: list[PlanTensor], ops: list[PlanOp], plan: MemoryPlan
     return ReshardPlan(out, plan, changed)
 
 
-def _l1_use(tensors: list[PlanTensor], choice: list[Option], arch: str, capacity: int):
-    """Bytes each of the chip's cores holds at each doubled step (the op at step s at 2s + 1), and
-    the column of each core."""
-    gy, gx = get_arch(arch).grid
-    cores = [(y, x) for y in range(gy) for x in range(gx)]
-    col = {c: n for n, c in enumerate(cores)}
-    lives = [LiveTensor(t.name, t.shape, t.dtype, c.config, t.tile, 2 * t.start + 1, 2 * t.end + 1)
-             for t, c in zip(tensors, choice)]
-    steps = 2 * max((t.end for t in tensors), default=0) + 3
-    use = np.zeros((steps, len(cores)), dtype=np.int64)
-    budget = l1_budget(lives, arch, capacity)
-    if budget.use is not None:
-        use[: len(budget.use)][:, [col[c] for c in budget.cores]] = budget.use[:steps]
-    return use, col
+def _l1_use(tensors: list[PlanTensor], choice: list[Option], arch: str, capacity: int) -> L1Use:
+    """The L1 use of the tensors as planned over the doubled steps (the op at step s at 2s + 1;
+    each option's footprint is make_option's: its cores and bytes a core)."""
+    held: dict[int, tuple] = {}  # one footprint object an option
+    return L1Use([LiveTensor(t.name, t.shape, t.dtype, c.config, t.tile, 2 * t.start + 1, 2 * t.end + 1)
+                  for t, c in zip(tensors, choice)], arch, capacity,
+                 [held.setdefault(id(c), (c.cores, c.per_core)) for c in choice])
 
 
-def _fits(use: np.ndarray, col: dict, x: Option, first: int, last: int, capacity: int) -> bool:
-    """Whether a copy held by `x`, live over the doubled steps [first, last], keeps every core
-    within `capacity`."""
-    if not x.cores:
-        return True
-    cols = [col[c] for c in x.cores]
-    return bool((use[first:last + 1, cols] + x.per_core <= capacity).all())
-
-
-def _take(use: np.ndarray, col: dict, x: Option, first: int, last: int, t: PlanTensor, source: Option,
-          step: int) -> None:
-    """Add the copy over [first, last] to the L1 use; the tensor's own range ends before the
+def _take(use: L1Use, x: Option, first: int, last: int, i: int, t: PlanTensor, source: Option, step: int) -> None:
+    """Hold the copy over [first, last] in the L1 use; the tensor's own range ends before the
     consumer (at `step`) when that was its last reader."""
-    if x.cores:
-        use[first:last + 1, [col[c] for c in x.cores]] += x.per_core
+    use.reserve((x.cores, x.per_core), first, last)
     if t.end == step and source.cores:
-        use[2 * step + 1, [col[c] for c in source.cores]] -= source.per_core
+        use.move(i, LiveTensor(t.name, t.shape, t.dtype, source.config, t.tile, 2 * t.start + 1, 2 * step),
+                 use.footprints[i])

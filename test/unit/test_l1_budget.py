@@ -220,3 +220,24 @@ def test_use_is_kept_per_atom_of_cores():
     got = use.budget()
     assert got.cores == full.cores and (got.use == full.use).all()
     assert int(got.use[2, got.cores.index((0, 1))]) == 512 * 256 * 4
+
+
+def test_reserved_bytes_count_in_the_use_and_in_what_fits():
+    # a 512x512 f32 tensor height-sharded on cores (0, 0) and (1, 0): 524,288 B a core over steps
+    # 0-2; a capacity of 1,000,000 B. 400,000 B more there at step 1 fit (924,288), 500,000 do not
+    # (1,024,288); a core nothing holds takes anything up to the capacity
+    a = LiveTensor("a", (512, 512), "f32", HEIGHT_2, None, 0, 2)
+    use = L1Use([a], capacity=1_000_000)
+    pair = ((0, 0), (1, 0))
+    assert use.fits((pair, 400_000), 1, 1) and not use.fits((pair, 500_000), 1, 1)
+    assert use.fits((((5, 5),), 1_000_000), 0, 2) and not use.fits((((5, 5),), 1_000_001), 0, 2)
+    use.reserve((pair, 400_000), 1, 1)  # a copy held at step 1 only
+    assert not use.fits((pair, 100_000), 1, 1) and use.fits((pair, 100_000), 0, 0)
+    use.reserve((((5, 5),), 7_000), 2, 4)  # a core no tensor held, past the last step: added up again
+    per_core = use.use
+    col = {c: k for k, c in enumerate(use.cores)}
+    assert [int(per_core[s, col[(0, 0)]]) for s in range(5)] == [524_288, 924_288, 524_288, 0, 0]
+    assert [int(per_core[s, col[(5, 5)]]) for s in range(5)] == [0, 0, 7_000, 7_000, 7_000]
+    # shortening the tensor's range by a move takes its bytes off the step it no longer holds
+    use.move(0, replace(a, end=1))
+    assert [int(use.use[s, col[(1, 0)]]) for s in range(5)] == [524_288, 924_288, 0, 0, 0]
