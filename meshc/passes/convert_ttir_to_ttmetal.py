@@ -7,10 +7,11 @@ replicated; a presharded argument, one piece a device, enters through `enqueue_w
 each device's piece to its device) and leave through `enqueue_read_buffer`. Each compute op becomes an
 `enqueue_program` over its result's core grid (2-d, from the layout; a reinterpreted grid
 runs on the cores its `core_map` names) whose kernel reads blocks, computes on them and
-writes its block. Lowered: elementwise unary/binary and comparisons (broadcasting a row or a column), where,
+writes its block. Lowered: elementwise unary/binary and comparisons (broadcasting a row or a column
+on the result's cores, any other broadcast on one core), where,
 typecast, matmul (with transposes and its math_fidelity; a batched `a` times a 2-d `b` folds the
 batch into the rows; both batched, a batch block a core) and tt-mlir's linear in the same kernel
-adding its bias block, 2-d transpose, softmax over the last dim, to_layout,
+adding its bias block, 2-d transpose, softmax over any dim, to_layout,
 constant (`enqueue_write_constant`), empty, the collectives (`enqueue_ccl`), and the element
 moves of convert_ttir_to_ttmetal_movement.py: reshape, permute, broadcast and sum / mean / max / min
 over any dims, kept or dropped (a 0-d result is a one-element buffer), and tt-mlir's KV-cache
