@@ -451,15 +451,10 @@ def matmul_kernel(op: Operation, kernel: Kernel, k: KernelBuilder, n: int) -> No
     ta = ttir.bool_value(op.attributes.get("transpose_a"))
     tb = ttir.bool_value(op.attributes.get("transpose_b"))
     # (..., M, K) x (K, N): the batch dims of a fold into M, as the 2-d buffers store them;
-    # a b whose batch dims are all 1 is 2-d (a transposed a must be 2-d the same way)
-    if matmul_batch(op) is not None:  # both operands batched: a batch block a core
+    # a b whose batch dims are all 1 is 2-d (an a with batch dims untransposed)
+    if matmul_batch(op) is not None:  # run batch by batch: a batch block a core
         batched_matmul_kernel(op, k, n)
         return
-    a_batch = tuple(op.operands[0].type.get_shape())[:-2]
-    if ta and prod(a_batch) != 1:
-        raise LocatedError(
-            "convert-ttir-to-ttmetal lowers a transposed a with batch dims only when b has the same batch dims; "
-            f"a has batch dims {list(a_batch)} and b none", op)
     a = k.transpose(k.read(0, ("all", "y"))) if ta else k.read(0, ("y", "all"))
     b = k.transpose(k.read(1, ("x", "all"))) if tb else k.read(1, ("all", "x"))
     product = k.matmul(a, b, fidelity=matmul_fidelity(op))

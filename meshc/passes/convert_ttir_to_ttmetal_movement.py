@@ -20,7 +20,6 @@ import math
 
 from xdsl.ir import Operation
 
-from meshc.errors import LocatedError
 from meshc.dialects import ttir
 from meshc.dialects.shape_rules import broadcast_shapes
 from meshc.layout.compute_ops import Kernel
@@ -230,16 +229,19 @@ def softmax_kernel(op: Operation, kernel: Kernel, k: KernelBuilder, n: int) -> N
 
 
 def matmul_batch(op: Operation) -> tuple[int, ...] | None:
-    """The batch dims of a matmul both of whose operands carry them (None: b is 2-d, or its batch
-    dims are all 1, the fold the 2-d kernel runs)."""
+    """The batch dims of a matmul run batch by batch: the result's, when b carries batch dims
+    (not all 1), or a does and is transposed (None: the fold the 2-d kernel runs, a's batch dims
+    in its rows)."""
     a, b = _shape(op.operands[0]), _shape(op.operands[1])
-    if math.prod(b[:-2]) == 1:
+    ta = ttir.bool_value(op.attributes.get("transpose_a"))
+    if math.prod(b[:-2]) == 1 and not (ta and math.prod(a[:-2]) != 1):
         return None
-    if a[:-2] != b[:-2]:
-        raise LocatedError(
-            f"convert-ttir-to-ttmetal lowers a batched matmul whose operands have the same batch dims; a has "
-            f"{list(a[:-2])}, b has {list(b[:-2])}: broadcast them first", op)
-    return a[:-2]
+    return _shape(op.results[0])[:-2]
+
+
+def _whole_batch(s: tuple[int, ...], batch: tuple[int, ...]) -> bool:
+    """Whether an operand of shape `s` carries the matmul's batch dims as they are (no broadcast)."""
+    return s[:-2] == batch
 
 
 def fused_bias(op: Operation) -> bool:
@@ -253,7 +255,7 @@ def fused_bias(op: Operation) -> bool:
         return False
     ta, tb = (ttir.bool_value(op.attributes.get(f)) for f in ("transpose_a", "transpose_b"))
     m, n = (a[-1] if ta else a[-2]), (b[-2] if tb else b[-1])
-    batched = math.prod(b[:-2]) != 1
+    batched = math.prod(b[:-2]) != 1 or ta and math.prod(a[:-2]) != 1
     if batched and a[:-2] != b[:-2] or out != broadcast_shapes(a[:-2], b[:-2]) + (m, n):
         return False
     if len(op.operands) < 3:
@@ -265,18 +267,29 @@ def fused_bias(op: Operation) -> bool:
 
 
 def batched_matmul_grid(op: Operation, kernel: Kernel, grid: tuple[int, int]) -> tuple[int, int]:
-    return (_cores(math.prod(matmul_batch(op) or (1,)), grid), 1)
+    batch = matmul_batch(op) or (1,)
+    if not all(_whole_batch(_shape(v), batch) for v in op.operands[:2]):
+        return (1, 1)  # an operand broadcast along the batch: one core repeats it
+    return (_cores(math.prod(batch), grid), 1)
 
 
 def batched_matmul_kernel(op: Operation, k: KernelBuilder, n: int) -> None:
     """(B..., M, K) x (B..., K, N): core y takes batch elements [y*B/R, (y+1)*B/R) of both operands
     (whole rows of their folded buffers) and multiplies them pairwise (`tile_matmul {batch}`),
-    a transposed operand turned within the core first."""
-    per = math.prod(matmul_batch(op)) // k.grid[0]
+    a transposed operand turned within the core first. An operand whose batch dims broadcast to
+    the result's (none, or some of size 1) is read whole by the one core and repeated along the
+    batch (`tile_broadcast`)."""
+    batch = matmul_batch(op)
+    per = math.prod(batch) // k.grid[0]
     blocks = []
     for i, flag in ((0, "transpose_a"), (1, "transpose_b")):
         s = _shape(op.operands[i])
-        blk = k.read(i, ROWS)
+        if _whole_batch(s, batch):
+            blk = k.read(i, ROWS)
+        else:
+            full = (*batch, *s[-2:])
+            blk = k.broadcast(k.read(i, ("all", "all")), (1,) * (len(full) - len(s)) + s, full,
+                              (math.prod(full[:-1]), s[-1]))
         if ttir.bool_value(op.attributes.get(flag)):
             blk = k.permute(blk, (per, s[-2], s[-1]), (0, 2, 1), (per * s[-1], s[-2]))
         blocks.append(blk)

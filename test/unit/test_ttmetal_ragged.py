@@ -151,3 +151,35 @@ def test_batched_matmul_on_a_ragged_row_count(pipeline, sa, sb):
     np.testing.assert_allclose(got, a.astype(np.float64) @ b.astype(np.float64), rtol=1e-5, atol=1e-4)
     # a batch element a core: 3 batches, 3 rows of cores at most (the gcd with the grid's side)
     assert all(g[1] == 1 and 3 % g[0] == 0 for g in _grids(text, pipeline)[-1:])
+
+
+@pytest.mark.parametrize("a_shape,b_shape,flags", [
+    ((100, 64), (3, 64, 48), ()),  # a has no batch dims, b has 3
+    ((1, 100, 64), (3, 64, 48), ()),  # a's batch of 1 broadcast
+    ((2, 1, 100, 64), (1, 3, 64, 48), ()),  # both broadcast: a 2x3 batch
+    ((3, 64, 100), (64, 48), ("transpose_a",)),  # a transposed with batch dims, b 2-d
+    ((100, 64), (3, 48, 64), ("transpose_b",)),
+])
+def test_matmul_with_broadcast_batch_dims_runs_on_one_core(a_shape, b_shape, flags):
+    a, b = _x(a_shape, 1), _x(b_shape, 2)
+    an = np.swapaxes(a, -1, -2) if "transpose_a" in flags else a
+    bn = np.swapaxes(b, -1, -2) if "transpose_b" in flags else b
+    want = an.astype(np.float64) @ bn.astype(np.float64)
+    attrs = " {" + ", ".join(f"{f} = true" for f in flags) + "}" if flags else ""
+    text = (f"func.func @main(%a: {_t(a_shape)}, %b: {_t(b_shape)}) -> {_t(want.shape)} {{\n"
+            f'  %0 = "ttir.matmul"(%a, %b){attrs} : ({_t(a_shape)}, {_t(b_shape)}) -> {_t(want.shape)}\n'
+            f"  return %0 : {_t(want.shape)}\n}}\n")
+    got = meshc.run(text, {"a": a, "b": b}, target="ttmetal", pipeline="ttir-to-ttmetal-pipeline").outputs[0]
+    np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-4)
+    assert _grids(text, "ttir-to-ttmetal-pipeline") == [(1, 1)]
+
+
+def test_broadcast_matmul_on_an_uneven_row_split():
+    """100 rows of a 2-d a split over the 8 devices of a 2x4 mesh (13 a device), times a batched b."""
+    a_t, b_t, o_t = _t((100, 64)), _t((3, 64, 48)), _t((3, 100, 48))
+    text = (f"func.func @main(%a: {a_t} {{tt.sharding = #tt.sharding<[S01, R]>}}, %b: {b_t}) -> {o_t} {{\n"
+            f'  %0 = "ttir.matmul"(%a, %b) : ({a_t}, {b_t}) -> {o_t}\n  return %0 : {o_t}\n}}\n')
+    a, b = _x((100, 64), 1), _x((3, 64, 48), 2)
+    got = meshc.run(text, {"a": a, "b": b}, target="ttmetal",
+                    pipeline="ttir-to-ttmetal-pipeline{mesh-shape=2,4}").outputs[0]
+    np.testing.assert_allclose(got, a.astype(np.float64) @ b.astype(np.float64), rtol=1e-5, atol=1e-4)

@@ -1,17 +1,5 @@
 // RUN: meshc-opt %s --split-input-file --verify-diagnostics -p 'ttir-layout,convert-ttir-to-ttmetal'
 
-func.func @bmm_broadcast(%a: tensor<64x64xf32>, %b: tensor<2x64x64xf32>) {
-  // expected-error @+1 {{convert-ttir-to-ttmetal lowers a batched matmul whose operands have the same batch dims; a has [], b has [2]: broadcast them first}}
-  %0 = "ttir.matmul"(%a, %b) : (tensor<64x64xf32>, tensor<2x64x64xf32>) -> tensor<2x64x64xf32>
-  func.return
-}
-// -----
-func.func @transposed_batched_a(%a: tensor<2x64x64xf32>, %b: tensor<64x64xf32>) {
-  // expected-error @+1 {{convert-ttir-to-ttmetal lowers a transposed a with batch dims only when b has the same batch dims; a has batch dims [2] and b none}}
-  %0 = "ttir.matmul"(%a, %b) {transpose_a = true} : (tensor<2x64x64xf32>, tensor<64x64xf32>) -> tensor<2x64x64xf32>
-  func.return
-}
-// -----
 func.func @grid3(%a: tensor<2x64x64xf32>) {
   // expected-error @+1 {{programs run on 2-d core grids of a chip; the layout grid 2x2x2 of}}
   %0 = "ttir.exp"(%a) : (tensor<2x64x64xf32>) -> tensor<2x64x64xf32, #tt.metal_layout<(d0, d1, d2) -> (d0, d1, d2), undef, <2x2x2>, memref<1x1x1x!tt.tile<32x32, f32>, #tt.memory_space<l1>>>>
