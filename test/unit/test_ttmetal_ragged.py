@@ -11,6 +11,10 @@ import numpy as np
 import pytest
 
 import meshc
+from meshc.interp.common import find_entry
+from meshc.layout.memory_plan import plan_memory
+from meshc.passes.ttmetal_optimize_memory import chip_cores, program_of
+from meshc.passes.ttnn_check_l1 import device_buffers, module_l1
 
 RTOL, ATOL = 2e-6, 1e-6  # f32: the kernel sums in another order than numpy
 
@@ -183,3 +187,30 @@ def test_broadcast_matmul_on_an_uneven_row_split():
     got = meshc.run(text, {"a": a, "b": b}, target="ttmetal",
                     pipeline="ttir-to-ttmetal-pipeline{mesh-shape=2,4}").outputs[0]
     np.testing.assert_allclose(got, a.astype(np.float64) @ b.astype(np.float64), rtol=1e-5, atol=1e-4)
+
+
+RAGGED = {
+    "sum_784_cols": (_reduce("sum", (100, 784), 0, True)[0], "ttir-to-ttmetal-pipeline"),
+    "softmax_784_cols": (_softmax((100, 784), 0), "ttir-to-ttmetal-pipeline"),
+    "softmax_39_rows": (_softmax((3, 100, 64), 2, "[R, S01, R]"), "ttir-to-ttmetal-pipeline{mesh-shape=2,4}"),
+    "max_uneven_mask": (_reduce("max", (3, 100, 64), 1, False, "[R, S01, R]")[0],
+                        "ttir-to-ttmetal-pipeline{mesh-shape=2,4}"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(RAGGED))
+def test_the_memory_plans_times_of_ragged_programs_are_the_simulators(name):
+    """The TTMetal memory optimizer prices these one-core programs with the block traffic the
+    simulator counts (meshc/layout/kernel_traffic.py): op by op, the same seconds."""
+    text, pipeline = RAGGED[name]
+    module = meshc.compile(meshc.parse(text), pipeline)
+    block = find_entry(module, None).body.blocks.first
+    arch, capacity = module_l1(module)
+    tensors, ops = program_of(device_buffers(block), block, arch, chip_cores(module))
+    for t in tensors:
+        t.fixed = "as lowered"
+    plan = plan_memory(tensors, ops, arch, capacity)
+    sim = meshc.run(module, seed=0).ops
+    assert len(sim) == len(ops)
+    for s, record in zip(plan.op_seconds, sim):
+        assert s == pytest.approx(record.time.device_s, rel=1e-9, abs=1e-15), record.name
