@@ -25,7 +25,8 @@ tensors). An op's time given its tensors' options is the simulator's (meshc/sim/
 
 An op may instead carry its own time (`PlanOp.time`, a callback of its tensors' options): a
 TTMetal program's kernels read and write blocks by the program's grid wherever the buffers sit,
-so its time is its block traffic under each buffer's option (meshc/passes/ttmetal_optimize_memory.py).
+so its time is its block traffic under each buffer's option (meshc/passes/ttmetal_optimize_memory.py);
+a collective of either dialect carries the simulator's collective time (`ccl_time` there).
 
 The search (`plan_memory`):
 

@@ -172,12 +172,14 @@ class CclTime:
                                   sum(o.nbytes for o in held), self.cores)
 
 
-def ccl_time(op: ttmetal.EnqueueCclOp, tensor: PlanTensor, arch: str, chip_cores: int) -> CclTime | MoveTime | None:
+def ccl_time(op, tensor: PlanTensor, arch: str, chip_cores: int, kind: str | None = None) -> CclTime | MoveTime | None:
     """The time of a collective reading `tensor` (None for a kind the simulator has no traffic
     model of): a `CclTime` for CCL_KINDS, its group's topology on the chips its function runs on,
     as the simulator's Machine places them; else a `MoveTime` of the sends the simulator makes
-    (a point_to_point's transfers, a collective_permute's whole tensor a pair of chips)."""
-    kind = op.kind.data
+    (a point_to_point's transfers, a collective_permute's whole tensor a pair of chips). `op` is a
+    `ttmetal.enqueue_ccl` (`kind` None: its own) or a ttnn collective of `kind`
+    (ttnn-optimize-memory times those the same way)."""
+    kind = op.kind.data if kind is None else kind
     f = op.parent_op()
     while not isinstance(f, func.FuncOp):
         f = f.parent_op()

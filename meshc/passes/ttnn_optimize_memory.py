@@ -4,7 +4,9 @@ Per tensor (the buffers `ttnn-check-l1` sees: results of distribute_tensor, comp
 collectives, layout changes; each live from its op to its last use), one of L1 height-, width- or
 block-sharded, L1 interleaved, DRAM interleaved or DRAM sharded, chosen by `meshc.layout.memory_plan` to minimise
 the modelled time (meshc.layout.timemodel, as the simulator times each op) within every core's L1
-over the tensors' live ranges, moving what does not fit (docs/passes.md). The choice is written
+over the tensors' live ranges, moving what does not fit (docs/passes.md); a collective is timed
+as ttmetal-optimize-memory times one (`ccl_time`: the simulator's `collective_op_time` or
+`traffic_op_time`), its ethernet time included. The choice is written
 as the op's result type (`#ttnn.ttnn_layout` with the memory config) and its `memory_config`
 attribute when it has one. `meshc-run --report` explains where each tensor of a ttnn program sits
 and why (`program_of` here, `meshc.layout.memory_plan.explain`).
@@ -30,6 +32,7 @@ from xdsl.ir import Operation
 from xdsl.passes import ModulePass
 
 from meshc.dialects import ttnn
+from meshc.dialects.tt.module import enclosing_module
 from meshc.errors import LocatedError, location_of
 from meshc.layout.errors import LayoutError
 from meshc.dialects.ttnn.memory import MemoryConfigAttr, TTNNLayoutAttr
@@ -37,6 +40,7 @@ from meshc.layout.memory_plan import PlanError, Unplaceable, PlanOp, PlanTensor,
 from meshc.layout.memory_reshard import Reshard, plan_reshards
 from meshc.passes.auto_shard_cost import kernel_flags
 from meshc.passes.lowering_utils import fix_function_types
+from meshc.passes.ttmetal_optimize_memory import ccl_time, chip_cores
 from meshc.passes.ttnn_check_l1 import (
     DeviceTensor,
     creates_buffers,
@@ -50,6 +54,7 @@ from meshc.passes.ttnn_check_l1 import (
 )
 
 _KIND = {cls: kind for kind, cls in ttnn.COMPUTE_OPS.items()}
+_COLLECTIVE = {**{cls: kind for kind, cls in ttnn.COLLECTIVE_OPS.items()}, ttnn.PointToPointOp: "point_to_point"}
 
 
 def _fixed(t: DeviceTensor, reinterpreted: set[Operation]) -> str | None:
@@ -86,13 +91,36 @@ def program_ops(tensors: list[DeviceTensor], block, touching: list | None = None
         plan_tensors.append(PlanTensor(name, shape, dtype, t.where[1], t.start, t.end, t.where[0],
                                        _fixed(t, reinterpreted)))
     ops, where = [], []
+    timers: dict = {}
     for _, o, ins, outs in _touching(tensors, block) if touching is None else touching:
         kind = _KIND.get(type(o))
         host = {k: tuple(v.type.get_shape()) for k, (i, v) in enumerate(zip(ins, o.operands))
                 if i < 0 and isinstance(v.type, TensorType)} if -1 in ins else {}
-        ops.append(PlanOp(kind, ins, outs, kernel_flags(o) if kind and o.attributes else {}, host))
+        timer = _collective_time(o, ins, plan_tensors, block, timers) if type(o) in _COLLECTIVE else None
+        ops.append(PlanOp(kind, ins, outs, kernel_flags(o) if kind and o.attributes else {}, host, time=timer))
         where.append(o)
     return plan_tensors, ops, where
+
+
+def _collective_time(op: Operation, ins: tuple, plan_tensors: list[PlanTensor], block, timers: dict):
+    """The simulator's time of a ttnn collective given its tensors' options, as
+    ttmetal-optimize-memory times a `ttmetal.enqueue_ccl` (`ccl_time`: the CCL fit's
+    `collective_op_time` for all_gather, reduce_scatter, all_reduce and all_to_all, else
+    `traffic_op_time` of its sends); None (the plan's own model) when its input is a host value.
+    Collectives of one kind, attributes and input shape share one timer in `timers` (made once;
+    so the plan's memo is shared too)."""
+    if not ins or ins[0] < 0:
+        return None
+    t = plan_tensors[ins[0]]
+    key = (type(op), t.shape, t.dtype, *op.attributes.items(), *op.properties.items())
+    if key not in timers:
+        if "module" not in timers:
+            module = enclosing_module(block.parent_op())
+            timers["module"] = (module_l1(module)[0], chip_cores(module))
+        arch, cores = timers["module"]
+        hit = ccl_time(op, t, arch, cores, _COLLECTIVE[type(op)])
+        timers[key] = timers.setdefault(hit.key, hit) if hit is not None else None
+    return timers[key]
 
 
 def _touching(tensors: list[DeviceTensor], block) -> list[tuple]:
