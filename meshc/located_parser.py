@@ -203,51 +203,36 @@ class LocatingParser(Parser):
         return self._located(super().parse_optional_attribute, "attribute")
 
     def parse_optional_type(self):  # type: ignore[override]
-        start = self._current_token.span.start
-        content = self.lexer.input.content
-        if not content.startswith("tensor<", start) or (m := _PLAIN_TENSOR.match(content, start)) is None:
-            return self._located(super().parse_optional_type, "type")
-        if self._types is None:
-            self._types = {}
-        hit = self._types.get(m.group())
-        if hit is not None:
-            self._resume_from(m.end())
-            return hit
-        value = self._located(super().parse_optional_type, "type")
-        if value is not None and self._parsed_to(m.end()):
-            self._types[m.group()] = value
-        return value
+        return self._reused("tensor<", _PLAIN_TENSOR, "_types",
+                            lambda: self._located(super(LocatingParser, self).parse_optional_type, "type"))
 
     def parse_optional_function_type(self) -> FunctionType | None:  # type: ignore[override]
-        start = self._current_token.span.start
-        content = self.lexer.input.content
-        if not content.startswith("(", start) or (m := _PLAIN_FUNCTION_TYPE.match(content, start)) is None:
-            return super().parse_optional_function_type()
-        if self._function_types is None:
-            self._function_types = {}
-        hit = self._function_types.get(m.group())
-        if hit is not None:
-            self._resume_from(m.end())
-            return hit
-        value = super().parse_optional_function_type()
-        if value is not None and self._parsed_to(m.end()):
-            self._function_types[m.group()] = value
-        return value
+        return self._reused("(", _PLAIN_FUNCTION_TYPE, "_function_types", super().parse_optional_function_type)
 
     def parse_optional_attr_dict(self) -> dict[str, Attribute]:
+        return self._reused("{", _FLAT_DICT, "_attr_dicts", super().parse_optional_attr_dict,
+                            copy=dict)  # the caller moves properties out of the dict it gets
+
+    def _reused(self, prefix: str, spelling: re.Pattern, cache: str, parse, copy=None):
+        """`parse()`, or the value parsed before for the same text when the text at the current
+        token matches `spelling` (a cheap `prefix` test first); a value is remembered (in the
+        per-parser dict named `cache`) only when its parse ended exactly at the spelling's end.
+        `copy` (if given) is applied to what is remembered and to what a reuse returns."""
         start = self._current_token.span.start
         content = self.lexer.input.content
-        if not content.startswith("{", start) or (m := _FLAT_DICT.match(content, start)) is None:
-            return super().parse_optional_attr_dict()
-        if self._attr_dicts is None:
-            self._attr_dicts = {}
-        hit = self._attr_dicts.get(m.group())
+        if not content.startswith(prefix, start) or (m := spelling.match(content, start)) is None:
+            return parse()
+        seen = getattr(self, cache)
+        if seen is None:
+            seen = {}
+            setattr(self, cache, seen)
+        hit = seen.get(m.group())
         if hit is not None:
             self._resume_from(m.end())
-            return dict(hit)  # the caller moves properties out of it
-        value = super().parse_optional_attr_dict()
-        if self._parsed_to(m.end()):
-            self._attr_dicts[m.group()] = dict(value)
+            return hit if copy is None else copy(hit)
+        value = parse()
+        if value is not None and self._parsed_to(m.end()):
+            seen[m.group()] = value if copy is None else copy(value)
         return value
 
     def _parsed_to(self, end: int) -> bool:
