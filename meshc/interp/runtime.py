@@ -13,6 +13,7 @@ from meshc.errors import LocatedError
 from meshc.dialects.ttnn.memory import result_placement
 from meshc.interp.common import Distributed
 from meshc.layout.errors import LayoutError
+from meshc.layout.memory_config import HOST_UPLOAD_CONFIG
 from meshc.sim.collectives import Collectives
 from meshc.sim.machine import Machine
 from meshc.sim.memory import DEFAULT_CONFIG, MeshBuffer
@@ -83,7 +84,7 @@ class SimRuntime:
             return x
         n = self.m.num_devices
         vals = list(x) if isinstance(x, Distributed) else [np.asarray(x)] * n
-        return self.upload(op, vals, dtype, DEFAULT_WHERE)
+        return self.upload(op, vals, dtype, (HOST_UPLOAD_CONFIG, None))
 
 
 def per_object(fn, vals: list) -> list:

@@ -208,3 +208,9 @@ class MemoryConfig:
         if not self.is_sharded:
             return None
         return ShardSpec(self.grid, self.shard_shape, self.orientation)  # type: ignore[arg-type]
+
+
+HOST_UPLOAD_CONFIG = MemoryConfig("dram", "interleaved")
+"""Where a device op's host operand (a constant, an argument not distributed) goes first: the
+simulator writes it to every device's DRAM, interleaved (meshc/interp/runtime.py `as_device`),
+and the memory plan times that write (meshc/layout/memory_plan.py)."""

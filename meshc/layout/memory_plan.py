@@ -61,7 +61,7 @@ from meshc.layout.compute_ops import compute_op, is_matmul, matmul_dims
 from meshc.layout.errors import LayoutError
 from meshc.layout.hardware import ARCH_FACTS
 from meshc.layout.l1_budget import L1Point, L1Use, LiveTensor, l1_budget
-from meshc.layout.memory_config import MemoryConfig
+from meshc.layout.memory_config import HOST_UPLOAD_CONFIG, MemoryConfig
 from meshc.layout.memory_options import KINDS, Option, kind_of, make_option, tensor_options
 from meshc.layout.system import get_arch
 from meshc.layout.timemodel import OpTime, compute_s, dram_s, matmul_compute_s, matmul_dram_readers, noc_s
@@ -98,6 +98,10 @@ class PlanOp:
     """The op's time given the options of its operands then results (None for a host value),
     when the model below does not time it (a TTMetal program); ops sharing one callback and
     shapes share the memo."""
+    host_dtypes: dict[int, str] = field(default_factory=dict)
+    """Per operand position holding a host value the op uploads (a compute op's, a collective's;
+    not a distribute_tensor's): its data type. The simulator writes it to DRAM
+    (`HOST_UPLOAD_CONFIG`) before the op reads it; the model times both."""
 
 
 class PlanError(LayoutError):
@@ -154,6 +158,7 @@ class _Model:
         self.chip = tuple(self.arch.grid)
         self.cores = self.chip[0] * self.chip[1]
         self.memo: dict = {}
+        self.uploads: dict = {}  # a host operand's option, by shape and data type
         sigs: dict = {}  # each distinct signature a small int, so a memo key hashes fast
         seen: dict = {}  # the same by the identity of the op's kind and shapes (programs share shape objects)
         shape = [id(t.shape) for t in tensors] + [None]  # [-1]: a host value's
@@ -177,7 +182,8 @@ class _Model:
     def _signature(self, o: PlanOp) -> tuple:
         shapes = tuple(self.t[i].shape if i >= 0 else None for i in (*o.operands, *o.results))
         return (o.kind, shapes, tuple(sorted(o.attrs.items())) if o.attrs else (),
-                tuple(sorted(o.host_shapes.items())) if o.host_shapes else (), o.time)
+                tuple(sorted(o.host_shapes.items())) if o.host_shapes else (), o.time,
+                tuple(sorted(o.host_dtypes.items())) if o.host_dtypes else ())
 
     def op_time(self, j: int, choice: list[Option]) -> float:
         key = (self.sig[j], *map(id, map(choice.__getitem__, self.idx[j])))
@@ -197,39 +203,56 @@ class _Model:
         choice[i] = keep
         return s
 
+    def _upload(self, o: PlanOp, k: int) -> Option | None:
+        """The option of operand k, a host value the op uploads (None: no upload known)."""
+        if k not in o.host_dtypes:
+            return None
+        key = (o.host_shapes[k], o.host_dtypes[k])
+        opt = self.uploads.get(key)
+        if opt is None:
+            opt = self.uploads[key] = make_option(*key, None, HOST_UPLOAD_CONFIG, self.arch.name)
+        return opt
+
     def _op_time(self, o: PlanOp, choice: list[Option]) -> OpTime:
         if o.time is not None:
             return o.time([choice[i] if i >= 0 else None for i in (*o.operands, *o.results)])
         ins = [(choice[i], self.t[i]) for i in o.operands if i >= 0]
         outs = [(choice[i], self.t[i]) for i in o.results if i >= 0]
         if o.kind is None or not outs:  # a transfer, collective or layout change: reads, writes
-            moved = [opt.nbytes for opt, _ in ins + outs]
-            dram = sum(opt.nbytes for opt, _ in ins + outs if opt.dram)
+            # a host operand it uploads is written to DRAM, then read (a collective of a constant)
+            up = [2 * h.nbytes for h in (self._upload(o, k) for k, i in enumerate(o.operands) if i < 0) if h]
+            moved = [opt.nbytes for opt, _ in ins + outs] + up
+            dram = sum(opt.nbytes for opt, _ in ins + outs if opt.dram) + sum(up)
             host = any(i < 0 for i in (*o.operands, *o.results))  # to or from the host: no program is launched
             return OpTime(dram=dram_s(self.arch, dram), noc=noc_s(self.arch, sum(moved), self.cores),
                           latency=0.0 if host else self.arch.op_launch_s)
         r, rt = outs[0]
         grid = self.chip if r.interleaved else r.grid
-        noc = dram = 0
+        held = [choice[i] if i >= 0 else self._upload(o, k) for k, i in enumerate(o.operands)]
+        # a host operand is written to every device's DRAM first, then read as any DRAM operand
+        noc = dram = sum(h.nbytes for h, i in zip(held, o.operands) if i < 0 and h is not None)
         readers = None
         if is_matmul(o.kind):
             gy, gx = (1, 1) if r.interleaved else r.grid
             times = [gx, gy] + [1] * (len(o.operands) - 2)
-            for i, n in zip(o.operands, times):
-                if i >= 0:  # a host operand's reads do not depend on the choice
-                    noc += choice[i].nbytes * n
-                    dram += choice[i].nbytes * n if choice[i].dram else 0
+            for h, n in zip(held, times):
+                if h is not None:
+                    noc += h.nbytes * n
+                    dram += h.nbytes * n if h.dram else 0
             a_shape, b_shape = (self.t[i].shape if i >= 0 else o.host_shapes[k] for k, i in enumerate(o.operands[:2]))
-            b = choice[o.operands[1]] if o.operands[1] >= 0 else None
-            b_dtype = self.t[o.operands[1]].dtype if b is not None else rt.dtype
+            b = held[1]
+            b_dtype = self.t[o.operands[1]].dtype if o.operands[1] >= 0 else o.host_dtypes.get(1, rt.dtype)
             m, k, n = matmul_dims(a_shape, b_shape, o.attrs)
             compute = matmul_compute_s(self.arch, m, k, n, grid, o.attrs.get("math_fidelity"), b_dtype,
                                        math.prod(rt.shape[:-2]))
             sharded_b = b is not None and b.dram and not b.interleaved  # TTNN's DRAM-sharded matmul: a reader a bank
             readers = matmul_dram_readers(grid, b.grid[0] * b.grid[1] if sharded_b else None)
         else:
-            for opt, t in ins:
-                if (opt.config, opt.tile) != (r.config, r.tile) or opt.dram or t.shape != rt.shape:
+            for opt, i, k in zip(held, o.operands, range(len(held))):
+                if opt is None:
+                    continue
+                shape = self.t[i].shape if i >= 0 else o.host_shapes[k]
+                if (opt.config, opt.tile) != (r.config, r.tile) or opt.dram or shape != rt.shape:
                     noc += opt.nbytes
                     dram += opt.nbytes if opt.dram else 0
             compute = compute_s(self.arch, compute_op(o.kind).name, math.prod(rt.shape), grid[0] * grid[1], rt.dtype)

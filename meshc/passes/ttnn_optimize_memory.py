@@ -48,6 +48,7 @@ from meshc.passes.ttnn_check_l1 import (
     functions,
     module_l1,
     place_tensor,
+    tensor_dtype,
     tensor_name,
     tensor_names,
     type_facts,
@@ -97,7 +98,11 @@ def program_ops(tensors: list[DeviceTensor], block, touching: list | None = None
         host = {k: tuple(v.type.get_shape()) for k, (i, v) in enumerate(zip(ins, o.operands))
                 if i < 0 and isinstance(v.type, TensorType)} if -1 in ins else {}
         timer = _collective_time(o, ins, plan_tensors, block, timers) if type(o) in _COLLECTIVE else None
-        ops.append(PlanOp(kind, ins, outs, kernel_flags(o) if kind and o.attributes else {}, host, time=timer))
+        # a host operand the simulator's as_device uploads: in the operand's data type, a collective's in its result's
+        uploads = {k: tensor_dtype(o.operands[k]) for k in host} if kind else \
+            {k: tensor_dtype(o.results[0]) for k in host} if type(o) in _COLLECTIVE else {}
+        ops.append(PlanOp(kind, ins, outs, kernel_flags(o) if kind and o.attributes else {}, host, time=timer,
+                          host_dtypes=uploads))
         where.append(o)
     return plan_tensors, ops, where
 
