@@ -82,8 +82,12 @@ class ImportContext(Protocol):
         """The meshc spec of a sharding attribute (None: not one)."""
         ...
 
-    def constraint(self, x: SSAValue, spec: ShardingSpec) -> SSAValue:
-        """A `ttir.sharding_constraint` of `x` to `spec`."""
+    def constraint(self, x: SSAValue, spec: ShardingSpec, open_dims: Sequence[int] = ()) -> SSAValue:
+        """A `ttir.sharding_constraint` of `x` to `spec` (`open_dims`: dims propagation may split further)."""
+        ...
+
+    def open_dims_of(self, attr: Attribute | None, at: Operation) -> tuple[int, ...]:
+        """The dims a Shardy sharding attribute leaves open (`{?}`); () for any other."""
         ...
 
     def translate(self, op: Operation) -> None:

@@ -34,6 +34,7 @@ from xdsl.dialects.builtin import (
     Signedness,
     IntegerType,
     SymbolRefAttr,
+    DenseArrayBase,
     DictionaryAttr,
     FunctionType,
     ModuleOp,
@@ -42,6 +43,7 @@ from xdsl.dialects.builtin import (
     UnitAttr,
     UnknownLoc,
     UnregisteredOp,
+    i64,
 )
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 
@@ -234,12 +236,24 @@ class Importer:
                     return DictionaryAttr({"tt.sharding": self.sharding_attr(spec)})
         return DictionaryAttr({})
 
-    def constraint(self, x: SSAValue, spec: ShardingSpec) -> SSAValue:
-        """`"ttir.sharding_constraint"(%x) {sharding = #tt.sharding<...>}`."""
+    def constraint(self, x: SSAValue, spec: ShardingSpec, open_dims: Sequence[int] = ()) -> SSAValue:
+        """`"ttir.sharding_constraint"(%x) {sharding = #tt.sharding<...>}`, with `open_dims =
+        array<i64: ...>` when some dims are open (propagation may split them further)."""
         cls = getattr(ttir, "ShardingConstraintOp", None)
         if cls is None:  # until the global-view ops land, an op of that name xDSL does not know
             cls = UnregisteredOp.with_name("ttir.sharding_constraint")
-        return self.emit(cls, [x], x.type, {"sharding": self.sharding_attr(spec)})
+        attrs: dict[str, Attribute] = {"sharding": self.sharding_attr(spec)}
+        if open_dims:
+            attrs["open_dims"] = DenseArrayBase.from_list(i64, list(open_dims))
+        return self.emit(cls, [x], x.type, attrs)
+
+    def open_dims_of(self, attr: Attribute | None, at: Operation) -> tuple[int, ...]:
+        """The dims a Shardy sharding leaves open (`{?}`, `{"x", ?}`); () for any other."""
+        body = unregistered_body(attr, "sdy.sharding") if attr is not None else None
+        if body is None:
+            return ()
+        sh = located(at, lambda: parse_sdy_sharding(body))
+        return tuple(d for d, is_open in enumerate(sh.open) if is_open)
 
     # ---- types -------------------------------------------------------------------------------
 

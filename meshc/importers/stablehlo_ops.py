@@ -471,7 +471,7 @@ def sdy_constraint(imp: ImportContext, op: Operation) -> None:
     if t.get_num_dims() == 0 and x in imp.constants:  # a scalar constant (a loop counter with Explicit
         imp.constants[op.results[0]] = imp.constants[x]  # axes): nothing to place, and it stays foldable
         return
-    imp.values[op.results[0]] = imp.constraint(imp.value(x), spec)
+    imp.values[op.results[0]] = imp.constraint(imp.value(x), spec, imp.open_dims_of(attr_of(op, "sharding"), op))
 
 
 def sdy_all_slice(imp: ImportContext, op: Operation) -> None:
@@ -496,7 +496,25 @@ def custom_call(imp: ImportContext, op: Operation) -> None:
     spec = None if sharding is None else imp.spec_of(sharding, t.get_num_dims(), op)
     if spec is None:
         raise LocatedError("@Sharding needs an mhlo.sharding attribute", op)
-    imp.values[op.results[0]] = imp.constraint(imp.value(op.operands[0]), spec)
+    config = attr_of(op, "backend_config")
+    open_dims = unspecified_dims(config.data if isinstance(config, StringAttr) else "", t.get_num_dims(), op)
+    imp.values[op.results[0]] = imp.constraint(imp.value(op.operands[0]), spec, open_dims)
+
+
+def unspecified_dims(config: str, rank: int, at: Operation) -> tuple[int, ...]:
+    """The dims GSPMD leaves open (`backend_config = "unspecified_dims=[0]"`, what JAX writes for
+    `P.UNCONSTRAINED` with Shardy off); () without that key."""
+    m = re.search(r"unspecified_dims=\[([^\]]*)\]", config)
+    if m is None:
+        return ()
+    try:
+        dims = sorted({int(d) for d in m.group(1).replace(" ", "").split(",") if d})
+    except ValueError:
+        dims = [-1]
+    if any(not 0 <= d < rank for d in dims):
+        raise LocatedError(f"backend_config '{config}' names dims outside the rank-{rank} tensor "
+                           "(expected unspecified_dims=[d, ...] with 0 <= d < rank)", at)
+    return tuple(dims)
 
 
 # ---- the table -------------------------------------------------------------------------------

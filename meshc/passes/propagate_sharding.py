@@ -11,7 +11,9 @@ The per-op rules are `meshc.layout.sharding_rules`. The priorities (docs/propaga
    An unannotated argument is replicated; an unannotated result is replicated when it is
    returned (resharded there if need be) but asks nothing of the ops computing it. A result
    marked `tt.unconstrained` (JAX's result without out_shardings) asks nothing either and
-   leaves in its value's sharding (`follow`), which is written as its `tt.sharding`.
+   leaves in its value's sharding (`follow`), which is written as its `tt.sharding`. A
+   constraint's `open_dims` (Shardy's `{?}`) are free: such a dim takes its operand's split or
+   its users' wish, whichever moves fewer bytes (`constraint_choice`); its other dims bind.
 2. Backward hints: walking from the end, an op whose result has a wanted sharding (a user
    annotation first, then what its users want) asks its operands for what `Rule.require` says;
    the first wish a value receives is kept (annotations before derived wishes, later users
@@ -78,6 +80,39 @@ def constraint_spec(op: ShardingConstraintOp, mesh: Mesh) -> ShardingSpec:
     return canonical(op.sharding.on_mesh(mesh.shape))
 
 
+def open_fill(op: ShardingConstraintOp, written: ShardingSpec, other: ShardingSpec) -> ShardingSpec:
+    """The constraint's spec `written` with each open dim taking `other`'s split of it where that
+    split starts with the axes written there and uses no axis a closed dim names; closed dims as
+    written, no partial sums (a constraint places a value)."""
+    dims = list(written.dims)
+    for d in op.open():
+        rest = {a for e, ax in enumerate(dims) if e != d for a in ax}
+        cand = other.dims[d]
+        if cand[:len(written.dims[d])] == written.dims[d] and not rest.intersection(cand):
+            dims[d] = cand
+    return canonical(ShardingSpec(written.mesh, tuple(dims)))
+
+
+def constraint_choice(op: ShardingConstraintOp, chosen: dict[SSAValue, ShardingSpec],
+                      wanted: dict[SSAValue, ShardingSpec], mesh: Mesh) -> ShardingSpec:
+    """The constraint result's sharding: as written when no dim is open; else, among its operand's
+    sharding, its result's wish (each with the closed dims as written, `open_fill`) and the
+    written spec, the one moving the fewest bytes (operand to it, then it to the wish); ties to
+    the smaller per-device piece, then to that order."""
+    written = constraint_spec(op, mesh)
+    if not op.open():
+        return written
+    x, w = chosen[op.input], wanted.get(op.result)
+    cands = [open_fill(op, written, x)] + ([open_fill(op, written, w)] if w is not None else []) + [written]
+    best, best_key = written, None
+    for idx, c in enumerate(cands):
+        cost = reshard_bytes(op.input, x, c) + (reshard_bytes(op.result, c, w) if w is not None else 0.0)
+        key = (cost, _local_elems(op.result, c), idx)
+        if best_key is None or key < best_key:
+            best, best_key = c, key
+    return best
+
+
 def _annotated(attrs, n: int) -> list[bool]:
     return [attrs is not None and i < len(attrs.data) and "tt.sharding" in attrs.data[i].data for i in range(n)]
 
@@ -113,7 +148,7 @@ def plan_function(f: func.FuncOp, mesh: Mesh, ins: list[ShardingSpec], outs: lis
     wanted = wishes(f, mesh, outs, wish_results, chosen)
     for op in ops[:-1]:
         if isinstance(op, ShardingConstraintOp):
-            chosen[op.result] = constraint_spec(op, mesh)
+            chosen[op.result] = constraint_choice(op, chosen, wanted, mesh)
             continue
         if not op.results:
             raise LocatedError("an op without results has no place in a global-view program", op)
@@ -133,10 +168,14 @@ def wishes(f: func.FuncOp, mesh: Mesh, outs: list[ShardingSpec], wish_results: l
         if wish:  # an unannotated result is replicated at the return, but wants nothing earlier
             wanted.setdefault(v, spec)
     for op in ops:
-        if isinstance(op, ShardingConstraintOp):
+        if isinstance(op, ShardingConstraintOp) and not op.open():
             wanted.setdefault(op.input, constraint_spec(op, mesh))
     for op in reversed(ops[:-1]):
         if isinstance(op, ShardingConstraintOp):
+            if op.open():  # its closed dims as written, its open ones as its users wish
+                w = wanted.get(op.result)
+                spec = constraint_spec(op, mesh)
+                wanted.setdefault(op.input, spec if w is None else open_fill(op, spec, w))
             continue
         want = [wanted.get(r) for r in op.results]
         if not op.results or any(w is None for w in want):

@@ -2,7 +2,9 @@
 
 * `"ttir.sharding_constraint"(%x) {sharding = #tt.sharding<[S0, R]>} : (T) -> T`: the value
   is the operand, placed as the spec says; `ttir-propagate-sharding` takes it as a user
-  annotation and `ttir-partition` reshards there. On numpy it is the identity.
+  annotation and `ttir-partition` reshards there. On numpy it is the identity. `open_dims =
+  array<i64: 0>` lists dims left open (Shardy's `{?}`, GSPMD's `unspecified_dims`): propagation
+  may split such a dim further (after the axes the spec names there); the other dims are bound.
 * `{tt.sharding = #tt.sharding<...>}` on a function argument or result: how the argument arrives
   on the mesh and how the result is left before it goes back to the host. Unannotated ones are
   replicated.
@@ -13,9 +15,9 @@ check of an annotation against its tensor and the module's mesh (rank, mesh, par
 
 from __future__ import annotations
 
-from xdsl.dialects.builtin import AnyTensorTypeConstr, TensorType
+from xdsl.dialects.builtin import AnyTensorTypeConstr, DenseArrayBase, TensorType
 from xdsl.ir import Attribute
-from xdsl.irdl import IRDLOperation, attr_def, irdl_op_definition, operand_def, result_def, traits_def
+from xdsl.irdl import IRDLOperation, attr_def, irdl_op_definition, operand_def, opt_attr_def, result_def, traits_def
 from xdsl.traits import NoMemoryEffect
 from xdsl.utils.exceptions import VerifyException
 
@@ -59,9 +61,21 @@ class ShardingConstraintOp(IRDLOperation):
     input = operand_def(AnyTensorTypeConstr)
     result = result_def(AnyTensorTypeConstr)
     sharding = attr_def(ShardingAttr)
+    open_dims = opt_attr_def(DenseArrayBase)
     traits = traits_def(NoMemoryEffect())
 
     def verify_(self) -> None:
         if self.input.type != self.result.type:
             raise VerifyException(f"result type {self.result.type} differs from the operand's {self.input.type}")
         check_annotation(self.sharding, self.input.type, mesh_shape_of(self), "sharding")
+        dims = self.open()
+        rank = len(self.input.type.get_shape())  # type: ignore[union-attr]
+        if list(dims) != sorted(set(dims)) or any(not 0 <= d < rank for d in dims):
+            raise VerifyException(f"open_dims {list(dims)} must be distinct dims of the rank-{rank} tensor, "
+                                  "in ascending order")
+
+    def open(self) -> tuple[int, ...]:
+        """The dims propagation may split further (none without `open_dims`)."""
+        if self.open_dims is None:
+            return ()
+        return tuple(int(d) for d in self.open_dims.get_values())
