@@ -37,15 +37,19 @@ NOC_RATE = 64 * 28.1e9  # the chip's 64 cores, 28.1 B a cycle each at 1 GHz
 DRAM_RATE = 288e9
 LINKS_RATE = 2 * 12.5e9  # a t3k's 2 links between neighbours, 100 Gb/s each a direction
 
-# A host constant read by a matmul as B, by a matmul as A, and by an add (each uploads it).
+# A host constant read by a matmul as B, by a matmul as A, and by an add (each uploads it), and
+# one read as B by a matmul whose 256x2048 result is width-sharded over the chip's 64 cores.
 HOST_MATMULS = """
 module attributes {tt.device = #tt.device<workerGrid = #tt.grid<16x32, (d0, d1) -> (d1 floordiv 8 + (d0 floordiv 8) * 4, d0 mod 8, d1 mod 8)>, meshShape = 2x4, chipIds = [0, 1, 2, 3, 4, 5, 6, 7]>} {
-  func.func @main(%x: tensor<256x256xbf16> {tt.sharding = #tt.sharding<[R, R]>}) -> tensor<256x256xbf16> {
+  func.func @main(%x: tensor<256x256xbf16> {tt.sharding = #tt.sharding<[R, R]>}, %y: tensor<256x32xbf16> {tt.sharding = #tt.sharding<[R, R]>}) -> (tensor<256x256xbf16>, tensor<256x2048xbf16>) {
     %w = "ttir.constant"() {value = dense<5.000000e-01> : tensor<256x256xbf16>} : () -> tensor<256x256xbf16>
     %0 = "ttir.matmul"(%x, %w) : (tensor<256x256xbf16>, tensor<256x256xbf16>) -> tensor<256x256xbf16>
     %1 = "ttir.matmul"(%w, %0) : (tensor<256x256xbf16>, tensor<256x256xbf16>) -> tensor<256x256xbf16>
     %2 = "ttir.add"(%1, %w) : (tensor<256x256xbf16>, tensor<256x256xbf16>) -> tensor<256x256xbf16>
-    return %2 : tensor<256x256xbf16>
+    %v = "ttir.constant"() {value = dense<2.500000e-01> : tensor<32x2048xbf16>} : () -> tensor<32x2048xbf16>
+    %3 = "ttir.matmul"(%y, %v) : (tensor<256x32xbf16>, tensor<32x2048xbf16>) -> tensor<256x2048xbf16>
+    %4 = "ttir.relu"(%3) : (tensor<256x2048xbf16>) -> tensor<256x2048xbf16>
+    return %2, %4 : tensor<256x256xbf16>, tensor<256x2048xbf16>
   }
 }
 """
@@ -92,7 +96,7 @@ def test_the_plans_op_times_are_the_simulators(name):
     assert {c.split(".")[1] for c in collectives} == KINDS[name]
     # flagship_t3k multiplies by a host constant, flagship_global all_slices one (0.0023 us in the
     # plan before it counted the upload, 0.1138 us in the simulator): their uploads are compared above
-    assert uploads == {"flagship_t3k": 1, "flagship_global": 1, "host_matmuls": 3}.get(name, 0), uploads
+    assert uploads == {"flagship_t3k": 1, "flagship_global": 1, "host_matmuls": 4}.get(name, 0), uploads
     for o, op in zip(ops, where):  # every collective of a device tensor times itself (the simulator's formula)
         if op.name in collectives and min(o.operands) >= 0:
             assert isinstance(o.time, MoveTime if op.name in ("ttnn.collective_permute", "ttnn.point_to_point")
