@@ -97,8 +97,8 @@ def constraint_choice(op: ShardingConstraintOp, chosen: dict[SSAValue, ShardingS
                       wanted: dict[SSAValue, ShardingSpec], mesh: Mesh) -> ShardingSpec:
     """The constraint result's sharding: as written when no dim is open; else, among its operand's
     sharding, its result's wish (each with the closed dims as written, `open_fill`) and the
-    written spec, the one moving the fewest bytes (operand to it, then it to the wish); ties to
-    the smaller per-device piece, then to that order."""
+    written spec, the one moving the fewest bytes (operand to it, then it to the wish, when it can
+    reach it); ties to the smaller per-device piece, then to that order."""
     written = constraint_spec(op, mesh)
     if not op.open():
         return written
@@ -106,7 +106,8 @@ def constraint_choice(op: ShardingConstraintOp, chosen: dict[SSAValue, ShardingS
     cands = [open_fill(op, written, x)] + ([open_fill(op, written, w)] if w is not None else []) + [written]
     best, best_key = written, None
     for idx, c in enumerate(cands):
-        cost = reshard_bytes(op.input, x, c) + (reshard_bytes(op.result, c, w) if w is not None else 0.0)
+        extra = reshard_bytes(op.result, c, w) if w is not None else 0.0
+        cost = reshard_bytes(op.input, x, c) + (0.0 if math.isinf(extra) else extra)  # as `choose` does
         key = (cost, _local_elems(op.result, c), idx)
         if best_key is None or key < best_key:
             best, best_key = c, key
