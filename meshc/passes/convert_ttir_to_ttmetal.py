@@ -375,7 +375,7 @@ class OpToProgram(MetalPattern):
             program_grid = batched_matmul_grid
         if program_grid is not None:  # its own grid: a block that does not split is the builder's error
             grid = program_grid(op, kernel, grid)
-        else:  # the result's grid; a ragged dim (a partial last tile) on one core
+        else:  # the result's grid; a ragged dim (a partial last tile) on the cores that divide it
             grid = even_grid((H, W), grid)
         k = KernelBuilder([*ins, out], grid, op.attributes.get("core_map"), op.location)
         KERNEL_BODIES[kernel.family](op, kernel, k, len(ins))
@@ -387,7 +387,7 @@ class OpToProgram(MetalPattern):
 
 
 def elementwise_grid(op: Operation, kernel: Kernel, grid: tuple[int, int]) -> tuple[int, int]:
-    """A binary op's or a where's grid: the result's (one core along a ragged dim), or one core
+    """A binary op's or a where's grid: the result's (`even_grid` along a ragged dim), or one core
     when an operand broadcasts other than as a row, a column or a scalar of the folded result
     (a `[1, 13, 1]` mask over `[3, 13, 64]`): that core broadcasts it whole (`tile_broadcast`)."""
     os = tuple(op.results[0].type.get_shape())

@@ -173,9 +173,14 @@ def result_grid(t: TensorType, op: Operation) -> tuple[int, int]:
 
 
 def even_grid(shape2d: tuple[int, int], grid: tuple[int, int]) -> tuple[int, int]:
-    """The program grid for a result folded to `shape2d` on `grid`: along each dim the grid's
-    cores when they split the dim's elements into equal blocks, else one core. A layout grid
-    divides the dim's tiles, not always its elements (784 columns are 25 tiles, the last one
-    partial, over 5 cores: blocks of 160 and 144 columns); a block selector splits exactly, so such
-    a dim is run whole by one core, which reads the other cores' pages over the NOC (counted)."""
-    return tuple(g if n % g == 0 else 1 for n, g in zip(shape2d, grid))  # type: ignore[return-value]
+    """The program grid for a result folded to `shape2d` on `grid`: along each dim the most cores,
+    at most the grid's, that split the dim's elements into equal blocks (the band cut of
+    meshc/layout/kernel_traffic.py: a block selector cuts a dim into equal bands of lines). A
+    layout grid divides a dim's tiles, not always its elements (784 columns are 25 tiles, the last
+    one partial, over 5 cores: blocks of 160 and 144 columns), and a block has one static shape
+    for every core, so such a dim runs on the largest divisor of its elements not above the grid's
+    extent (784 over 5: 4 cores of 196 columns, one core only for a dim with no divisor from 2 up
+    to the extent); a band need not end on a tile, and each core reads the pages, or parts of
+    pages, it does not hold over the NOC (counted by kernel_traffic.block_traffic). An even dim
+    keeps the grid's cores."""
+    return tuple(next(c for c in range(g, 0, -1) if n % c == 0) for n, g in zip(shape2d, grid))  # type: ignore[return-value]

@@ -140,10 +140,10 @@ def reduce_grid(op: Operation, kernel: Kernel, grid: tuple[int, int]) -> tuple[i
     shape, dims, keep = _reduction(op)
     rank = len(shape)
     h, w = fold_2d(_shape(op.results[0]))
-    if rank == 2 and dims == (0,):  # column blocks; a ragged column count (784 over 5 cores) on one core
+    if rank == 2 and dims == (0,):  # column blocks; a ragged column count (784 over 5 cores) on 4 (even_grid)
         return even_grid((h, w), (1, grid[1]))
     if dims == (rank - 1,):
-        if keep:  # row blocks; a ragged row count (39 rows over 2 cores) on one core
+        if keep:  # row blocks; a ragged row count (39 rows over 2 cores) on one (even_grid)
             return even_grid((h, w), (grid[0], 1))
         return (_cores(h if h > 1 else w, grid), 1)
     return (1, 1)
@@ -184,9 +184,9 @@ def _softmax_dim(op: Operation) -> tuple[tuple[int, ...], int]:
 
 
 def softmax_grid(op: Operation, kernel: Kernel, grid: tuple[int, int]) -> tuple[int, int]:
-    """Over the last dim, row blocks (`R x 1`, one core when the rows do not split evenly over
-    the result grid's rows: a ragged row count); over dim 0 of a 2-d tensor, column blocks
-    (`1 x C`, one core along ragged columns); over any other dim, `R x 1` with `R` splitting the
+    """Over the last dim, row blocks (`R x 1`; on a ragged row count the most rows of cores that
+    split it evenly, `even_grid`); over dim 0 of a 2-d tensor, column blocks (`1 x C`, likewise
+    along ragged columns); over any other dim, `R x 1` with `R` splitting the
     elements of the dims before it (one core for dim 0)."""
     s, d = _softmax_dim(op)
     h, w = fold_2d(s)

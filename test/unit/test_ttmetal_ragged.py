@@ -1,7 +1,8 @@
 """TTMetal runs softmax, reductions, elementwise broadcasts and batched matmuls on a ragged row (or
 column) count: a dim whose layout grid splits its tiles but not its elements (100 rows, 784
-columns, the 13-row shards of 100 rows over 8 devices), on one core along that dim
-(convert_ttir_to_ttmetal_kernel.even_grid), and softmax over any dim. Every result is compared
+columns, the 13-row shards of 100 rows over 8 devices), on the most cores, at most the layout
+grid's, that split its elements evenly (convert_ttir_to_ttmetal_kernel.even_grid; one core when
+none from 2 up does), and softmax over any dim. Every result is compared
 with numpy (float64, the f32 tolerance), the program grids with the rule, and one program's bytes
 with a hand count over its buffers' placement."""
 
@@ -94,12 +95,21 @@ def test_reductions_over_every_dim_kept_and_dropped(pipeline, axis, shape, row_d
             np.testing.assert_allclose(got, want, rtol=RTOL, atol=1e-4 if kind == "sum" else ATOL)
 
 
-def test_ragged_rows_and_columns_run_on_one_core_along_them():
+def _add(shape) -> str:
+    body = f'"ttir.add"(%x, %x) : ({_t(shape)}, {_t(shape)}) -> {_t(shape)}'
+    return _program(tuple(shape), body, tuple(shape))
+
+
+def test_ragged_rows_and_columns_run_on_the_cores_that_divide_them():
     single = "ttir-to-ttmetal-pipeline"
-    # 784 columns are 25 tiles over 5 cores (blocks of 160, the last 144): one core along them
-    assert _grids(_reduce("sum", (100, 784), 0, True)[0], single) == [(1, 1)]
-    assert _grids(_softmax((100, 784), 0), single) == [(1, 1)]
-    # 13 rows a device (100 over 8): 3x13 = 39 rows, 2 tiles over 2 cores, 39 rows not even
+    # 784 columns are 25 tiles over 5 cores (blocks of 160, the last 144); 784 = 2^4 x 7^2, whose
+    # divisors up to 5 are 1, 2 and 4: 4 cores of 196 columns
+    assert _grids(_reduce("sum", (100, 784), 0, True)[0], single) == [(1, 4)]
+    assert _grids(_softmax((100, 784), 0), single) == [(1, 4)]
+    # an elementwise op on the layout's 2x5 grid (64 rows: 2 tiles, even): 2x4
+    assert _grids(_add((64, 784)), single) == [(2, 4)]
+    # 13 rows a device (100 over 8): 3x13 = 39 rows, 2 tiles over 2 cores; 39 = 3 x 13 has no
+    # divisor 2: one core
     mesh = "ttir-to-ttmetal-pipeline{mesh-shape=2,4}"
     assert _grids(_softmax((3, 100, 64), 2, "[R, S01, R]"), mesh) == [(1, 1)]
     assert _grids(_reduce("sum", (3, 100, 64), 2, True, "[R, S01, R]")[0], mesh) == [(1, 1)]
@@ -108,17 +118,25 @@ def test_ragged_rows_and_columns_run_on_one_core_along_them():
     assert _grids(_softmax((64, 128), 0), single) == [(1, 4)]
 
 
-def test_one_core_reads_every_page_it_does_not_hold():
-    """sum over dim 0 of a 100x784 f32 host argument, kept: the one core (0, 0) reads the whole
-    DRAM-interleaved operand (100 x 784 x 4 B over the NoC, from the banks) and writes its 1x784
-    row into the result, block-sharded 32x160 over cores (0, 0)-(0, 4): its own 160 columns stay,
-    the other 624 cross the NoC (4 B an element of an f32 32x32 tile)."""
+def test_elementwise_on_ragged_columns_against_numpy():
+    x = _x((64, 784))
+    got = meshc.run(_add((64, 784)), {"x": x}, target="ttmetal", pipeline="ttir-to-ttmetal-pipeline").outputs[0]
+    np.testing.assert_array_equal(got, x + x)
+
+
+def test_each_core_reads_every_page_part_it_does_not_hold():
+    """sum over dim 0 of a 100x784 f32 host argument, kept, on 1x4 cores of 196 columns: together
+    they read the whole DRAM-interleaved operand (100 x 784 x 4 B over the NoC, from the banks)
+    and write the 1x784 row into the result, block-sharded 32x160 over cores (0, 0)-(0, 4) (4 B
+    an element of an f32 32x32 tile). Core x writes columns [196x, 196x + 196) and holds
+    [160x, 160x + 160): it keeps 160, 124, 88 and 52 of its 196 columns, so 36 + 72 + 108 + 144
+    = 360 columns cross the NoC."""
     text, _ = _reduce("sum", (100, 784), 0, True)
     x = _x((100, 784))
     r = meshc.run(text, {"x": x}, target="ttmetal", pipeline="ttir-to-ttmetal-pipeline{optimize-memory=false}")
     program, = [o for o in r.ops if o.name == "ttmetal.enqueue_program"]
     read = 100 * 784 * 4
-    write = (784 - 160) * 4
+    write = (36 + 72 + 108 + 144) * 4
     assert program.traffic.noc_bytes == read + write
     assert sum(program.traffic.dram_read.values()) == read
     np.testing.assert_allclose(r.outputs[0], x.astype(np.float64).sum(axis=0, keepdims=True), rtol=RTOL, atol=1e-4)
@@ -192,6 +210,7 @@ def test_broadcast_matmul_on_an_uneven_row_split():
 RAGGED = {
     "sum_784_cols": (_reduce("sum", (100, 784), 0, True)[0], "ttir-to-ttmetal-pipeline"),
     "softmax_784_cols": (_softmax((100, 784), 0), "ttir-to-ttmetal-pipeline"),
+    "add_784_cols": (_add((64, 784)), "ttir-to-ttmetal-pipeline"),
     "softmax_39_rows": (_softmax((3, 100, 64), 2, "[R, S01, R]"), "ttir-to-ttmetal-pipeline{mesh-shape=2,4}"),
     "max_uneven_mask": (_reduce("max", (3, 100, 64), 1, False, "[R, S01, R]")[0],
                         "ttir-to-ttmetal-pipeline{mesh-shape=2,4}"),
@@ -200,7 +219,7 @@ RAGGED = {
 
 @pytest.mark.parametrize("name", sorted(RAGGED))
 def test_the_memory_plans_times_of_ragged_programs_are_the_simulators(name):
-    """The TTMetal memory optimizer prices these one-core programs with the block traffic the
+    """The TTMetal memory optimizer prices these ragged programs with the block traffic the
     simulator counts (meshc/layout/kernel_traffic.py): op by op, the same seconds."""
     text, pipeline = RAGGED[name]
     module = meshc.compile(meshc.parse(text), pipeline)

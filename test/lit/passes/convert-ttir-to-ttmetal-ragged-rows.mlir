@@ -1,9 +1,11 @@
-// Softmax, reductions and batched matmuls on a ragged row (or column) count run on one core along
-// that dim, as the elementwise ops do (convert_ttir_to_ttmetal_kernel.even_grid): a block selector
+// Softmax, reductions and batched matmuls on a ragged row (or column) count run on the most cores,
+// at most the layout grid's, that split that dim's elements evenly, as the elementwise ops do
+// (convert_ttir_to_ttmetal_kernel.even_grid; one core when none from 2 up does): a block selector
 // splits a dim into equal blocks only. 784 columns are 25 tiles over 5 cores (blocks of 160, the
-// last 144): a sum over dim 0 of 100x784 runs on 1x1 cores, not 1x5. 100 rows split over the 8
+// last 144); 784 = 2^4 x 7^2, whose divisors up to 5 are 1, 2, 4: a sum over dim 0 of 100x784
+// runs on 1x4 cores of 196 columns, not 1x5. 100 rows split over the 8
 // devices of a 2x4 mesh are 13 a device (the last 9, padded): 3x13 = 39 folded rows, 2 tiles over
-// 2 cores, not 2 equal blocks, so the softmax and the mean over the last dim run on 1x1 cores,
+// 2 cores, not 2 equal blocks (39 = 3 x 13 has no divisor 2), so the softmax and the mean over the last dim run on 1x1 cores,
 // not 2x1; the batched matmul has one batch element a core (3 over 1). Before, the reductions and
 // the softmax were located errors ("buffer cols (784) do not split into 5 blocks for selector
 // 'x'", "buffer rows (39) do not split into 2 blocks for selector 'y'"). Each core's reads of
@@ -19,10 +21,10 @@
 // RUN1: check: result0: 0 of 14400 elements differ (0 outside the rule),
 
 // CHECK-LABEL: func.func @sum_cols
-// CHECK: "ttmetal.read_tiles"(%{{.*}}) {select = ["all", "x"]} : (!ttmetal.buffer<100x784xf32>) -> tensor<100x784xf32>
-// CHECK-NEXT: "ttmetal.tile_reduce"(%{{.*}}) {op = "sum", dim = 0 : i64} : (tensor<100x784xf32>) -> tensor<1x784xf32>
-// CHECK-NEXT: "ttmetal.write_tiles"(%{{.*}}, %{{.*}}) {select = ["all", "x"]} : (tensor<1x784xf32>, !ttmetal.buffer<1x784xf32>) -> ()
-// CHECK: grid = array<i64: 1, 1>
+// CHECK: "ttmetal.read_tiles"(%{{.*}}) {select = ["all", "x"]} : (!ttmetal.buffer<100x784xf32>) -> tensor<100x196xf32>
+// CHECK-NEXT: "ttmetal.tile_reduce"(%{{.*}}) {op = "sum", dim = 0 : i64} : (tensor<100x196xf32>) -> tensor<1x196xf32>
+// CHECK-NEXT: "ttmetal.write_tiles"(%{{.*}}, %{{.*}}) {select = ["all", "x"]} : (tensor<1x196xf32>, !ttmetal.buffer<1x784xf32>) -> ()
+// CHECK: grid = array<i64: 1, 4>
 func.func @sum_cols(%x: tensor<100x784xf32>) -> tensor<1x784xf32> {
   %0 = "ttir.sum"(%x) {dim_arg = [0 : i32], keep_dim = true} : (tensor<100x784xf32>) -> tensor<1x784xf32>
   return %0 : tensor<1x784xf32>
