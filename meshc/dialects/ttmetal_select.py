@@ -88,5 +88,8 @@ class TileEmbeddingOp(IRDLOperation):
     result = result_def(AnyTensorTypeConstr)
 
     def verify_(self) -> None:
-        rows, width = tensor_shape(self.table)
+        table = tensor_shape(self.table)
+        if len(table) != 2:
+            raise VerifyException(f"table block {rules.fmt(table)} must be 2-d (rows, width), got rank {len(table)}")
+        rows, width = table
         check_block_holds(self.result, (math.prod(tensor_shape(self.indices)), width), "result")

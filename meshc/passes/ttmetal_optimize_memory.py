@@ -41,6 +41,7 @@ from xdsl.context import Context
 from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
+from xdsl.utils.exceptions import VerifyException
 
 from meshc.dialects import ttmetal
 from meshc.dialects.tt.module import (
@@ -51,6 +52,7 @@ from meshc.dialects.tt.module import (
     stage_device,
     system_or_default,
 )
+from meshc.dialects.shape_rules import check_permute_pairs
 from meshc.dialects.ttir.base import collective_args
 from meshc.dialects.ttir.reshard import transfer_rows
 from meshc.dialects.ttmetal_program import kernel_tile_ops, matmul_weight_buffers, physical_cores
@@ -172,6 +174,16 @@ class CclTime:
                                   sum(o.nbytes for o in held), self.cores)
 
 
+def _on_mesh(op, pairs, ndevices: int) -> None:
+    """The (source, target) device pairs `op` sends between are on its mesh of `ndevices`, else
+    the verifier's located error (the plan runs before the lowered module is verified)."""
+    try:
+        check_permute_pairs([(s, t) for s, t in pairs], ndevices)
+    except VerifyException as e:
+        if "more than one pair" not in str(e):  # repeated devices are the verifier's to judge
+            raise LocatedError(str(e), op) from None
+
+
 def ccl_time(op, tensor: PlanTensor, arch: str, chip_cores: int, kind: str | None = None) -> CclTime | MoveTime | None:
     """The time of a collective reading `tensor` (None for a kind the simulator has no traffic
     model of): a `CclTime` for CCL_KINDS, its group's topology on the chips its function runs on,
@@ -191,6 +203,7 @@ def ccl_time(op, tensor: PlanTensor, arch: str, chip_cores: int, kind: str | Non
     eb = get_dtype(tensor.dtype).element_bytes
     if kind == "point_to_point":
         rows = transfer_rows(op.attributes["transfers"], len(tensor.shape))
+        _on_mesh(op, [(int(r[1]), int(r[2])) for r in rows], len(chips))
         sends = [(chips[r[1]], chips[r[2]], link_bytes(int(np.prod(r[4::2] - r[3::2])), eb)) for r in rows]
     else:
         args = collective_args(op, collective(kind), len(tensor.shape))
@@ -200,6 +213,7 @@ def ccl_time(op, tensor: PlanTensor, arch: str, chip_cores: int, kind: str | Non
             return CclTime(arch, chip_cores, charge, system.links_per_pair)
         if kind == "collective_permute":  # a chip sending to itself (or nothing) moves nothing
             n = link_bytes(math.prod(tensor.shape), eb)
+            _on_mesh(op, args.pairs, len(chips))
             sends = [(chips[a], chips[b], n) for a, b in args.pairs if chips[a] != chips[b] and n]
         elif not collective(kind).moves_data:
             sends = []

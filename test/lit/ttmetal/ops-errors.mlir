@@ -146,3 +146,12 @@ func.func @no_grid(%a: !ttmetal.buffer<64x128xf32>) {
   }) : (!ttmetal.buffer<64x128xf32>) -> ()
   func.return
 }
+
+// -----
+
+// The table an embedding reads rows of is a 2-d block (rows, width): a 1-d one is refused, not a crash.
+func.func @tile_embedding_1d_table(%i: tensor<2x8xi32>, %w: tensor<16xf32>) -> tensor<16x16xf32> {
+  // expected-error @+1 {{table block (16,) must be 2-d (rows, width), got rank 1}}
+  %0 = "ttmetal.tile_embedding"(%i, %w) : (tensor<2x8xi32>, tensor<16xf32>) -> tensor<16x16xf32>
+  return %0 : tensor<16x16xf32>
+}
