@@ -20,6 +20,7 @@ jax = pytest.importorskip("jax")
 
 from jax.sharding import NamedSharding  # noqa: E402
 from jax.sharding import PartitionSpec as P  # noqa: E402
+from helpers_jax import mesh_2x4  # noqa: E402
 
 import meshc  # noqa: E402
 from meshc.dialects.ttir.sharding_constraint import ShardingConstraintOp  # noqa: E402
@@ -27,13 +28,6 @@ from meshc.passes.propagate_sharding import propagate_module  # noqa: E402
 from meshc.passes.sharding_ir import CHOSEN  # noqa: E402
 
 F32 = 4
-
-
-def _mesh():
-    if len(jax.devices()) < 8:
-        pytest.skip("needs 8 host devices (XLA_FLAGS set after jax started)")
-    devices = np.asarray(jax.devices()[:8]).reshape(2, 4)
-    return jax.sharding.Mesh(devices, ("x", "y"), axis_types=(jax.sharding.AxisType.Auto,) * 2)
 
 
 def _inputs():
@@ -57,7 +51,7 @@ def _jit(mesh, first):
 
 
 def _import(first, shardy: bool):
-    mesh = _mesh()
+    mesh = mesh_2x4()
     fn = _jit(mesh, first)
     old = jax.config.jax_use_shardy_partitioner
     jax.config.update("jax_use_shardy_partitioner", shardy)

@@ -19,6 +19,7 @@ jax = pytest.importorskip("jax")
 
 from jax.sharding import NamedSharding  # noqa: E402
 from jax.sharding import PartitionSpec as P  # noqa: E402
+from helpers_jax import mesh_2x4  # noqa: E402
 from xdsl.dialects import func  # noqa: E402
 
 import meshc  # noqa: E402
@@ -26,13 +27,6 @@ from meshc.passes.propagate_sharding import propagate_module  # noqa: E402
 from meshc.passes.sharding_ir import UNCONSTRAINED  # noqa: E402
 
 F32 = 4
-
-
-def _mesh():
-    if len(jax.devices()) < 8:
-        pytest.skip("needs 8 host devices (XLA_FLAGS set after jax started)")
-    devices = np.asarray(jax.devices()[:8]).reshape(2, 4)
-    return jax.sharding.Mesh(devices, ("x", "y"), axis_types=(jax.sharding.AxisType.Auto,) * 2)
 
 
 def _inputs():
@@ -83,7 +77,7 @@ CASES = {
 @pytest.mark.parametrize("case", sorted(CASES))
 def test_the_import_marks_only_what_jax_left_unconstrained(case, shardy):
     out_spec, key, dims, _ = CASES[case]
-    module, _ = _import(_mesh(), out_spec, shardy)
+    module, _ = _import(mesh_2x4(), out_spec, shardy)
     attrs = _result_attrs(module)
     assert set(attrs) == {key}
     propagate_module(module)
@@ -94,7 +88,7 @@ def test_the_import_marks_only_what_jax_left_unconstrained(case, shardy):
 @pytest.mark.parametrize("case", sorted(CASES))
 def test_each_result_equals_jax_and_moves_its_derived_bytes(case, target):
     out_spec, _, _, link_bytes = CASES[case]
-    module, fn = _import(_mesh(), out_spec, shardy=True)
+    module, fn = _import(mesh_2x4(), out_spec, shardy=True)
     x, w = _inputs()
     got = meshc.run(module, {"x": x, "w": w}, target=target)
     want = np.asarray(fn(x, w))
