@@ -8,6 +8,7 @@ meshc/dialects/ttir/ and meshc/dialects/ttnn/ call them; the passes use them to 
 from __future__ import annotations
 
 import math
+from collections import Counter
 from collections.abc import Sequence
 
 from xdsl.dialects.builtin import ArrayAttr, DenseArrayBase, DenseIntOrFPElementsAttr, IntAttr, IntegerAttr
@@ -260,8 +261,7 @@ def check_permute_pairs(pairs: Sequence[tuple[int, int]], ndevices: int | None) 
                     f"{role} device {x} of pair ({s}, {t}) is not on the mesh of {ndevices} devices"
                 )
     for i, role in ((0, "source"), (1, "target")):
-        seen = [p[i] for p in pairs]
-        dup = sorted({x for x in seen if seen.count(x) > 1})
+        dup = sorted(x for x, k in Counter(p[i] for p in pairs).items() if k > 1)
         if dup:
             raise VerifyException(f"device {dup[0]} is a {role} of more than one pair")
 

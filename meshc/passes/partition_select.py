@@ -60,6 +60,7 @@ from xdsl.rewriter import Rewriter
 from meshc.dialects import ttir
 from meshc.dialects.ttir.base import ReductionBase, bool_value, int_value, tensor_shape
 from meshc.dialects.ttir.scan import ArgReduceBase, ScanBase, TopKBase
+from meshc.errors import LocatedError
 from meshc.layout.mesh import ShardingSpec
 from meshc.layout.sharding_rules import replicated
 from meshc.passes.decompose_ccl_reductions import order_reversing
@@ -164,8 +165,7 @@ class _Emitter:
         t = TensorType(element, list(values.shape))
         if isinstance(element, IntegerType):  # an integer operand's masks and offsets as integers
             values = values.astype(np.int64)
-        attr = DenseIntOrFPElementsAttr.from_list(t, [v.item() for v in values.reshape(-1)]) if values.size > 1 \
-            else DenseIntOrFPElementsAttr.from_list(t, [values.reshape(-1)[0].item()])
+        attr = DenseIntOrFPElementsAttr.from_list(t, values.reshape(-1).tolist())
         return self.p.insert(ttir.ConstantOp.create(result_types=[t], attributes={"value": attr}), self.op).results[0]
 
     def split_constant(self, values: np.ndarray, element: Attribute, axes: tuple[int, ...], rank: int, d: int
@@ -329,6 +329,11 @@ def partition_selection(p: Partitioner, op: Operation, src: ShardingSpec, target
     Rewriter.erase_op(op)
 
 
+MAX_SCAN_PIECES = 1024
+"""Pieces a cumsum / cumprod's scanned dim may be split into: the combining mask is pieces x pieces
+(2**20 elements at the limit, a constant in the IR)."""
+
+
 def _scan(e: _Emitter, op: Operation, x: SSAValue, axes: tuple[int, ...], k: int, gather) -> SSAValue:
     """A cumsum / cumprod along a dim split over `axes` (k pieces; `x` a device's piece, its
     padding already the identity): each device scans its piece; its total (the sum of the piece;
@@ -337,6 +342,11 @@ def _scan(e: _Emitter, op: Operation, x: SSAValue, axes: tuple[int, ...], k: int
     0/1 mask split over the axes gives device j its row, `i < j` (`i > j`). A sum adds the
     masked totals; a product scans where(mask, totals, 1) and takes the last element: the
     product of those totals, each multiplied in order."""
+    if k > MAX_SCAN_PIECES:
+        raise LocatedError(
+            f"ttir-partition scans a split dim through a {k} x {k} mask of its pieces; {k} pieces (the mesh axes "
+            f"splitting dim {_dim(op)}) is over the {MAX_SCAN_PIECES} it allows (a mask of {MAX_SCAN_PIECES ** 2:,} "
+            "elements); split the scanned dim over fewer devices, or another dim", op)
     d = _dim(op)
     local = tuple(tensor_shape(x))
     rank, c, elem = len(local), local[d], x.type.element_type  # type: ignore[attr-defined]
