@@ -194,6 +194,11 @@ def reverse(imp: ImportContext, op: Operation) -> None:
     anything else reads it."""
     (x,) = op.operands
     dims = _int_attr(op, "dimensions")
+    rank = len(tensor_shape(x))
+    bad = [d for d in dims if not 0 <= d < rank]
+    if bad or len(set(dims)) != len(dims):
+        raise LocatedError(f"reverses along dimensions {list(dims)}, but its operand has rank {rank}: each dimension "
+                           f"must be in [0, {rank}) and named once", op)
     if x in imp.constants and x not in imp.values:
         imp.constants[op.results[0]] = np.flip(np.asarray(imp.constants[x]), axis=tuple(dims))
         return

@@ -119,6 +119,8 @@ def _check_call(call: func.CallOp) -> None:
         if src is None or src[1] == i:
             continue
         j = src[1]
+        if not 0 <= j < len(devices):
+            continue  # the producing stage itself is refused
         if j > i:
             raise LocatedError(f"stage {i} (@{callee.sym_name.data}) reads operand #{n}, produced by stage {j} "
                                f"(@{src[0].sym_name.data}), a later stage; values flow forward through a pipeline",

@@ -100,3 +100,16 @@
     "func.return"(%0, %1) : (tensor<8xi32>, tensor<8xi32>) -> ()
   }) : () -> ()
 }) : () -> ()
+
+// -----
+
+// A reverse along a dimension the operand does not have (here one past int64's range): refused
+// at the op (it was an internal OverflowError folding a constant).
+"builtin.module"() ({
+  "func.func"() <{function_type = () -> tensor<4x8xi32>, sym_name = "main"}> ({
+    %0 = "stablehlo.iota"() <{iota_dimension = 1 : i64}> : () -> tensor<4x8xi32>
+    // expected-error @+1 {{reverses along dimensions [-9223372036854775808], but its operand has rank 2: each dimension must be in [0, 2) and named once}}
+    %1 = "stablehlo.reverse"(%0) <{dimensions = array<i64: -9223372036854775808>}> : (tensor<4x8xi32>) -> tensor<4x8xi32>
+    "func.return"(%1) : (tensor<4x8xi32>) -> ()
+  }) : () -> ()
+}) : () -> ()
