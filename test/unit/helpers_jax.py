@@ -24,6 +24,17 @@ def mesh_2x4():
     return jax.make_mesh((2, 4), ("x", "y"), axis_types=(jax.sharding.AxisType.Auto,) * 2)
 
 
+def from_jax_exported(fn, xs, mesh, shardy: bool):
+    """`meshc.from_jax(fn, *xs, mesh=mesh)` with JAX exporting through Shardy (`shardy`) or GSPMD,
+    the partitioner setting restored after."""
+    old = jax.config.jax_use_shardy_partitioner
+    jax.config.update("jax_use_shardy_partitioner", shardy)
+    try:
+        return meshc.from_jax(fn, *xs, mesh=mesh)
+    finally:
+        jax.config.update("jax_use_shardy_partitioner", old)
+
+
 def run_against_jax(fn, xs, in_specs, out_spec, target):
     """The imported module, meshc's run of it on `target` (outputs, link bytes) and JAX's outputs,
     for inputs sharded by `in_specs` and the result by `out_spec` (a tuple: one a result) on the

@@ -15,6 +15,7 @@ jax = pytest.importorskip("jax")
 jnp = pytest.importorskip("jax.numpy")
 
 import meshc  # noqa: E402
+from helpers_jax import from_jax_exported  # noqa: E402
 from meshc.errors import DiagnosticError  # noqa: E402
 from meshc.dialects.tt import ShardingAttr  # noqa: E402
 from meshc.importers.source import op_name  # noqa: E402
@@ -122,12 +123,8 @@ def test_shardings_become_tt_sharding_annotations(shardy):
     if len(jax.devices()) < 4:
         pytest.skip("needs 4 host devices (XLA_FLAGS set after jax started)")
     mesh = _mesh()
-    old = jax.config.jax_use_shardy_partitioner
-    jax.config.update("jax_use_shardy_partitioner", shardy)
-    try:
-        module = meshc.from_jax(_sharded(mesh), np.ones((8, 16), np.float32), np.ones((16, 32), np.float32), mesh=mesh)
-    finally:
-        jax.config.update("jax_use_shardy_partitioner", old)
+    xs = (np.ones((8, 16), np.float32), np.ones((16, 32), np.float32))
+    module = from_jax_exported(_sharded(mesh), xs, mesh, shardy)
     assert _annotations(module) == EXPECTED
     assert module.attributes["tt.device"].model().mesh_shape == (2, 2)
     assert isinstance(next(op for op in module.walk() if op_name(op) == "ttir.sharding_constraint")

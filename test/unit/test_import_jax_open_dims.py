@@ -20,7 +20,7 @@ jax = pytest.importorskip("jax")
 
 from jax.sharding import NamedSharding  # noqa: E402
 from jax.sharding import PartitionSpec as P  # noqa: E402
-from helpers_jax import mesh_2x4  # noqa: E402
+from helpers_jax import from_jax_exported, mesh_2x4  # noqa: E402
 
 import meshc  # noqa: E402
 from meshc.dialects.ttir.sharding_constraint import ShardingConstraintOp  # noqa: E402
@@ -53,12 +53,7 @@ def _jit(mesh, first):
 def _import(first, shardy: bool):
     mesh = mesh_2x4()
     fn = _jit(mesh, first)
-    old = jax.config.jax_use_shardy_partitioner
-    jax.config.update("jax_use_shardy_partitioner", shardy)
-    try:
-        module = meshc.from_jax(fn, *_inputs(), mesh=mesh)
-    finally:
-        jax.config.update("jax_use_shardy_partitioner", old)
+    module = from_jax_exported(fn, _inputs(), mesh, shardy)
     return module, fn
 
 

@@ -19,7 +19,7 @@ jax = pytest.importorskip("jax")
 
 from jax.sharding import NamedSharding  # noqa: E402
 from jax.sharding import PartitionSpec as P  # noqa: E402
-from helpers_jax import mesh_2x4  # noqa: E402
+from helpers_jax import from_jax_exported, mesh_2x4  # noqa: E402
 from xdsl.dialects import func  # noqa: E402
 
 import meshc  # noqa: E402
@@ -46,12 +46,7 @@ def _import(mesh, out_spec, shardy: bool):
     outs = None if out_spec is None else NamedSharding(mesh, out_spec)
     fn = jax.jit(_layer, in_shardings=(NamedSharding(mesh, P("x", None)), NamedSharding(mesh, P(None, "y"))),
                  out_shardings=outs)
-    old = jax.config.jax_use_shardy_partitioner
-    jax.config.update("jax_use_shardy_partitioner", shardy)
-    try:
-        module = meshc.from_jax(fn, *_inputs(), mesh=mesh)
-    finally:
-        jax.config.update("jax_use_shardy_partitioner", old)
+    module = from_jax_exported(fn, _inputs(), mesh, shardy)
     return module, fn
 
 
